@@ -1,0 +1,90 @@
+#include "autograd/allocator.h"
+
+#include <cstdlib>
+#include <mutex>
+#include <new>
+#include <unordered_map>
+#include <vector>
+
+namespace autograd {
+namespace {
+
+constexpr std::size_t kAlign = 64;
+
+// Sizes are rounded up to a multiple of 64 bytes, so requests of one shape map
+// to one free list.
+std::size_t size_class(std::size_t bytes) { return bytes == 0 ? kAlign : (bytes + kAlign - 1) / kAlign * kAlign; }
+
+struct Cache {
+    std::mutex mu;
+    std::unordered_map<std::size_t, std::vector<void*>> free_lists;
+    AllocatorStats stats;
+
+    ~Cache() { release_all(); }
+
+    void release_all() {
+        for (auto& [size, blocks] : free_lists)
+            for (void* p : blocks) std::free(p);
+        free_lists.clear();
+        stats.bytes_cached = 0;
+        stats.blocks_cached = 0;
+    }
+};
+
+Cache& cache() {
+    static Cache* c = new Cache;  // never destroyed: tensors may outlive static destruction order
+    return *c;
+}
+
+}  // namespace
+
+void* allocate(std::size_t bytes) {
+    std::size_t sz = size_class(bytes);
+    Cache& c = cache();
+    {
+        std::lock_guard lock(c.mu);
+        auto it = c.free_lists.find(sz);
+        if (it != c.free_lists.end() && !it->second.empty()) {
+            void* p = it->second.back();
+            it->second.pop_back();
+            c.stats.bytes_cached -= sz;
+            c.stats.blocks_cached -= 1;
+            c.stats.bytes_in_use += sz;
+            c.stats.blocks_in_use += 1;
+            c.stats.cache_hits += 1;
+            return p;
+        }
+        c.stats.cache_misses += 1;
+        c.stats.bytes_in_use += sz;
+        c.stats.blocks_in_use += 1;
+    }
+    void* p = std::aligned_alloc(kAlign, sz);
+    if (!p) throw std::bad_alloc();
+    return p;
+}
+
+void deallocate(void* p, std::size_t bytes) {
+    if (!p) return;
+    std::size_t sz = size_class(bytes);
+    Cache& c = cache();
+    std::lock_guard lock(c.mu);
+    c.free_lists[sz].push_back(p);
+    c.stats.bytes_in_use -= sz;
+    c.stats.blocks_in_use -= 1;
+    c.stats.bytes_cached += sz;
+    c.stats.blocks_cached += 1;
+}
+
+AllocatorStats allocator_stats() {
+    Cache& c = cache();
+    std::lock_guard lock(c.mu);
+    return c.stats;
+}
+
+void empty_cache() {
+    Cache& c = cache();
+    std::lock_guard lock(c.mu);
+    c.release_all();
+}
+
+}  // namespace autograd

@@ -1,0 +1,28 @@
+#pragma once
+// Tensor storage comes from a caching allocator: a freed block goes on a free
+// list keyed by its size and is handed out again for the next request of that
+// size. On these machines first-touching fresh pages is slow (DESIGN.md,
+// "Performance": 14x on an 800x2048 op), and a training step repeats the same
+// sizes every step, so in steady state nothing new is mapped.
+#include <cstddef>
+
+namespace autograd {
+
+struct AllocatorStats {
+    std::size_t bytes_in_use = 0;   // held by live tensors
+    std::size_t blocks_in_use = 0;
+    std::size_t bytes_cached = 0;   // freed, kept for reuse
+    std::size_t blocks_cached = 0;
+    std::size_t cache_hits = 0;     // requests served from the cache
+    std::size_t cache_misses = 0;   // requests that went to the system
+};
+
+// 64-byte aligned block of at least `bytes` (rounded up to the size class).
+void* allocate(std::size_t bytes);
+void deallocate(void* p, std::size_t bytes);
+
+AllocatorStats allocator_stats();
+// Returns every cached block to the system.
+void empty_cache();
+
+}  // namespace autograd

@@ -1,0 +1,147 @@
+#include "autograd/graph.h"
+
+#include <atomic>
+#include <unordered_map>
+#include <unordered_set>
+
+#include <fmt/format.h>
+
+#include "autograd/ops/arithmetic.h"
+
+namespace autograd {
+namespace {
+
+thread_local bool t_grad_enabled = true;
+std::atomic<std::int64_t> g_live_nodes{0};
+
+// Every node reachable from `root`, each after all nodes that consume it.
+// Shared ownership keeps each node alive while the sweep frees its consumers.
+std::vector<std::shared_ptr<Node>> reverse_topological(const std::shared_ptr<Node>& root) {
+    std::vector<std::shared_ptr<Node>> order;
+    std::unordered_set<Node*> seen{root.get()};
+    // Iterative post-order DFS: deep graphs (long sequences of ops) must not
+    // overflow the stack.
+    std::vector<std::pair<std::shared_ptr<Node>, std::size_t>> stack{{root, 0}};
+    while (!stack.empty()) {
+        auto& [node, next] = stack.back();
+        if (next < node->inputs.size()) {
+            const Tensor& in = node->inputs[next++];
+            std::shared_ptr<Node> child = in.defined() ? in.impl()->grad_fn : nullptr;
+            if (child && in.requires_grad() && seen.insert(child.get()).second) {
+                if (child->freed)
+                    throw GraphError(fmt::format(
+                        "backward: the graph through '{}' was freed by an earlier backward()", child->name));
+                stack.push_back({std::move(child), 0});
+            }
+        } else {
+            order.push_back(node);
+            stack.pop_back();
+        }
+    }
+    return {order.rbegin(), order.rend()};
+}
+
+void accumulate_into_leaf(TensorImpl* leaf, const Tensor& g) {
+    if (!leaf->grad) {
+        leaf->grad = g.clone().impl_ptr();  // own copy: g may share storage with other grads
+    } else {
+        Tensor(leaf->grad).add_(g);
+    }
+}
+
+void free_node(Node* n) {
+    n->inputs.clear();
+    n->backward = nullptr;
+    n->freed = true;
+    --g_live_nodes;
+}
+
+}  // namespace
+
+Node::Node(const char* name_, std::vector<Tensor> inputs_, BackwardFn backward_)
+    : name(name_), inputs(std::move(inputs_)), backward(std::move(backward_)) {
+    ++g_live_nodes;
+}
+
+Node::~Node() {
+    if (!freed) --g_live_nodes;
+}
+
+std::int64_t live_node_count() { return g_live_nodes.load(); }
+
+bool grad_enabled() { return t_grad_enabled; }
+
+NoGradGuard::NoGradGuard() : previous_(t_grad_enabled) { t_grad_enabled = false; }
+NoGradGuard::~NoGradGuard() { t_grad_enabled = previous_; }
+
+Tensor record(const char* op, std::vector<Tensor> inputs, Tensor out, BackwardFn backward) {
+    if (!t_grad_enabled) return out;
+    bool any = false;
+    for (const Tensor& t : inputs) any = any || (t.defined() && t.requires_grad());
+    if (!any) return out;
+    out.impl()->grad_fn = std::make_shared<Node>(op, std::move(inputs), std::move(backward));
+    out.impl()->requires_grad = true;
+    return out;
+}
+
+void Tensor::backward() const {
+    check_defined("backward");
+    if (numel() != 1)
+        throw GraphError(fmt::format(
+            "backward: called on a tensor of shape {} without a gradient; only a scalar has an implicit dy = 1",
+            shape_str(shape())));
+    backward(ones(shape(), dtype()));
+}
+
+void Tensor::backward(const Tensor& grad) const {
+    check_defined("backward");
+    autograd::check_defined("backward", grad);
+    if (!requires_grad())
+        throw GraphError("backward: this tensor does not require grad (no input of its graph requires grad)");
+    if (grad.shape() != shape())
+        throw ShapeError(fmt::format("backward: gradient of shape {} for a tensor of shape {}",
+                                     shape_str(grad.shape()), shape_str(shape())));
+    check_same_dtype("backward", *this, grad);
+
+    NoGradGuard no_grad;  // backward formulas are not themselves recorded
+    std::shared_ptr<Node> root = impl()->grad_fn;
+    if (!root) {
+        accumulate_into_leaf(impl(), grad);
+        return;
+    }
+    if (root->freed)
+        throw GraphError(fmt::format(
+            "backward: the graph through '{}' was freed by an earlier backward()", root->name));
+
+    std::vector<std::shared_ptr<Node>> order = reverse_topological(root);
+    std::unordered_map<Node*, Tensor> grads{{root.get(), grad}};
+    for (const std::shared_ptr<Node>& node : order) {
+        auto it = grads.find(node.get());
+        if (it == grads.end()) {
+            free_node(node.get());
+            continue;
+        }
+        Tensor dy = std::move(it->second);
+        grads.erase(it);
+        std::vector<Tensor> dx = node->backward(dy);
+        if (dx.size() != node->inputs.size())
+            throw GraphError(fmt::format("internal: backward of '{}' returned {} gradients for {} inputs",
+                                         node->name, dx.size(), node->inputs.size()));
+        for (std::size_t i = 0; i < dx.size(); ++i) {
+            const Tensor& in = node->inputs[i];
+            if (!dx[i].defined() || !in.defined() || !in.requires_grad()) continue;
+            if (dx[i].shape() != in.shape())
+                throw GraphError(fmt::format("internal: backward of '{}' gave input {} a gradient of shape {}, not {}",
+                                             node->name, i, shape_str(dx[i].shape()), shape_str(in.shape())));
+            if (Node* producer = in.impl()->grad_fn.get()) {
+                Tensor& acc = grads[producer];
+                acc = acc.defined() ? add(acc, dx[i]) : dx[i];
+            } else {
+                accumulate_into_leaf(in.impl(), dx[i]);
+            }
+        }
+        free_node(node.get());
+    }
+}
+
+}  // namespace autograd

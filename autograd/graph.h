@@ -1,0 +1,55 @@
+#pragma once
+// The define-by-run graph (DESIGN.md, "autograd"): each differentiable op that
+// sees an input requiring grad records a Node holding its inputs and its
+// backward formula. backward() visits the nodes once, in reverse topological
+// order, accumulates into the leaves' grad(), then frees the graph.
+//
+// Ownership: an output owns its node (impl->grad_fn), a node owns its inputs.
+// A node never owns its own output, so there are no cycles: backward formulas
+// that need the output (softmax, exp, ...) capture `y.detach()`.
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "autograd/tensor.h"
+
+namespace autograd {
+
+// dy (the gradient of the op's output) -> one gradient per input, each of that
+// input's shape, or an undefined Tensor where the input needs none.
+using BackwardFn = std::function<std::vector<Tensor>(const Tensor& dy)>;
+
+struct Node {
+    Node(const char* name, std::vector<Tensor> inputs, BackwardFn backward);
+    ~Node();
+    Node(const Node&) = delete;
+    Node& operator=(const Node&) = delete;
+
+    const char* name;
+    std::vector<Tensor> inputs;
+    BackwardFn backward;
+    bool freed = false;  // set once a backward() has run through it
+};
+
+// Records `op` if grad mode is on and an input requires grad; returns `out`
+// (now carrying the node). The ops call this right after their forward.
+Tensor record(const char* op, std::vector<Tensor> inputs, Tensor out, BackwardFn backward);
+
+// Grad mode (per thread). Off inside NoGradGuard and while backward() runs.
+bool grad_enabled();
+class NoGradGuard {
+public:
+    NoGradGuard();
+    ~NoGradGuard();
+    NoGradGuard(const NoGradGuard&) = delete;
+    NoGradGuard& operator=(const NoGradGuard&) = delete;
+
+private:
+    bool previous_;
+};
+
+// Number of graph nodes still holding a graph (recorded and not yet freed by a
+// backward()); tests check it returns to 0 after backward.
+std::int64_t live_node_count();
+
+}  // namespace autograd

@@ -1,0 +1,146 @@
+#include "autograd/ops/arithmetic.h"
+
+#include "autograd/graph.h"
+#include "autograd/ops/broadcast.h"
+#include "autograd/ops/broadcast_loop.h"
+
+namespace autograd {
+namespace {
+
+void check_binary(const char* op, const Tensor& a, const Tensor& b) {
+    check_floating(op, a);
+    check_floating(op, b);
+    check_same_dtype(op, a, b);
+}
+
+// out = f(a, b) elementwise over the broadcast shape.
+template <class F>
+Tensor broadcast_binary(const char* op, const Tensor& a, const Tensor& b, F f) {
+    Shape shape = broadcast_shapes(op, a.shape(), b.shape());
+    Tensor out = Tensor::empty(shape, a.dtype());
+    dispatch_floating(a.dtype(), [&](auto zero) {
+        using T = decltype(zero);
+        const T* pa = a.data<T>();
+        const T* pb = b.data<T>();
+        T* po = out.data<T>();
+        if (a.shape() == b.shape()) {  // the common case: one flat loop
+            for (std::int64_t i = 0, n = out.numel(); i < n; ++i) po[i] = f(pa[i], pb[i]);
+            return;
+        }
+        detail::for_each_broadcast_row(
+            shape, broadcast_strides(a.shape(), shape), broadcast_strides(b.shape(), shape),
+            [&](std::int64_t o, std::int64_t ia, std::int64_t ib, std::int64_t len, std::int64_t sa,
+                std::int64_t sb) {
+                if (sa == 1 && sb == 0) {  // e.g. a bias [D] added to rows of [N, D]: b is fixed along the row
+                    const T vb = pb[ib];
+                    for (std::int64_t i = 0; i < len; ++i) po[o + i] = f(pa[ia + i], vb);
+                } else if (sa == 1 && sb == 1) {
+                    for (std::int64_t i = 0; i < len; ++i) po[o + i] = f(pa[ia + i], pb[ib + i]);
+                } else {
+                    for (std::int64_t i = 0; i < len; ++i) po[o + i] = f(pa[ia + i * sa], pb[ib + i * sb]);
+                }
+            });
+    });
+    return out;
+}
+
+// y = f(x) elementwise; used for the scalar forms.
+template <class F>
+Tensor map(const Tensor& x, F f) {
+    Tensor out = Tensor::empty(x.shape(), x.dtype());
+    dispatch_floating(x.dtype(), [&](auto zero) {
+        using T = decltype(zero);
+        const T* px = x.data<T>();
+        T* po = out.data<T>();
+        for (std::int64_t i = 0, n = x.numel(); i < n; ++i) po[i] = f(px[i]);
+    });
+    return out;
+}
+
+// Gradient of an operand that may have been broadcast, or none if not needed.
+Tensor grad_for(const Tensor& operand, const Tensor& g) {
+    return operand.requires_grad() ? sum_to(g, operand.shape()) : Tensor();
+}
+
+}  // namespace
+
+// y = a + b;  da = dy, db = dy
+Tensor add(const Tensor& a, const Tensor& b) {
+    check_binary("add", a, b);
+    Tensor y = broadcast_binary("add", a, b, [](auto x, auto z) { return x + z; });
+    return record("add", {a, b}, y, [a, b](const Tensor& dy) { return std::vector{grad_for(a, dy), grad_for(b, dy)}; });
+}
+
+// y = a - b;  da = dy, db = -dy
+Tensor sub(const Tensor& a, const Tensor& b) {
+    check_binary("sub", a, b);
+    Tensor y = broadcast_binary("sub", a, b, [](auto x, auto z) { return x - z; });
+    return record("sub", {a, b}, y, [a, b](const Tensor& dy) {
+        return std::vector{grad_for(a, dy), b.requires_grad() ? grad_for(b, neg(dy)) : Tensor()};
+    });
+}
+
+// y = a * b;  da = dy * b, db = dy * a
+Tensor mul(const Tensor& a, const Tensor& b) {
+    check_binary("mul", a, b);
+    Tensor y = broadcast_binary("mul", a, b, [](auto x, auto z) { return x * z; });
+    return record("mul", {a, b}, y, [a, b](const Tensor& dy) {
+        return std::vector{a.requires_grad() ? grad_for(a, mul(dy, b)) : Tensor(),
+                           b.requires_grad() ? grad_for(b, mul(dy, a)) : Tensor()};
+    });
+}
+
+// y = a / b;  da = dy / b, db = -dy * a / b^2 = -dy * y / b
+Tensor div(const Tensor& a, const Tensor& b) {
+    check_binary("div", a, b);
+    Tensor y = broadcast_binary("div", a, b, [](auto x, auto z) { return x / z; });
+    Tensor y_value = y.detach();
+    return record("div", {a, b}, y, [a, b, y_value](const Tensor& dy) {
+        return std::vector{a.requires_grad() ? grad_for(a, div(dy, b)) : Tensor(),
+                           b.requires_grad() ? grad_for(b, neg(div(mul(dy, y_value), b))) : Tensor()};
+    });
+}
+
+// y = -x;  dx = -dy
+Tensor neg(const Tensor& x) {
+    check_floating("neg", x);
+    Tensor y = map(x, [](auto v) { return -v; });
+    return record("neg", {x}, y, [](const Tensor& dy) { return std::vector{neg(dy)}; });
+}
+
+// Scalar operands: y = x + s (dx = dy), x - s, s - x (dx = -dy), x * s (dx = s dy),
+// x / s (dx = dy / s), s / x (dx = -dy s / x^2).
+Tensor add(const Tensor& a, double s) {
+    check_floating("add", a);
+    Tensor y = map(a, [s](auto v) { return v + static_cast<decltype(v)>(s); });
+    return record("add", {a}, y, [](const Tensor& dy) { return std::vector{dy}; });
+}
+
+Tensor sub(const Tensor& a, double s) { return add(a, -s); }
+
+Tensor sub(double s, const Tensor& b) {
+    check_floating("sub", b);
+    Tensor y = map(b, [s](auto v) { return static_cast<decltype(v)>(s) - v; });
+    return record("sub", {b}, y, [](const Tensor& dy) { return std::vector{neg(dy)}; });
+}
+
+Tensor mul(const Tensor& a, double s) {
+    check_floating("mul", a);
+    Tensor y = map(a, [s](auto v) { return v * static_cast<decltype(v)>(s); });
+    return record("mul", {a}, y, [s](const Tensor& dy) { return std::vector{mul(dy, s)}; });
+}
+
+Tensor div(const Tensor& a, double s) {
+    check_floating("div", a);
+    Tensor y = map(a, [s](auto v) { return v / static_cast<decltype(v)>(s); });
+    return record("div", {a}, y, [s](const Tensor& dy) { return std::vector{div(dy, s)}; });
+}
+
+Tensor div(double s, const Tensor& b) {
+    check_floating("div", b);
+    Tensor y = map(b, [s](auto v) { return static_cast<decltype(v)>(s) / v; });
+    Tensor y_value = y.detach();
+    return record("div", {b}, y, [b, y_value](const Tensor& dy) { return std::vector{neg(div(mul(dy, y_value), b))}; });
+}
+
+}  // namespace autograd

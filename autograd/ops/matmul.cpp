@@ -1,0 +1,101 @@
+#include "autograd/ops/matmul.h"
+
+#include <cblas.h>
+#include <fmt/format.h>
+
+#include "autograd/graph.h"
+#include "autograd/ops/broadcast.h"
+#include "autograd/ops/reshape.h"
+
+namespace autograd {
+namespace {
+
+// C[m, n] = op(A) op(B) for row-major A, B with leading dims set by the flags.
+template <class T>
+void gemm(bool ta, bool tb, std::int64_t m, std::int64_t n, std::int64_t k, const T* a, const T* b, T* c) {
+    const auto lda = static_cast<blasint>(ta ? m : k);
+    const auto ldb = static_cast<blasint>(tb ? k : n);
+    const auto fa = ta ? CblasTrans : CblasNoTrans;
+    const auto fb = tb ? CblasTrans : CblasNoTrans;
+    const auto M = static_cast<blasint>(m), N = static_cast<blasint>(n), K = static_cast<blasint>(k);
+    if constexpr (std::is_same_v<T, float>)
+        cblas_sgemm(CblasRowMajor, fa, fb, M, N, K, 1.0f, a, lda, b, ldb, 0.0f, c, static_cast<blasint>(n));
+    else
+        cblas_dgemm(CblasRowMajor, fa, fb, M, N, K, 1.0, a, lda, b, ldb, 0.0, c, static_cast<blasint>(n));
+}
+
+Shape batch_of(const Tensor& t) { return Shape(t.shape().begin(), t.shape().end() - 2); }
+
+// Offset (in matrices) of batch entry `i` of the broadcast batch `out` in an
+// operand of batch shape `own`.
+std::int64_t batch_offset(std::int64_t i, const Shape& out, const Shape& own_strides) {
+    std::int64_t off = 0;
+    for (std::size_t d = out.size(); d-- > 0;) {
+        off += (i % out[d]) * own_strides[d];
+        i /= out[d];
+    }
+    return off;
+}
+
+}  // namespace
+
+// C = op(A) op(B) over broadcast batch dims;
+// dA = dC op(B)^T (as A^T = op(B) dC^T when A was transposed), dB = op(A)^T dC (likewise).
+Tensor matmul(const Tensor& a, const Tensor& b, bool transpose_a, bool transpose_b) {
+    check_floating("matmul", a);
+    check_floating("matmul", b);
+    check_same_dtype("matmul", a, b);
+    if (a.dim() < 2 || b.dim() < 2)
+        throw ShapeError(fmt::format("matmul: operands must have at least 2 dims: {} @ {}", shape_str(a.shape()),
+                                     shape_str(b.shape())));
+    const std::int64_t m = a.size(transpose_a ? -1 : -2), k = a.size(transpose_a ? -2 : -1);
+    const std::int64_t kb = b.size(transpose_b ? -1 : -2), n = b.size(transpose_b ? -2 : -1);
+    if (k != kb)
+        throw ShapeError(fmt::format("matmul: inner dimensions differ: {}{} @ {}{}", shape_str(a.shape()),
+                                     transpose_a ? "^T" : "", shape_str(b.shape()), transpose_b ? "^T" : ""));
+    Shape batch = broadcast_shapes("matmul", batch_of(a), batch_of(b));
+    Shape out_shape = batch;
+    out_shape.push_back(m);
+    out_shape.push_back(n);
+    Tensor c = Tensor::empty(out_shape, a.dtype());
+
+    dispatch_floating(a.dtype(), [&](auto zero) {
+        using T = decltype(zero);
+        const T* pa = a.data<T>();
+        const T* pb = b.data<T>();
+        T* pc = c.data<T>();
+        if (b.dim() == 2 && !transpose_a) {
+            // A's batch dims fold into the rows: one GEMM (a Linear on [B, T, D]).
+            gemm(false, transpose_b, numel(batch) * m, n, k, pa, pb, pc);
+            return;
+        }
+        const Shape sa = broadcast_strides(batch_of(a), batch), sb = broadcast_strides(batch_of(b), batch);
+        for (std::int64_t i = 0, nb = numel(batch); i < nb; ++i)
+            gemm(transpose_a, transpose_b, m, n, k, pa + batch_offset(i, batch, sa) * m * k,
+                 pb + batch_offset(i, batch, sb) * k * n, pc + i * m * n);
+    });
+
+    return record("matmul", {a, b}, c, [a, b, transpose_a, transpose_b](const Tensor& dc) {
+        Tensor da, db;
+        if (a.requires_grad()) {
+            // dA = dC op(B)^T, or (dC op(B)^T)^T = op(B) dC^T when A was transposed.
+            da = transpose_a ? matmul(b, dc, transpose_b, true) : matmul(dc, b, false, !transpose_b);
+            da = sum_to(da, a.shape());
+        }
+        if (b.requires_grad()) {
+            if (b.dim() == 2 && a.dim() > 2 && !transpose_a) {
+                // B was shared by every batch entry: one GEMM over the folded batch.
+                Tensor a2 = reshape(a, {-1, a.size(-1)});
+                Tensor dc2 = reshape(dc, {-1, dc.size(-1)});
+                db = transpose_b ? matmul(dc2, a2, true, transpose_a) : matmul(a2, dc2, !transpose_a, false);
+            } else {
+                // dB = op(A)^T dC, or dC^T op(A) when B was transposed.
+                db = transpose_b ? matmul(dc, a, true, transpose_a) : matmul(a, dc, !transpose_a, false);
+                db = sum_to(db, b.shape());
+            }
+        }
+        return std::vector{da, db};
+    });
+}
+
+}  // namespace autograd

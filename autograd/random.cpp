@@ -1,0 +1,73 @@
+#include "autograd/random.h"
+
+#include <cmath>
+#include <numbers>
+
+#include "autograd/errors.h"
+
+namespace autograd {
+namespace {
+
+std::uint64_t splitmix64(std::uint64_t& x) {
+    std::uint64_t z = (x += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+}  // namespace
+
+void Generator::manual_seed(std::uint64_t seed) {
+    std::uint64_t x = seed;
+    for (auto& s : s_) s = splitmix64(x);
+    has_spare_ = false;
+}
+
+std::uint64_t Generator::next_u64() {
+    std::uint64_t result = rotl(s_[1] * 5, 7) * 9;
+    std::uint64_t t = s_[1] << 17;
+    s_[2] ^= s_[0];
+    s_[3] ^= s_[1];
+    s_[1] ^= s_[2];
+    s_[0] ^= s_[3];
+    s_[2] ^= t;
+    s_[3] = rotl(s_[3], 45);
+    return result;
+}
+
+double Generator::uniform() { return static_cast<double>(next_u64() >> 11) * 0x1.0p-53; }
+
+double Generator::normal() {
+    if (has_spare_) {
+        has_spare_ = false;
+        return spare_;
+    }
+    double u1 = 1.0 - uniform();  // (0, 1]: log is finite
+    double u2 = uniform();
+    double r = std::sqrt(-2.0 * std::log(u1));
+    spare_ = r * std::sin(2.0 * std::numbers::pi * u2);
+    has_spare_ = true;
+    return r * std::cos(2.0 * std::numbers::pi * u2);
+}
+
+std::int64_t Generator::randint(std::int64_t n) {
+    if (n <= 0) throw ValueError("randint: n must be positive");
+    // Rejection sampling keeps every value equally likely.
+    std::uint64_t un = static_cast<std::uint64_t>(n);
+    std::uint64_t limit = UINT64_MAX - UINT64_MAX % un;
+    std::uint64_t x;
+    do x = next_u64();
+    while (x >= limit);
+    return static_cast<std::int64_t>(x % un);
+}
+
+Generator& default_generator() {
+    static Generator g(0);
+    return g;
+}
+
+void manual_seed(std::uint64_t seed) { default_generator().manual_seed(seed); }
+
+}  // namespace autograd

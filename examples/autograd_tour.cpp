@@ -1,0 +1,33 @@
+// A first look at Lectern's autograd, in the PyTorch habits: fit y = 3x + 2
+// with two leaf tensors, backward() and a hand-written gradient step.
+//   ./build/examples/autograd_tour
+#include <fmt/format.h>
+
+#include "autograd/autograd.h"
+
+using namespace autograd;
+
+int main() {
+    Generator gen(0);
+    Tensor x = rand({64, 1}, gen);                  // inputs in [0, 1)
+    Tensor y = x * 3.0 + 2.0 + randn({64, 1}, gen) * 0.01;
+
+    Tensor w = zeros({1, 1}).requires_grad_();
+    Tensor b = zeros({1}).requires_grad_();
+    fmt::print("fitting y = w x + b to 64 points of y = 3x + 2 (plus noise), lr 0.5\n");
+    for (int step = 1; step <= 200; ++step) {
+        Tensor pred = matmul(x, w) + b;             // [64, 1]
+        Tensor loss = mean(pow(pred - y, 2.0));     // mean squared error
+        loss.backward();                            // fills w.grad() and b.grad()
+        {
+            NoGradGuard no_grad;                    // the update is not part of the graph
+            w.add_(w.grad(), -0.5);
+            b.add_(b.grad(), -0.5);
+        }
+        w.zero_grad();
+        b.zero_grad();
+        if (step % 40 == 0) fmt::print("step {:3}  loss {:.6f}  w {:.4f}  b {:.4f}\n", step, loss.item(), w.item(), b.item());
+    }
+    fmt::print("graph nodes alive after training: {}\n", live_node_count());
+    return 0;
+}

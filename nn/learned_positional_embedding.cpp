@@ -1,0 +1,1 @@
+// placeholder: learned_positional_embedding

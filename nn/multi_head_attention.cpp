@@ -1,0 +1,1 @@
+// placeholder: multi_head_attention

@@ -1,0 +1,1 @@
+// placeholder: sinusoidal_positional_encoding

@@ -1,0 +1,1 @@
+// placeholder: sublayer_connection

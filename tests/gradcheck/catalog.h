@@ -1,0 +1,24 @@
+#pragma once
+// The gradient-check catalog: one float64 gradcheck per op and per module, with
+// the shapes it uses. The report program (gradcheck_report.cpp) prints a row
+// per case; the test suite (test_catalog.cpp) requires every case to pass.
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "autograd/gradcheck.h"
+
+namespace gradcheck_catalog {
+
+struct Case {
+    std::string layer;   // "autograd", "nn", "models"
+    std::string name;    // the op or module
+    std::string shapes;  // what it was checked on
+    std::function<autograd::GradcheckReport()> run;
+};
+
+std::vector<Case> op_cases();      // autograd/ops
+std::vector<Case> module_cases();  // nn and models
+std::vector<Case> all_cases();
+
+}  // namespace gradcheck_catalog

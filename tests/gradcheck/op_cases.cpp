@@ -1,0 +1,95 @@
+// One gradcheck per autograd op, on shapes that exercise its hard part
+// (broadcasting, batch dims, masks, ignored targets).
+#include "autograd/autograd.h"
+#include "catalog.h"
+
+namespace gradcheck_catalog {
+namespace {
+
+using namespace autograd;
+using Fn = std::function<Tensor(const std::vector<Tensor>&)>;
+
+Tensor leaf(const Shape& shape, std::uint64_t seed, double low = -1, double high = 1) {
+    Generator g(seed);
+    return uniform(shape, low, high, g, Dtype::float64).requires_grad_();
+}
+
+Case op(std::string name, std::string shapes, std::function<std::vector<Tensor>()> inputs, Fn f) {
+    return {"autograd", std::move(name), std::move(shapes), [inputs, f] { return gradcheck(f, inputs()); }};
+}
+
+Tensor ids(const std::vector<double>& v, const Shape& s) { return tensor(v, s, Dtype::int64); }
+
+}  // namespace
+
+std::vector<Case> op_cases() {
+    return {
+        op("add", "[2,3,4] + [3,1]", [] { return std::vector{leaf({2, 3, 4}, 1), leaf({3, 1}, 2)}; },
+           [](auto& x) { return add(x[0], x[1]); }),
+        op("sub", "[4,1] - [3]", [] { return std::vector{leaf({4, 1}, 1), leaf({3}, 2)}; },
+           [](auto& x) { return sub(x[0], x[1]); }),
+        op("mul", "[2,1,3] * [4,1]", [] { return std::vector{leaf({2, 1, 3}, 1), leaf({4, 1}, 2)}; },
+           [](auto& x) { return mul(x[0], x[1]); }),
+        op("div", "[3,4] / [4]", [] { return std::vector{leaf({3, 4}, 1), leaf({4}, 2, 0.5, 2)}; },
+           [](auto& x) { return div(x[0], x[1]); }),
+        op("neg", "[5]", [] { return std::vector{leaf({5}, 1)}; }, [](auto& x) { return neg(x[0]); }),
+        op("matmul", "[2,1,3,4] @ [3,4,5]", [] { return std::vector{leaf({2, 1, 3, 4}, 1), leaf({3, 4, 5}, 2)}; },
+           [](auto& x) { return matmul(x[0], x[1]); }),
+        op("matmul (A^T B^T)", "[2,4,3]^T @ [5,4]^T", [] { return std::vector{leaf({2, 4, 3}, 1), leaf({5, 4}, 2)}; },
+           [](auto& x) { return matmul(x[0], x[1], true, true); }),
+        op("reshape", "[2,6] -> [3,-1]", [] { return std::vector{leaf({2, 6}, 1)}; },
+           [](auto& x) { return reshape(x[0], {3, -1}) * arange(4, Dtype::float64); }),
+        op("transpose", "[2,3,4] (0,2)", [] { return std::vector{leaf({2, 3, 4}, 1)}; },
+           [](auto& x) { return transpose(x[0], 0, 2); }),
+        op("permute", "[2,3,4,5] (0,2,1,3)", [] { return std::vector{leaf({2, 3, 4, 5}, 1)}; },
+           [](auto& x) { return permute(x[0], {0, 2, 1, 3}); }),
+        op("unsqueeze/squeeze", "[3,4]", [] { return std::vector{leaf({3, 4}, 1)}; },
+           [](auto& x) { return squeeze(unsqueeze(x[0], 1) * leaf({3, 1, 4}, 9).detach(), 1); }),
+        op("concat", "[2,3] ++ [2,5] on dim 1", [] { return std::vector{leaf({2, 3}, 1), leaf({2, 5}, 2)}; },
+           [](auto& x) { return concat({x[0], x[1]}, 1); }),
+        op("narrow", "[4,6] dim 1 [2,5)", [] { return std::vector{leaf({4, 6}, 1)}; },
+           [](auto& x) { return narrow(x[0], 1, 2, 3); }),
+        op("index_select", "[5,3] rows [[0,4],[4,2]]", [] { return std::vector{leaf({5, 3}, 1)}; },
+           [](auto& x) { return index_select(x[0], 0, ids({0, 4, 4, 2}, {2, 2})); }),
+        op("sum", "[3,4] dim 0, keepdim", [] { return std::vector{leaf({3, 4}, 1)}; },
+           [](auto& x) { return sum(x[0], 0, true); }),
+        op("mean", "[2,3,4] dim -1", [] { return std::vector{leaf({2, 3, 4}, 1)}; },
+           [](auto& x) { return mean(x[0], -1); }),
+        op("max", "[3,5] dim 1", [] { return std::vector{leaf({3, 5}, 1)}; }, [](auto& x) { return max(x[0], 1); }),
+        op("exp", "[4]", [] { return std::vector{leaf({4}, 1)}; }, [](auto& x) { return exp(x[0]); }),
+        op("log", "[4] in (0.5, 2)", [] { return std::vector{leaf({4}, 1, 0.5, 2)}; },
+           [](auto& x) { return log(x[0]); }),
+        op("sqrt", "[4] in (0.5, 2)", [] { return std::vector{leaf({4}, 1, 0.5, 2)}; },
+           [](auto& x) { return sqrt(x[0]); }),
+        op("pow", "[4]^2.5", [] { return std::vector{leaf({4}, 1, 0.5, 2)}; },
+           [](auto& x) { return pow(x[0], 2.5); }),
+        op("tanh", "[2,3]", [] { return std::vector{leaf({2, 3}, 1)}; }, [](auto& x) { return tanh(x[0]); }),
+        op("sigmoid", "[2,3]", [] { return std::vector{leaf({2, 3}, 1)}; }, [](auto& x) { return sigmoid(x[0]); }),
+        op("relu", "[2,3]", [] { return std::vector{leaf({2, 3}, 1)}; }, [](auto& x) { return relu(x[0]); }),
+        op("gelu", "[2,3]", [] { return std::vector{leaf({2, 3}, 1)}; }, [](auto& x) { return gelu(x[0]); }),
+        op("softmax", "[2,3,4] dim 1", [] { return std::vector{leaf({2, 3, 4}, 1)}; },
+           [](auto& x) { return softmax(x[0], 1); }),
+        op("log_softmax", "[3,5] dim -1", [] { return std::vector{leaf({3, 5}, 1)}; },
+           [](auto& x) { return log_softmax(x[0], -1); }),
+        op("masked_softmax", "[2,2,3,3] causal mask, scale 0.5", [] { return std::vector{leaf({2, 2, 3, 3}, 1)}; },
+           [](auto& x) { return masked_softmax(x[0], ids({1, 0, 0, 1, 1, 0, 1, 1, 1}, {1, 1, 3, 3}), 0.5); }),
+        op("masked_fill", "[2,3] mask [1,3]", [] { return std::vector{leaf({2, 3}, 1)}; },
+           [](auto& x) { return masked_fill(x[0], ids({0, 1, 0}, {1, 3}), -5.0); }),
+        op("dropout", "[4,5] p 0.3", [] { return std::vector{leaf({4, 5}, 1)}; },
+           [](auto& x) {
+               Generator g(7);  // the same mask at every evaluation
+               return dropout(x[0], 0.3, true, g);
+           }),
+        op("layer_norm", "[2,3,4] gamma/beta [4]",
+           [] { return std::vector{leaf({2, 3, 4}, 1), leaf({4}, 2), leaf({4}, 3)}; },
+           [](auto& x) { return layer_norm(x[0], x[1], x[2], 1e-5); }),
+        op("cross_entropy", "[4,5], ignore 1 row, smoothing 0.1", [] { return std::vector{leaf({4, 5}, 1)}; },
+           [](auto& x) { return cross_entropy(x[0], ids({1, -100, 4, 0}, {4}), -100, 0.1); }),
+        op("broadcast_to", "[3,1] -> [2,3,4]", [] { return std::vector{leaf({3, 1}, 1)}; },
+           [](auto& x) { return broadcast_to(x[0], {2, 3, 4}); }),
+        op("sum_to", "[2,3,4] -> [3,1]", [] { return std::vector{leaf({2, 3, 4}, 1)}; },
+           [](auto& x) { return sum_to(x[0], {3, 1}); }),
+    };
+}
+
+}  // namespace gradcheck_catalog
