@@ -5,18 +5,21 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <functional>
 #include <vector>
 
 #include "autograd/autograd.h"
 
 // REQUIRE_GRADCHECK(f, inputs): f(inputs) in float64 passes gradcheck; on
-// failure Catch prints the report (worst element, both values).
-#define REQUIRE_GRADCHECK(f, inputs)                                    \
-    do {                                                                \
-        auto report_ = autograd::gradcheck((f), (inputs));              \
-        INFO(report_.message());                                        \
-        REQUIRE(report_.passed);                                        \
-    } while (0)
+// failure Catch prints the report (worst element, both values). Variadic so a
+// lambda with several captures can be passed without extra parentheses.
+inline void require_gradcheck(const std::function<autograd::Tensor(const std::vector<autograd::Tensor>&)>& f,
+                              const std::vector<autograd::Tensor>& inputs) {
+    autograd::GradcheckReport report = autograd::gradcheck(f, inputs);
+    INFO(report.message());
+    REQUIRE(report.passed);
+}
+#define REQUIRE_GRADCHECK(...) require_gradcheck(__VA_ARGS__)
 
 // Every element of `t` equals `expected` (row-major) within `tol`; a failure
 // names the first element that differs.

@@ -1,1 +1,36 @@
+// exp, log, sqrt, pow, tanh, sigmoid, relu, gelu.
 #include "check.h"
+
+using namespace autograd;
+
+TEST_CASE("unary functions give the textbook values", "[forward]") {
+    Tensor x = tensor({-1, 0, 1}, Dtype::float64);
+    require_values(exp(x), {0.36787944117144233, 1, 2.718281828459045}, 1e-12);
+    require_values(log(tensor({1, 2.718281828459045, 0.5}, Dtype::float64)), {0, 1, -0.6931471805599453}, 1e-12);
+    require_values(sqrt(tensor({4, 2}, Dtype::float64)), {2, 1.4142135623730951}, 1e-12);
+    require_values(pow(tensor({2, 3}, Dtype::float64), 3), {8, 27}, 1e-12);
+    require_values(tanh(x), {-0.7615941559557649, 0, 0.7615941559557649}, 1e-12);
+    require_values(sigmoid(x), {0.2689414213699951, 0.5, 0.7310585786300049}, 1e-12);
+    require_values(relu(x), {0, 0, 1});
+    // gelu(x) = x Phi(x): Phi(1) = 0.8413447460685429, Phi(-1) = 1 - Phi(1)
+    require_values(gelu(x), {-0.15865525393145707, 0, 0.8413447460685429}, 1e-12);
+}
+
+TEST_CASE("unary functions pass gradcheck", "[gradcheck]") {
+    Tensor any = rand64({2, 3}, 1);
+    Generator g(2);
+    Tensor positive = uniform({2, 3}, 0.5, 2.0, g, Dtype::float64).requires_grad_();
+    REQUIRE_GRADCHECK([](const std::vector<Tensor>& x) { return exp(x[0]); }, std::vector{any});
+    REQUIRE_GRADCHECK([](const std::vector<Tensor>& x) { return log(x[0]); }, std::vector{positive});
+    REQUIRE_GRADCHECK([](const std::vector<Tensor>& x) { return sqrt(x[0]); }, std::vector{positive});
+    REQUIRE_GRADCHECK([](const std::vector<Tensor>& x) { return pow(x[0], -1.5); }, std::vector{positive});
+    REQUIRE_GRADCHECK([](const std::vector<Tensor>& x) { return tanh(x[0]); }, std::vector{any});
+    REQUIRE_GRADCHECK([](const std::vector<Tensor>& x) { return sigmoid(x[0]); }, std::vector{any});
+    REQUIRE_GRADCHECK([](const std::vector<Tensor>& x) { return relu(x[0]); }, std::vector{any});
+    REQUIRE_GRADCHECK([](const std::vector<Tensor>& x) { return gelu(x[0]); }, std::vector{rand64({3, 2, 2}, 3)});
+}
+
+TEST_CASE("unary functions reject integer tensors", "[errors]") {
+    CHECK_THROWS_WITH(exp(zeros({2}, Dtype::int64)), Catch::Contains("exp: expected a float32 or float64 tensor"));
+    CHECK_THROWS_AS(gelu(Tensor()), ValueError);
+}
