@@ -1,1 +1,24 @@
-// placeholder: learned_positional_embedding
+#include "nn/learned_positional_embedding.h"
+
+#include <fmt/format.h>
+
+#include "nn/init.h"
+
+namespace nn {
+
+LearnedPositionalEmbedding::LearnedPositionalEmbedding(std::int64_t max_len, std::int64_t d, autograd::Generator& gen) {
+    if (max_len <= 0 || d <= 0)
+        throw autograd::ValueError(fmt::format("LearnedPositionalEmbedding: sizes must be positive, got {} x {}", max_len, d));
+    weight = register_parameter("weight", autograd::zeros({max_len, d}));
+    init::normal_(weight, 0, 0.02, gen);
+}
+
+Tensor LearnedPositionalEmbedding::forward(const Tensor& x) const {
+    autograd::check_floating("LearnedPositionalEmbedding", x);
+    if (x.dim() != 3 || x.size(2) != weight.size(1) || x.size(1) > weight.size(0))
+        throw autograd::ShapeError(fmt::format("LearnedPositionalEmbedding: input {} needs [B, T, {}] with T <= {}",
+                                               autograd::shape_str(x.shape()), weight.size(1), weight.size(0)));
+    return x + autograd::narrow(weight, 0, 0, x.size(1));
+}
+
+}  // namespace nn

@@ -1,1 +1,96 @@
-// placeholder: multi_head_attention
+#include "nn/multi_head_attention.h"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace nn {
+
+using namespace autograd;
+
+MultiHeadAttention::MultiHeadAttention(std::int64_t d_model, std::int64_t h, double p, Generator& gen) : heads(h) {
+    if (h <= 0 || d_model <= 0 || d_model % h != 0)
+        throw ValueError(fmt::format("MultiHeadAttention: d_model {} must be a positive multiple of heads {}", d_model, h));
+    d_k = d_model / h;
+    w_q = register_module("w_q", std::make_shared<Linear>(d_model, d_model, true, gen));
+    w_k = register_module("w_k", std::make_shared<Linear>(d_model, d_model, true, gen));
+    w_v = register_module("w_v", std::make_shared<Linear>(d_model, d_model, true, gen));
+    w_o = register_module("w_o", std::make_shared<Linear>(d_model, d_model, true, gen));
+    dropout = register_module("dropout", std::make_shared<Dropout>(p));
+}
+
+void MultiHeadAttention::check_input(const char* what, const Tensor& x) const {
+    check_floating("MultiHeadAttention", x);
+    if (x.dim() != 3 || x.size(2) != heads * d_k)
+        throw ShapeError(fmt::format("MultiHeadAttention: {} must be [B, T, {}], got {}", what, heads * d_k,
+                                     shape_str(x.shape())));
+}
+
+Tensor MultiHeadAttention::split_heads(const Tensor& x) const {
+    return permute(reshape(x, {x.size(0), x.size(1), heads, d_k}), {0, 2, 1, 3});
+}
+
+Tensor MultiHeadAttention::merge_heads(const Tensor& z) const {
+    return reshape(permute(z, {0, 2, 1, 3}), {z.size(0), z.size(2), heads * d_k});
+}
+
+// softmax(q k^T / sqrt(d_k) + M) v over [B, H]: q [B, H, Tq, d_k], k, v [B, H, Tk, d_k].
+Tensor MultiHeadAttention::attend(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask) const {
+    const std::int64_t B = q.size(0), Tq = q.size(2), Tk = k.size(2);
+    Tensor scores = matmul(q, k, false, true);  // [B, H, Tq, Tk]
+    double scale = 1 / std::sqrt(static_cast<double>(d_k));
+    Tensor p;
+    if (mask.defined()) {
+        check_dtype("MultiHeadAttention", mask, Dtype::int64, "mask");
+        Shape want{B, Tq, Tk};
+        if (mask.dim() != 3 || broadcast_shapes("MultiHeadAttention", mask.shape(), want) != want)
+            throw ShapeError(fmt::format("MultiHeadAttention: mask {} does not broadcast to [B, Tq, Tk] = {}",
+                                         shape_str(mask.shape()), shape_str(want)));
+        p = masked_softmax(scores, unsqueeze(mask, 1), scale);  // the same mask for every head
+    } else {
+        p = softmax(scores * scale, -1);
+    }
+    last_attention_ = p.detach();
+    return matmul(dropout->forward(p), v);  // [B, H, Tq, d_k]
+}
+
+Tensor MultiHeadAttention::forward(const Tensor& query, const Tensor& key, const Tensor& value, const Tensor& mask) const {
+    check_input("query", query);
+    check_input("key", key);
+    check_input("value", value);
+    if (key.shape() != value.shape() || key.size(0) != query.size(0))
+        throw ShapeError(fmt::format("MultiHeadAttention: query {}, key {} and value {} do not match",
+                                     shape_str(query.shape()), shape_str(key.shape()), shape_str(value.shape())));
+    Tensor q = split_heads(w_q->forward(query)), k = split_heads(w_k->forward(key)), v = split_heads(w_v->forward(value));
+    return w_o->forward(merge_heads(attend(q, k, v, mask)));
+}
+
+Tensor MultiHeadAttention::forward_cached(const Tensor& x_new, KVCache& cache, const Tensor& mask) const {
+    check_input("x_new", x_new);
+    Tensor k = split_heads(w_k->forward(x_new)), v = split_heads(w_v->forward(x_new));
+    if (cache.length() > 0) {
+        if (cache.keys.size(0) != x_new.size(0))
+            throw ShapeError(fmt::format("MultiHeadAttention: cache holds batch {}, input {}", cache.keys.size(0),
+                                         shape_str(x_new.shape())));
+        k = concat({cache.keys, k}, 2);
+        v = concat({cache.values, v}, 2);
+    }
+    cache.keys = k;
+    cache.values = v;
+    Tensor q = split_heads(w_q->forward(x_new));
+    return w_o->forward(merge_heads(attend(q, k, v, mask)));
+}
+
+Tensor MultiHeadAttention::forward_memory_cached(const Tensor& query, const Tensor& memory, KVCache& cache,
+                                                 const Tensor& mask) const {
+    check_input("query", query);
+    if (cache.length() == 0) {
+        check_input("memory", memory);
+        cache.keys = split_heads(w_k->forward(memory));
+        cache.values = split_heads(w_v->forward(memory));
+    }
+    Tensor q = split_heads(w_q->forward(query));
+    return w_o->forward(merge_heads(attend(q, cache.keys, cache.values, mask)));
+}
+
+}  // namespace nn

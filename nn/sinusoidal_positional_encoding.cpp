@@ -1,1 +1,37 @@
-// placeholder: sinusoidal_positional_encoding
+#include "nn/sinusoidal_positional_encoding.h"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace nn {
+
+SinusoidalPositionalEncoding::SinusoidalPositionalEncoding(std::int64_t d, double p, std::int64_t max_len)
+    : dropout(p) {
+    if (d <= 0 || max_len <= 0)
+        throw autograd::ValueError(fmt::format("SinusoidalPositionalEncoding: sizes must be positive, got d {} max_len {}",
+                                               d, max_len));
+    Tensor P = autograd::Tensor::empty({max_len, d}, Dtype::float32);
+    float* out = P.data<float>();
+    for (std::int64_t i = 0; i < max_len; ++i)
+        for (std::int64_t k = 0; k < d; ++k) {
+            std::int64_t two_j = k - k % 2;  // 2j: the pair (2j, 2j+1) shares a frequency
+            double angle = static_cast<double>(i) / std::pow(10000.0, static_cast<double>(two_j) / static_cast<double>(d));
+            out[i * d + k] = static_cast<float>(k % 2 == 0 ? std::sin(angle) : std::cos(angle));
+        }
+    table = register_buffer("table", P);
+}
+
+Tensor SinusoidalPositionalEncoding::forward(const Tensor& x) const { return forward(x, 0); }
+
+Tensor SinusoidalPositionalEncoding::forward(const Tensor& x, std::int64_t start) const {
+    autograd::check_floating("SinusoidalPositionalEncoding", x);
+    if (x.dim() != 3 || x.size(2) != table.size(1) || start < 0 || start + x.size(1) > table.size(0))
+        throw autograd::ShapeError(fmt::format(
+            "SinusoidalPositionalEncoding: input {} at position {} needs [B, T, {}] with start + T <= max_len {}",
+            autograd::shape_str(x.shape()), start, table.size(1), table.size(0)));
+    Tensor y = x + autograd::narrow(table, 0, start, x.size(1));  // [T, d] broadcasts over B
+    return autograd::dropout(y, dropout, is_training(), autograd::default_generator());
+}
+
+}  // namespace nn

@@ -1,1 +1,73 @@
-// placeholder: optim/optimizer
+#include "nn/optim/optimizer.h"
+
+#include <fmt/format.h>
+
+namespace nn::optim {
+
+using namespace autograd;
+
+Optimizer::Optimizer(std::vector<Tensor> params, double lr) : params_(std::move(params)), lr_(lr) {
+    if (params_.empty()) throw ValueError("Optimizer: no parameters to optimize");
+    for (const Tensor& p : params_) {
+        check_floating("Optimizer", p);
+        if (!p.requires_grad()) throw ValueError("Optimizer: a parameter does not require grad");
+    }
+    set_lr(lr);
+}
+
+void Optimizer::set_lr(double lr) {
+    if (!(lr >= 0)) throw ValueError(fmt::format("Optimizer: learning rate {} must be >= 0", lr));
+    lr_ = lr;
+}
+
+void Optimizer::step() {
+    NoGradGuard no_grad;
+    ++steps_;
+    for (std::size_t i = 0; i < params_.size(); ++i) {
+        Tensor g = params_[i].grad();
+        if (g.defined()) update(i, params_[i], g);
+    }
+}
+
+void Optimizer::zero_grad() {
+    for (Tensor& p : params_) p.zero_grad();
+}
+
+Tensor& Optimizer::state(const std::string& name, std::size_t i) {
+    auto it = state_.find({name, i});
+    if (it == state_.end()) it = state_.emplace(std::pair{name, i}, zeros(params_[i].shape(), params_[i].dtype())).first;
+    return it->second;
+}
+
+std::vector<std::pair<std::string, Tensor>> Optimizer::named_state() const {
+    std::vector<std::pair<std::string, Tensor>> out;
+    for (const auto& [key, t] : state_) out.emplace_back(fmt::format("{}.{}", key.first, key.second), t);
+    return out;
+}
+
+void Optimizer::load_state(const std::vector<std::pair<std::string, Tensor>>& state, std::int64_t step_count) {
+    if (step_count < 0) throw ValueError(fmt::format("Optimizer: step count {} is negative", step_count));
+    std::map<std::pair<std::string, std::size_t>, Tensor> parsed;
+    for (const auto& [name, t] : state) {
+        auto dot = name.rfind('.');
+        std::size_t i = 0;
+        try {
+            if (dot == std::string::npos) throw std::invalid_argument(name);
+            i = std::stoul(name.substr(dot + 1));
+        } catch (const std::exception&) {
+            throw ValueError(fmt::format("Optimizer: state name '{}' is not <name>.<parameter index>", name));
+        }
+        if (i >= params_.size())
+            throw ValueError(fmt::format("Optimizer: state '{}' is for parameter {}, but there are {}", name, i,
+                                         params_.size()));
+        if (t.shape() != params_[i].shape() || t.dtype() != params_[i].dtype())
+            throw ShapeError(fmt::format("Optimizer: state '{}' is {} {}, parameter {} is {} {}", name,
+                                         dtype_name(t.dtype()), shape_str(t.shape()), i,
+                                         dtype_name(params_[i].dtype()), shape_str(params_[i].shape())));
+        parsed[{name.substr(0, dot), i}] = t.clone();
+    }
+    state_ = std::move(parsed);
+    steps_ = step_count;
+}
+
+}  // namespace nn::optim

@@ -1,1 +1,32 @@
-#include "check.h"
+// Linear: y = x W^T + b.
+#include "nn_check.h"
+#include "nn/linear.h"
+
+using namespace autograd;
+
+TEST_CASE("Linear computes x W^T + b by hand", "[module]") {
+    nn::Linear lin(2, 3);
+    {
+        NoGradGuard g;
+        lin.weight.copy_(tensor({1, 2, 3, 4, 5, 6}, {3, 2}));
+        lin.bias.copy_(tensor({10, 20, 30}, {3}));
+    }
+    // [1, 1] W^T = [1+2, 3+4, 5+6]
+    require_values(lin(tensor({1, 1}, {1, 2})), {13, 27, 41});
+    CHECK(lin(zeros({4, 5, 2})).shape() == Shape{4, 5, 3});
+    CHECK(lin(zeros({2})).shape() == Shape{3});
+}
+
+TEST_CASE("Linear passes gradcheck w.r.t. input, weight and bias", "[gradcheck]") {
+    nn::Linear lin(4, 3);
+    require_module_gradcheck(lin, {rand64({2, 5, 4}, 1)}, [&](const std::vector<Tensor>& x) { return lin(x[0]); });
+    nn::Linear no_bias(3, 2, false);
+    CHECK(no_bias.named_parameters().size() == 1);
+    require_module_gradcheck(no_bias, {rand64({4, 3}, 2)}, [&](const std::vector<Tensor>& x) { return no_bias(x[0]); });
+}
+
+TEST_CASE("Linear rejects inputs of the wrong width", "[errors]") {
+    nn::Linear lin(4, 3);
+    CHECK_THROWS_WITH(lin(zeros({2, 5})), "Linear: input [2, 5] does not end in in_features = 4");
+    CHECK_THROWS_AS(nn::Linear(0, 3), ValueError);
+}

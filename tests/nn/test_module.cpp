@@ -1,1 +1,54 @@
-#include "check.h"
+// nn::Module: named parameters over the tree, train/eval, to(), zero_grad.
+#include "nn_check.h"
+#include "nn/feed_forward.h"
+#include "nn/linear.h"
+
+using namespace autograd;
+
+namespace {
+struct Block : nn::Module {
+    Block() {
+        ff = register_module("ff", std::make_shared<nn::FeedForward>(4, 8, 0.5));
+        layers = register_module("layers", std::make_shared<nn::ModuleList<nn::Linear>>());
+        for (int i = 0; i < 2; ++i) layers->push_back(std::make_shared<nn::Linear>(4, 4));
+        scale = register_parameter("scale", ones({4}));
+    }
+    std::shared_ptr<nn::FeedForward> ff;
+    std::shared_ptr<nn::ModuleList<nn::Linear>> layers;
+    Tensor scale;
+};
+}  // namespace
+
+TEST_CASE("named_parameters walks the tree with dotted names", "[module]") {
+    Block b;
+    std::vector<std::string> names;
+    for (const auto& [name, p] : b.named_parameters()) names.push_back(name);
+    CHECK(names == std::vector<std::string>{"scale", "ff.w_1.weight", "ff.w_1.bias", "ff.w_2.weight", "ff.w_2.bias",
+                                            "layers.0.weight", "layers.0.bias", "layers.1.weight", "layers.1.bias"});
+    // 4 + (4*8 + 8) + (8*4 + 4) + 2 * (4*4 + 4)
+    CHECK(b.parameter_count() == 4 + 40 + 36 + 40);
+    CHECK(b.layers->size() == 2);
+    CHECK((*b.layers)[1].weight.shape() == Shape{4, 4});
+}
+
+TEST_CASE("train and eval reach every submodule", "[module]") {
+    Block b;
+    b.eval();
+    CHECK_FALSE(b.ff->dropout->is_training());
+    CHECK_FALSE((*b.layers)[0].is_training());
+    b.train();
+    CHECK(b.ff->dropout->is_training());
+}
+
+TEST_CASE("to(float64) converts parameters in place and zero_grad clears them", "[module]") {
+    Block b;
+    Tensor w = b.ff->w_1->weight;
+    double before = w.at({0, 0});
+    b.to(Dtype::float64);
+    CHECK(w.dtype() == Dtype::float64);  // the same handle sees the conversion
+    CHECK(w.at({0, 0}) == Approx(before));
+    sum(b.ff->forward(ones({2, 4}, Dtype::float64))).backward();
+    CHECK(w.grad().defined());
+    b.zero_grad();
+    CHECK_FALSE(w.grad().defined());
+}

@@ -1,1 +1,110 @@
-#include "check.h"
+// Multi-head attention and the notes' claims about it.
+#include "nn_check.h"
+#include "nn/attention_mask.h"
+#include "nn/multi_head_attention.h"
+
+using namespace autograd;
+
+TEST_CASE("attention weights are rows of probabilities (002)", "[module]") {
+    nn::MultiHeadAttention mha(8, 2);
+    Generator g(1);
+    Tensor x = randn({2, 5, 8}, g);
+    mha(x, x, x, nn::subsequent_mask(5));
+    Tensor p = mha.last_attention();
+    CHECK(p.shape() == Shape{2, 2, 5, 5});
+    require_values(sum(p, -1), std::vector<double>(20, 1.0), 1e-6);
+    for (double v : p.to_vector()) REQUIRE(v >= 0);
+    CHECK(p.at({1, 1, 2, 3}) == 0);  // masked: key 3 is after query 2
+}
+
+TEST_CASE("with a causal mask, changing a later token leaves earlier outputs unchanged (001, 002)", "[module]") {
+    nn::MultiHeadAttention mha(8, 2);
+    mha.to(Dtype::float64);
+    Tensor x = rand64({1, 6, 8}, 1).detach();
+    Tensor mask = nn::subsequent_mask(6);
+    Tensor before = mha(x, x, x, mask);
+    Tensor changed = x.clone();
+    for (std::int64_t k = 0; k < 8; ++k) changed.set({0, 4, k}, 100.0 + k);
+    Tensor after = mha(changed, changed, changed, mask);
+    require_values(narrow(after, 1, 0, 4), narrow(before, 1, 0, 4).to_vector(), 1e-12);
+    CHECK(std::abs(after.at({0, 4, 0}) - before.at({0, 4, 0})) > 1e-6);
+}
+
+TEST_CASE("self-attention without positions is permutation-equivariant: A(RX) = R A(X) (002)", "[module]") {
+    nn::MultiHeadAttention mha(8, 4);
+    mha.to(Dtype::float64);
+    Tensor x = rand64({1, 5, 8}, 2).detach();
+    Tensor perm = tensor({3, 0, 4, 1, 2}, Dtype::int64);  // R
+    Tensor rx = index_select(x, 1, perm);
+    Tensor a_rx = mha(rx, rx, rx);
+    Tensor r_ax = index_select(mha(x, x, x), 1, perm);
+    require_values(a_rx, r_ax.to_vector(), 1e-12);
+}
+
+TEST_CASE("for unit-variance q and k, q.k has variance d_k and the scaled score variance 1 (001)", "[module]") {
+    Generator g(3);
+    const std::int64_t n = 20000, d_k = 64;
+    Tensor q = randn({n, d_k}, g, Dtype::float64), k = randn({n, d_k}, g, Dtype::float64);
+    Tensor dots = sum(q * k, -1);
+    auto variance = [](const Tensor& t) { return mean(pow(t - mean(t), 2.0)).item(); };
+    CHECK(variance(dots) == Approx(64).epsilon(0.05));
+    CHECK(variance(dots / std::sqrt(64.0)) == Approx(1).epsilon(0.05));
+}
+
+TEST_CASE("a padding mask hides the padded keys", "[module]") {
+    nn::MultiHeadAttention mha(4, 2);
+    Tensor ids = tensor({5, 6, 0, 0, 7, 8, 9, 0}, {2, 4}, Dtype::int64);
+    Tensor x = ones({2, 4, 4});
+    mha(x, x, x, nn::padding_mask(ids, 0));
+    Tensor p = mha.last_attention();
+    CHECK(p.at({0, 1, 3, 2}) == 0);
+    CHECK(p.at({0, 0, 0, 1}) == Approx(0.5));
+    CHECK(p.at({1, 0, 2, 2}) == Approx(1.0 / 3));
+}
+
+TEST_CASE("cached attention equals attention over the whole prefix", "[module]") {
+    nn::MultiHeadAttention self(8, 2), cross(8, 2);
+    self.to(Dtype::float64);
+    cross.to(Dtype::float64);
+    Tensor x = rand64({2, 5, 8}, 4).detach(), memory = rand64({2, 3, 8}, 5).detach();
+    Tensor full_self = self(x, x, x, nn::subsequent_mask(5));
+    Tensor full_cross = cross(x, memory, memory);
+    nn::KVCache self_cache, cross_cache;
+    for (std::int64_t t = 0; t < 5; ++t) {
+        Tensor step = narrow(x, 1, t, 1);
+        require_values(self.forward_cached(step, self_cache), narrow(full_self, 1, t, 1).to_vector(), 1e-12);
+        require_values(cross.forward_memory_cached(step, memory, cross_cache), narrow(full_cross, 1, t, 1).to_vector(),
+                       1e-12);
+    }
+    CHECK(self_cache.length() == 5);
+    CHECK(cross_cache.length() == 3);
+}
+
+TEST_CASE("multi-head attention passes gradcheck: self, cross, causal and padding masks", "[gradcheck]") {
+    nn::MultiHeadAttention mha(4, 2);
+    Tensor x = rand64({2, 3, 4}, 1), memory = rand64({2, 5, 4}, 2);
+    require_module_gradcheck(mha, {x}, [&](const std::vector<Tensor>& v) { return mha(v[0], v[0], v[0]); });
+    require_module_gradcheck(mha, {x, memory}, [&](const std::vector<Tensor>& v) { return mha(v[0], v[1], v[1]); });
+    Tensor causal = nn::subsequent_mask(3);
+    require_module_gradcheck(mha, {x}, [&](const std::vector<Tensor>& v) { return mha(v[0], v[0], v[0], causal); });
+    Tensor pad = nn::padding_mask(tensor({1, 2, 3, 0, 0, 4, 5, 6, 7, 0}, {2, 5}, Dtype::int64), 0);
+    require_module_gradcheck(mha, {x, memory}, [&](const std::vector<Tensor>& v) { return mha(v[0], v[1], v[1], pad); });
+}
+
+TEST_CASE("multi-head attention rejects bad shapes and masks", "[errors]") {
+    CHECK_THROWS_AS(nn::MultiHeadAttention(6, 4), ValueError);
+    nn::MultiHeadAttention mha(4, 2);
+    CHECK_THROWS_WITH(mha(zeros({2, 3, 5}), zeros({2, 3, 4}), zeros({2, 3, 4})),
+                      "MultiHeadAttention: query must be [B, T, 4], got [2, 3, 5]");
+    CHECK_THROWS_AS(mha(zeros({2, 3, 4}), zeros({2, 3, 4}), zeros({2, 2, 4})), ShapeError);
+    CHECK_THROWS_AS(mha(zeros({2, 3, 4}), zeros({2, 3, 4}), zeros({2, 3, 4}), nn::subsequent_mask(4)), ShapeError);
+    CHECK_THROWS_AS(mha(zeros({2, 3, 4}), zeros({2, 3, 4}), zeros({2, 3, 4}), ones({1, 3, 3})), DtypeError);
+}
+
+TEST_CASE("masks: subsequent_mask, padding_mask and their AND", "[module]") {
+    require_values(nn::subsequent_mask(3), {1, 0, 0, 1, 1, 0, 1, 1, 1});
+    Tensor pad = nn::padding_mask(tensor({4, 0}, {1, 2}, Dtype::int64), 0);
+    require_values(pad, {1, 0});
+    require_values(nn::mask_and(pad, nn::subsequent_mask(2)), {1, 0, 1, 0});
+    CHECK_THROWS_AS(nn::subsequent_mask(0), ValueError);
+}

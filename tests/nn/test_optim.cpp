@@ -1,1 +1,115 @@
-#include "check.h"
+// Optimizers against values worked out by hand; a regression that converges; clipping.
+#include <cmath>
+
+#include "nn_check.h"
+#include "nn/clip_grad.h"
+#include "nn/optim/adam.h"
+#include "nn/optim/adamw.h"
+#include "nn/optim/sgd.h"
+
+using namespace autograd;
+
+namespace {
+// A parameter p = [1, -2] with gradient g = [0.5, 1] set by hand.
+Tensor param_with_grad() {
+    Tensor p = tensor({1, -2}, Dtype::float64).requires_grad_();
+    p.set_grad(tensor({0.5, 1}, Dtype::float64));
+    return p;
+}
+}  // namespace
+
+TEST_CASE("SGD steps by hand: plain, momentum, Nesterov, weight decay", "[optim]") {
+    Tensor p = param_with_grad();
+    nn::optim::SGD plain({p}, {.lr = 0.1});
+    plain.step();
+    require_values(p, {1 - 0.05, -2 - 0.1}, 1e-12);
+
+    // Momentum 0.9: b1 = g, p1 = p0 - lr b1; with the same g again, b2 = 0.9 g + g = 1.9 g.
+    Tensor q = param_with_grad();
+    nn::optim::SGD mom({q}, {.lr = 0.1, .momentum = 0.9});
+    mom.step();
+    mom.step();
+    require_values(q, {1 - 0.1 * 0.5 * 2.9, -2 - 0.1 * 1 * 2.9}, 1e-12);
+
+    // Nesterov: d = g + mu b, first step b = g: p -= lr (1 + mu) g.
+    Tensor r = param_with_grad();
+    nn::optim::SGD nest({r}, {.lr = 0.1, .momentum = 0.9, .nesterov = true});
+    nest.step();
+    require_values(r, {1 - 0.1 * 1.9 * 0.5, -2 - 0.1 * 1.9 * 1}, 1e-12);
+
+    // Weight decay 0.1 adds 0.1 p: d = [0.5 + 0.1, 1 - 0.2].
+    Tensor s = param_with_grad();
+    nn::optim::SGD wd({s}, {.lr = 0.1, .weight_decay = 0.1});
+    wd.step();
+    require_values(s, {1 - 0.06, -2 - 0.08}, 1e-12);
+}
+
+TEST_CASE("Adam's first two steps by hand, with bias correction", "[optim]") {
+    Tensor p = param_with_grad();
+    nn::optim::Adam adam({p}, {.lr = 0.1});
+    adam.step();
+    // Step 1: m = 0.1 g, v = 0.001 g^2; m_hat = g, v_hat = g^2: p -= lr g / (|g| + eps) = lr sign(g).
+    require_values(p, {1 - 0.1, -2 - 0.1}, 1e-7);
+    p.set_grad(tensor({-0.5, 1}, Dtype::float64));
+    adam.step();
+    // Step 2, element 0: m = 0.9 (0.05) + 0.1 (-0.5) = -0.005, v = 0.999 (0.00025) + 0.001 (0.25) = 0.00049975
+    // m_hat = -0.005 / 0.19 = -0.0263158, v_hat = 0.00049975 / 0.001999 = 0.25, sqrt = 0.5
+    // p = 0.9 - 0.1 (-0.0263158 / 0.5) = 0.9052632. Element 1 keeps g = 1: p = -2.1 - 0.1.
+    require_values(p, {0.9 + 0.1 * (0.005 / 0.19) / std::sqrt(0.00049975 / 0.001999), -2.2}, 1e-7);
+    CHECK(adam.step_count() == 2);
+}
+
+TEST_CASE("Adam adds L2 to the gradient, AdamW decays the weight apart", "[optim]") {
+    Tensor a = param_with_grad(), b = param_with_grad();
+    nn::optim::Adam adam({a}, {.lr = 0.1, .weight_decay = 0.5});
+    nn::optim::AdamW adamw({b}, {.lr = 0.1, .weight_decay = 0.5});
+    adam.step();
+    adamw.step();
+    // Adam: g' = g + 0.5 p = [1, 0]: step 1 moves by lr sign(g') = [-0.1, 0].
+    require_values(a, {0.9, -2}, 1e-6);
+    // AdamW: p *= 1 - lr wd = 0.95, then p -= lr sign(g).
+    require_values(b, {0.95 - 0.1, -1.9 - 0.1}, 1e-7);
+}
+
+TEST_CASE("each optimizer fits a small linear regression", "[optim]") {
+    Generator g(1);
+    Tensor X = randn({64, 3}, g, Dtype::float64);
+    Tensor y = matmul(X, tensor({2, -1, 0.5}, {3, 1}, Dtype::float64)) + 0.3;
+    auto fit = [&](auto make) {
+        Tensor w = zeros({3, 1}, Dtype::float64).requires_grad_();
+        Tensor b = zeros({1}, Dtype::float64).requires_grad_();
+        auto opt = make(std::vector{w, b});
+        double loss = 0;
+        for (int i = 0; i < 500; ++i) {
+            opt.zero_grad();
+            Tensor l = mean(pow(matmul(X, w) + b - y, 2.0));
+            l.backward();
+            opt.step();
+            loss = l.item();
+        }
+        return loss;
+    };
+    CHECK(fit([](auto ps) { return nn::optim::SGD(ps, {.lr = 0.1, .momentum = 0.9}); }) < 1e-6);
+    CHECK(fit([](auto ps) { return nn::optim::Adam(ps, {.lr = 0.05}); }) < 1e-6);
+    CHECK(fit([](auto ps) { return nn::optim::AdamW(ps, {.lr = 0.05, .weight_decay = 1e-4}); }) < 1e-3);
+}
+
+TEST_CASE("clip_grad_norm_ scales gradients above max_norm and returns the norm", "[optim]") {
+    Tensor a = tensor({0, 0}, Dtype::float64).requires_grad_(), b = tensor({0}, Dtype::float64).requires_grad_();
+    a.set_grad(tensor({3, 0}, Dtype::float64));
+    b.set_grad(tensor({4}, Dtype::float64));
+    CHECK(nn::clip_grad_norm_({a, b}, 1.0) == Approx(5));
+    require_values(a.grad(), {0.6, 0}, 1e-6);
+    require_values(b.grad(), {0.8}, 1e-6);
+    CHECK(nn::clip_grad_norm_({a, b}, 10.0) == Approx(1).epsilon(1e-5));
+    require_values(b.grad(), {0.8}, 1e-6);  // below max_norm: untouched
+}
+
+TEST_CASE("optimizers reject invalid options", "[errors]") {
+    Tensor p = param_with_grad();
+    CHECK_THROWS_AS(nn::optim::SGD({p}, {.lr = -1}), ValueError);
+    CHECK_THROWS_AS(nn::optim::Adam({p}, {.beta1 = 1.0}), ValueError);
+    CHECK_THROWS_AS(nn::optim::SGD({p}, {.lr = 0.1, .nesterov = true}), ValueError);
+    CHECK_THROWS_AS(nn::optim::Adam({zeros({2})}), ValueError);  // does not require grad
+    CHECK_THROWS_AS(nn::clip_grad_norm_({p}, 0), ValueError);
+}

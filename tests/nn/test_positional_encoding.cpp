@@ -1,1 +1,62 @@
-#include "check.h"
+// Sinusoidal (004 §15.5.3) and learned (002) positional encodings.
+#include <cmath>
+
+#include "nn_check.h"
+#include "nn/learned_positional_embedding.h"
+#include "nn/sinusoidal_positional_encoding.h"
+
+using namespace autograd;
+
+TEST_CASE("sinusoidal code for d = 4 is the notes' row (004 eq. 15.58)", "[module]") {
+    nn::SinusoidalPositionalEncoding pe(4);
+    for (int i : {0, 1, 7}) {
+        // p_i = [sin(i / C^0), cos(i / C^0), sin(i / C^(2/4)), cos(i / C^(2/4))], C = 10000
+        double c = std::pow(10000.0, 0.5);
+        require_values(narrow(pe.table, 0, i, 1), {std::sin(i), std::cos(i), std::sin(i / c), std::cos(i / c)}, 1e-6);
+    }
+}
+
+TEST_CASE("the sinusoidal code shifts by a fixed rotation: p(t+phi) = M(phi) p(t) (004 eq. 15.59)", "[module]") {
+    const std::int64_t d = 16, phi = 3;
+    nn::SinusoidalPositionalEncoding pe(d);
+    pe.to(Dtype::float64);
+    // M(phi) is block diagonal with [[cos(w_k phi), sin(w_k phi)], [-sin(w_k phi), cos(w_k phi)]]
+    // acting on each (sin, cos) pair, w_k = 1 / C^(2k/d).
+    Tensor M = zeros({d, d}, Dtype::float64);
+    for (std::int64_t k = 0; k < d / 2; ++k) {
+        double w = 1 / std::pow(10000.0, 2.0 * static_cast<double>(k) / d);
+        M.set({2 * k, 2 * k}, std::cos(w * phi));
+        M.set({2 * k, 2 * k + 1}, std::sin(w * phi));
+        M.set({2 * k + 1, 2 * k}, -std::sin(w * phi));
+        M.set({2 * k + 1, 2 * k + 1}, std::cos(w * phi));
+    }
+    for (std::int64_t t : {0, 5, 40}) {
+        Tensor p_t = reshape(narrow(pe.table, 0, t, 1), {d, 1});
+        Tensor shifted = matmul(M, p_t);
+        require_values(shifted, narrow(pe.table, 0, t + phi, 1).to_vector(), 1e-5);  // float32 table
+    }
+}
+
+TEST_CASE("positional encodings add to the input", "[module]") {
+    nn::SinusoidalPositionalEncoding pe(4, 0.0, 10);
+    Tensor y = pe(zeros({2, 3, 4}));
+    require_values(narrow(y, 0, 1, 1), narrow(pe.table, 0, 0, 3).to_vector());
+    require_values(pe.forward(zeros({1, 1, 4}), 2), narrow(pe.table, 0, 2, 1).to_vector());
+    nn::LearnedPositionalEmbedding lpe(5, 4);
+    require_values(narrow(lpe(ones({2, 3, 4})), 0, 0, 1), (narrow(lpe.weight, 0, 0, 3) + 1.0).to_vector());
+}
+
+TEST_CASE("positional encodings pass gradcheck", "[gradcheck]") {
+    nn::SinusoidalPositionalEncoding pe(6, 0.0, 8);
+    require_module_gradcheck(pe, {rand64({2, 5, 6}, 1)}, [&](const std::vector<Tensor>& x) { return pe(x[0]); });
+    nn::LearnedPositionalEmbedding lpe(8, 6);
+    require_module_gradcheck(lpe, {rand64({2, 5, 6}, 2)}, [&](const std::vector<Tensor>& x) { return lpe(x[0]); });
+}
+
+TEST_CASE("positional encodings reject sequences longer than max_len", "[errors]") {
+    nn::SinusoidalPositionalEncoding pe(4, 0.0, 3);
+    CHECK_THROWS_AS(pe(zeros({1, 4, 4})), ShapeError);
+    CHECK_THROWS_AS(pe(zeros({1, 2, 5})), ShapeError);
+    nn::LearnedPositionalEmbedding lpe(3, 4);
+    CHECK_THROWS_WITH(lpe(zeros({1, 4, 4})), Catch::Contains("LearnedPositionalEmbedding: input [1, 4, 4]"));
+}

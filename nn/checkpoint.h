@@ -1,0 +1,42 @@
+#pragma once
+// Checkpoints: a module's named parameters, and optionally an optimizer's
+// state and step count, in one versioned, checksummed binary file.
+//
+// Format, version 1 (integers little-endian, as written by x86-64 and ARM):
+//   magic     8 bytes   "LECTERN\0"
+//   version   u32       1
+//   flags     u32       bit 0: the file holds optimizer state
+//   step      i64       the optimizer's step count (0 without optimizer state)
+//   count     u32       number of tensor records that follow
+//   record    count times:
+//     kind      u8      0 = parameter, 1 = optimizer state
+//     name_len  u32     then name_len bytes of the name
+//                       (parameter: "encoder.layers.0.self_attn.w_q.weight";
+//                        optimizer state: "exp_avg.3" = state "exp_avg" of parameter 3)
+//     dtype     u8      0 = float32, 1 = float64, 2 = int64
+//     ndim      u32     then ndim i64 sizes
+//     data      numel * element size bytes, row-major
+//   crc32     u32       zlib's CRC-32 of every byte between the magic and this field
+//
+// Loading checks all of it and throws CheckpointError naming what is wrong: an
+// unreadable file (and its path), a wrong magic, an unsupported version, a
+// truncated file, a checksum mismatch, a missing or unexpected parameter (by
+// name), a shape or dtype that differs (both). Everything is validated before
+// anything is copied, so a failed load leaves the module and optimizer exactly
+// as they were. Saving writes `path.tmp` and renames it over `path`, so a crash
+// mid-save never destroys the previous checkpoint.
+#include <string>
+
+#include "nn/module.h"
+#include "nn/optim/optimizer.h"
+
+namespace nn {
+
+struct CheckpointError : autograd::Error {
+    using autograd::Error::Error;
+};
+
+void save_checkpoint(const std::string& path, const Module& module, const optim::Optimizer* optimizer = nullptr);
+void load_checkpoint(const std::string& path, Module& module, optim::Optimizer* optimizer = nullptr);
+
+}  // namespace nn

@@ -1,0 +1,61 @@
+#pragma once
+#include <memory>
+
+#include "nn/dropout.h"
+#include "nn/linear.h"
+
+namespace nn {
+
+// Keys and values already projected, [B, H, T, d_k], kept between decoding
+// steps (000 §15.5.4 note i: each layer keeps key_value and concatenates the
+// new token's to it).
+struct KVCache {
+    Tensor keys, values;
+    std::int64_t length() const { return keys.defined() ? keys.size(2) : 0; }
+    void clear() { keys = values = Tensor(); }
+};
+
+// Multi-head attention (001 "Multi-head attention"; 004 §15.5.2 eq. 15.55-15.56;
+// 002 "Multi-Head Self-Attention"):
+//   head_i = softmax(Q W_i^Q (K W_i^K)^T / sqrt(d_k) + M) V W_i^V,
+//   MultiHead(Q, K, V) = Concat(head_1, ..., head_h) W^O,   d_k = d_model / h.
+// All heads run as one batched GEMM over [B, H]; scale, mask and softmax are one
+// fused op (autograd::masked_softmax).
+// Masks are int64, nonzero = may attend, broadcastable to [B, Tq, Tk]: padding
+// [B, 1, Tk], causal [1, Tq, Tk] (subsequent_mask), or both (mask_and). The
+// same mask applies to every head.
+class MultiHeadAttention : public Module {
+public:
+    MultiHeadAttention(std::int64_t d_model, std::int64_t heads, double dropout = 0.0,
+                       autograd::Generator& gen = autograd::default_generator());
+
+    // query [B, Tq, D], key and value [B, Tk, D] -> [B, Tq, D].
+    Tensor forward(const Tensor& query, const Tensor& key, const Tensor& value, const Tensor& mask = Tensor()) const;
+    Tensor operator()(const Tensor& query, const Tensor& key, const Tensor& value, const Tensor& mask = Tensor()) const {
+        return forward(query, key, value, mask);
+    }
+    // Incremental self-attention: x_new [B, t, D] holds the newest positions;
+    // their keys and values are appended to `cache` and they attend over every
+    // cached position (add a mask for t > 1). Equals forward() on the whole prefix.
+    Tensor forward_cached(const Tensor& x_new, KVCache& cache, const Tensor& mask = Tensor()) const;
+    // Cross-attention whose keys and values (the encoder memory's) are projected
+    // once, on the first call, and reused from `cache` afterwards.
+    Tensor forward_memory_cached(const Tensor& query, const Tensor& memory, KVCache& cache,
+                                 const Tensor& mask = Tensor()) const;
+
+    // The attention weights P of the last forward, [B, H, Tq, Tk] (for plots).
+    Tensor last_attention() const { return last_attention_; }
+
+    std::shared_ptr<Linear> w_q, w_k, w_v, w_o;
+    std::shared_ptr<Dropout> dropout;
+    std::int64_t heads, d_k;
+
+private:
+    Tensor split_heads(const Tensor& x) const;  // [B, T, D] -> [B, H, T, d_k]
+    Tensor merge_heads(const Tensor& z) const;  // [B, H, T, d_k] -> [B, T, D]
+    Tensor attend(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask) const;
+    void check_input(const char* what, const Tensor& x) const;
+    mutable Tensor last_attention_;
+};
+
+}  // namespace nn
