@@ -1,1 +1,55 @@
-// placeholder
+#include "models/transformer.h"
+
+#include <fmt/format.h>
+
+#include "nn/attention_mask.h"
+#include "nn/init.h"
+
+namespace models {
+
+Transformer::Transformer(const TransformerConfig& c) : config(c) {
+    if (c.share_embeddings && c.src_vocab != c.tgt_vocab)
+        throw autograd::ValueError(fmt::format("Transformer: shared embeddings need one vocabulary, got {} and {}",
+                                               c.src_vocab, c.tgt_vocab));
+    if (c.n_layers <= 0) throw autograd::ValueError(fmt::format("Transformer: N = {} layers", c.n_layers));
+    autograd::Generator gen(c.seed);
+    src_embed = register_module("src_embed", std::make_shared<nn::Embedding>(c.src_vocab, c.d_model, true, gen));
+    tgt_embed = register_module("tgt_embed", std::make_shared<nn::Embedding>(c.tgt_vocab, c.d_model, true, gen));
+    src_pos = register_module("src_pos", std::make_shared<nn::SinusoidalPositionalEncoding>(c.d_model, c.dropout, c.max_len));
+    tgt_pos = register_module("tgt_pos", std::make_shared<nn::SinusoidalPositionalEncoding>(c.d_model, c.dropout, c.max_len));
+    encoder = register_module("encoder", std::make_shared<Encoder>(c.n_layers, c.d_model, c.heads, c.d_ff, c.dropout,
+                                                                   c.norm, c.activation, gen));
+    decoder = register_module("decoder", std::make_shared<Decoder>(c.n_layers, c.d_model, c.heads, c.d_ff, c.dropout,
+                                                                   c.norm, c.activation, gen));
+    generator = register_module("generator", std::make_shared<models::Generator>(c.d_model, c.tgt_vocab, gen));
+    if (c.share_embeddings) {
+        tgt_embed->weight = tgt_embed->replace_parameter("weight", src_embed->weight);
+        generator->proj->weight = generator->proj->replace_parameter("weight", src_embed->weight);
+    }
+}
+
+Tensor Transformer::encode(const Tensor& src, const Tensor& src_mask) const {
+    return encoder->forward(src_pos->forward(src_embed->forward(src)), src_mask);
+}
+
+Tensor Transformer::decode(const Tensor& memory, const Tensor& src_mask, const Tensor& tgt, const Tensor& tgt_mask) const {
+    return decoder->forward(tgt_pos->forward(tgt_embed->forward(tgt)), memory, src_mask, tgt_mask);
+}
+
+Tensor Transformer::forward(const Tensor& src, const Tensor& tgt, const Tensor& src_mask, const Tensor& tgt_mask) const {
+    return decode(encode(src, src_mask), src_mask, tgt, tgt_mask);
+}
+
+std::shared_ptr<Transformer> make_transformer(const TransformerConfig& config) {
+    auto model = std::make_shared<Transformer>(config);
+    autograd::Generator gen(config.seed + 1);
+    for (auto& [name, p] : model->named_parameters())
+        if (p.dim() > 1) nn::init::xavier_uniform_(p, gen);
+    return model;
+}
+
+Tensor target_mask(const Tensor& tgt, std::int64_t pad) {
+    return nn::mask_and(nn::padding_mask(tgt, pad), nn::subsequent_mask(tgt.size(1)));
+}
+
+}  // namespace models

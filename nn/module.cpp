@@ -1,5 +1,7 @@
 #include "nn/module.h"
 
+#include <algorithm>
+
 namespace nn {
 namespace {
 
@@ -28,14 +30,32 @@ Tensor Module::register_buffer(std::string name, Tensor t) {
     return t;
 }
 
-void Module::collect(const std::string& prefix, std::vector<std::pair<std::string, Tensor>>& out) const {
-    for (const auto& [name, t] : params_) out.emplace_back(prefix + name, t);
-    for (const auto& [name, child] : children_) child->collect(prefix + name + ".", out);
+Tensor Module::replace_parameter(const std::string& name, Tensor t) {
+    for (auto& [n, p] : params_) {
+        if (n != name) continue;
+        if (t.shape() != p.shape() || t.dtype() != p.dtype())
+            throw autograd::ShapeError("replace_parameter: '" + name + "' is " + autograd::shape_str(p.shape()) +
+                                       ", the replacement " + autograd::shape_str(t.shape()));
+        p = t;
+        return t;
+    }
+    throw autograd::ValueError("replace_parameter: no parameter named '" + name + "'");
+}
+
+void Module::collect(const std::string& prefix, std::vector<std::pair<std::string, Tensor>>& out,
+                     std::vector<const autograd::TensorImpl*>& seen) const {
+    for (const auto& [name, t] : params_) {
+        if (std::find(seen.begin(), seen.end(), t.impl()) != seen.end()) continue;
+        seen.push_back(t.impl());
+        out.emplace_back(prefix + name, t);
+    }
+    for (const auto& [name, child] : children_) child->collect(prefix + name + ".", out, seen);
 }
 
 std::vector<std::pair<std::string, Tensor>> Module::named_parameters() const {
     std::vector<std::pair<std::string, Tensor>> out;
-    collect("", out);
+    std::vector<const autograd::TensorImpl*> seen;
+    collect("", out, seen);
     return out;
 }
 

@@ -25,7 +25,8 @@ public:
     Module(const Module&) = delete;
     Module& operator=(const Module&) = delete;
 
-    // Every parameter of the tree, depth first in registration order.
+    // Every parameter of the tree, depth first in registration order; a tensor
+    // shared by several modules (tied weights) appears once, under its first name.
     std::vector<std::pair<std::string, Tensor>> named_parameters() const;
     std::vector<Tensor> parameters() const;
     std::vector<std::pair<std::string, Module*>> named_children() const;
@@ -41,6 +42,10 @@ public:
     void to(Dtype dtype);
     Dtype dtype() const { return dtype_; }
 
+    // Replaces this module's own parameter `name` by `t` (weight tying, e.g.
+    // the Transformer's shared embeddings, 001). Returns t.
+    Tensor replace_parameter(const std::string& name, Tensor t);
+
 protected:
     // A trainable tensor (requires_grad is set). Returns the same handle.
     Tensor register_parameter(std::string name, Tensor t);
@@ -54,7 +59,8 @@ protected:
     }
 
 private:
-    void collect(const std::string& prefix, std::vector<std::pair<std::string, Tensor>>& out) const;
+    void collect(const std::string& prefix, std::vector<std::pair<std::string, Tensor>>& out,
+                 std::vector<const autograd::TensorImpl*>& seen) const;
     std::vector<std::pair<std::string, Tensor>> params_;
     std::vector<std::pair<std::string, Tensor>> buffers_;
     std::vector<std::pair<std::string, std::shared_ptr<Module>>> children_;

@@ -1,0 +1,60 @@
+#pragma once
+#include <cstdint>
+#include <memory>
+
+#include "models/decoder.h"
+#include "models/encoder.h"
+#include "models/generator.h"
+#include "nn/embedding.h"
+#include "nn/sinusoidal_positional_encoding.h"
+
+namespace models {
+
+struct TransformerConfig {
+    std::int64_t src_vocab = 11;
+    std::int64_t tgt_vocab = 11;
+    std::int64_t n_layers = 6;  // N
+    std::int64_t d_model = 512;
+    std::int64_t d_ff = 2048;
+    std::int64_t heads = 8;  // h
+    double dropout = 0.1;
+    nn::Norm norm = nn::Norm::pre;
+    nn::Activation activation = nn::Activation::relu;
+    bool share_embeddings = false;  // source, target and generator share one matrix (001)
+    std::int64_t max_len = 5000;
+    std::uint64_t seed = 0;  // of the Glorot initialisation
+};
+
+// The encoder-decoder Transformer, composed as 001's EncoderDecoder
+// (004 §15.5.4 Figure 15.26; 000's pseudocode):
+//   memory = Encoder(POS(Embed(src)))             encode
+//   out    = Decoder(POS(Embed(tgt)), memory)     decode
+// and the Generator turns `out` into log-probabilities. With teacher forcing
+// (000 note i) the whole target is decoded in one pass under the causal mask.
+class Transformer : public nn::Module {
+public:
+    explicit Transformer(const TransformerConfig& config);
+
+    // src int64 [B, S], src_mask [B, 1, S] -> memory [B, S, D]
+    Tensor encode(const Tensor& src, const Tensor& src_mask) const;
+    // tgt int64 [B, T], tgt_mask [B or 1, T, T] -> [B, T, D]
+    Tensor decode(const Tensor& memory, const Tensor& src_mask, const Tensor& tgt, const Tensor& tgt_mask) const;
+    Tensor forward(const Tensor& src, const Tensor& tgt, const Tensor& src_mask, const Tensor& tgt_mask) const;
+
+    TransformerConfig config;
+    std::shared_ptr<nn::Embedding> src_embed, tgt_embed;  // scaled by sqrt(d_model) (001)
+    std::shared_ptr<nn::SinusoidalPositionalEncoding> src_pos, tgt_pos;
+    std::shared_ptr<Encoder> encoder;
+    std::shared_ptr<Decoder> decoder;
+    std::shared_ptr<models::Generator> generator;
+};
+
+// 001's make_model: builds the model and initialises every parameter of two or
+// more dims with Glorot / fan_avg uniform ("this was important from their code").
+std::shared_ptr<Transformer> make_transformer(const TransformerConfig& config);
+
+// The decoder's mask as 001's Batch.make_std_mask: a position may attend to
+// earlier positions that are not padding. tgt [B, T] -> [B, T, T].
+Tensor target_mask(const Tensor& tgt, std::int64_t pad);
+
+}  // namespace models
