@@ -1,1 +1,86 @@
+// The whole Transformer: gradcheck over every parameter, decoder causality, errors.
 #include "check.h"
+#include "models/transformer.h"
+#include "nn/attention_mask.h"
+
+using namespace autograd;
+
+namespace {
+
+models::TransformerConfig tiny(nn::Norm norm) {
+    models::TransformerConfig c;
+    c.src_vocab = c.tgt_vocab = 7;
+    c.n_layers = 1, c.d_model = 8, c.d_ff = 16, c.heads = 2, c.dropout = 0.0, c.norm = norm;
+    c.seed = 3;
+    return c;
+}
+
+Tensor ids(const std::vector<double>& v, const Shape& s) { return tensor(v, s, Dtype::int64); }
+
+}  // namespace
+
+TEST_CASE("a tiny Transformer passes gradcheck over every parameter, pre-norm and post-norm", "[gradcheck]") {
+    for (nn::Norm norm : {nn::Norm::pre, nn::Norm::post}) {
+        auto model = models::make_transformer(tiny(norm));
+        model->to(Dtype::float64);
+        Tensor src = ids({1, 3, 4, 0, 1, 5, 6, 2}, {2, 4});  // one padded source position
+        Tensor tgt = ids({1, 3, 4, 1, 5, 6}, {2, 3});
+        Tensor src_mask = nn::padding_mask(src, 0), tgt_mask = models::target_mask(tgt, 0);
+        std::vector<Tensor> params = model->parameters();
+        INFO((norm == nn::Norm::pre ? "pre-norm" : "post-norm") << ", " << params.size() << " parameter tensors");
+        REQUIRE_GRADCHECK([&](const std::vector<Tensor>&) {
+            return model->generator->forward(model->forward(src, tgt, src_mask, tgt_mask));
+        }, params);
+    }
+}
+
+TEST_CASE("the decoder is causal: changing target token j changes no output before j", "[model]") {
+    auto model = models::make_transformer(tiny(nn::Norm::pre));
+    model->to(Dtype::float64);
+    Tensor src = ids({1, 2, 3, 4, 5}, {1, 5});
+    Tensor tgt = ids({1, 2, 3, 4, 5, 6}, {1, 6});
+    Tensor src_mask = nn::padding_mask(src, 0);
+    Tensor before = model->forward(src, tgt, src_mask, models::target_mask(tgt, 0));
+    for (std::int64_t j = 1; j < 6; ++j) {
+        Tensor changed = tgt.clone();
+        changed.set({0, j}, tgt.at({0, j}) == 6 ? 5 : 6);  // a different token
+        Tensor after = model->forward(src, changed, src_mask, models::target_mask(changed, 0));
+        INFO("changed target position " << j);
+        require_values(narrow(after, 1, 0, j), narrow(before, 1, 0, j).to_vector(), 1e-12);
+    }
+}
+
+TEST_CASE("parameters are named as the notes draw the model", "[model]") {
+    auto model = models::make_transformer(tiny(nn::Norm::pre));
+    std::vector<std::string> names;
+    for (const auto& [name, p] : model->named_parameters()) names.push_back(name);
+    auto has = [&](const std::string& n) { return std::find(names.begin(), names.end(), n) != names.end(); };
+    CHECK(has("encoder.layers.0.self_attn.w_q.weight"));
+    CHECK(has("decoder.layers.0.src_attn.w_k.bias"));
+    CHECK(has("decoder.layers.0.sublayer.2.norm.gamma"));
+    CHECK(has("encoder.norm.beta"));
+    CHECK(has("generator.proj.weight"));
+    auto post = models::make_transformer(tiny(nn::Norm::post));
+    CHECK(post->parameter_count() == model->parameter_count() - 4 * 8);  // no final norms in post-norm
+}
+
+TEST_CASE("shared embeddings tie source, target and generator to one matrix (001)", "[model]") {
+    auto c = tiny(nn::Norm::pre);
+    c.share_embeddings = true;
+    auto shared = models::make_transformer(c);
+    auto separate = models::make_transformer(tiny(nn::Norm::pre));
+    CHECK(shared->parameter_count() == separate->parameter_count() - 2 * 7 * 8);
+    CHECK(shared->tgt_embed->weight.impl() == shared->src_embed->weight.impl());
+    CHECK(shared->generator->proj->weight.impl() == shared->src_embed->weight.impl());
+    c.tgt_vocab = 9;
+    CHECK_THROWS_AS(models::make_transformer(c), ValueError);
+}
+
+TEST_CASE("the Transformer rejects bad token ids and shapes", "[errors]") {
+    auto model = models::make_transformer(tiny(nn::Norm::pre));
+    Tensor src = ids({1, 2, 9}, {1, 3});  // 9 is outside the vocabulary of 7
+    CHECK_THROWS_AS(model->encode(src, nn::padding_mask(src, 0)), IndexError);
+    Tensor ok = ids({1, 2, 3}, {1, 3});
+    CHECK_THROWS_AS(model->encode(ok, nn::subsequent_mask(2)), ShapeError);
+    CHECK_THROWS_AS(model->encode(tensor({1, 2}, {1, 2}), Tensor()), DtypeError);
+}
