@@ -1,1 +1,29 @@
-// placeholder
+#include "models/vit.h"
+
+#include <fmt/format.h>
+
+namespace models {
+
+using namespace autograd;
+
+ViT::ViT(const ViTConfig& c) : config(c) {
+    if (c.depth <= 0 || c.classes <= 0)
+        throw ValueError(fmt::format("ViT: depth {} and classes {} must be positive", c.depth, c.classes));
+    Generator gen(c.seed);
+    embed = register_module("embed", std::make_shared<PatchEmbedding>(c.image_size, c.channels, c.patch, c.d_model, gen));
+    layers = register_module("layers", std::make_shared<nn::ModuleList<EncoderLayer>>());
+    for (std::int64_t l = 0; l < c.depth; ++l)
+        layers->push_back(std::make_shared<EncoderLayer>(c.d_model, c.heads, c.mlp, c.dropout, nn::Norm::pre,
+                                                         nn::Activation::gelu, gen));
+    norm = register_module("norm", std::make_shared<nn::LayerNorm>(c.d_model));
+    head = register_module("head", std::make_shared<nn::Linear>(c.d_model, c.classes, true, gen));
+}
+
+Tensor ViT::forward(const Tensor& images) const {
+    Tensor z = embed->forward(images);                       // z_0 [B, N+1, D]
+    for (const auto& layer : *layers) z = layer->forward(z, Tensor());  // every patch sees every patch
+    Tensor y = norm->forward(reshape(narrow(z, 1, 0, 1), {z.size(0), z.size(2)}));  // LN(z_L^0)
+    return head->forward(y);
+}
+
+}  // namespace models

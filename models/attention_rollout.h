@@ -1,0 +1,16 @@
+#pragma once
+#include "models/vit.h"
+
+namespace models {
+
+// Attention rollout (002 "What do ViTs learn": attention rollout; Abnar &
+// Zuidema 2020): with A_l the attention of layer l averaged over heads,
+//   R = prod_l norm(A_l + I),  norm(.) rescaling each row to sum to 1,
+// taken from the last forward pass of `model`. The [CLASS] row of R, without
+// its own column, is how much each patch flowed into the class token:
+// returns [B, N] (rows sum to at most 1), in patch order (row by row).
+Tensor attention_rollout(const ViT& model);
+// The same from a list of per-layer attentions [B, H, T, T] (first layer first).
+Tensor attention_rollout(const std::vector<Tensor>& attentions);
+
+}  // namespace models
