@@ -32,7 +32,7 @@ struct Options {
     std::string preset = "default";
     std::int64_t patch = 4, d_model = 64, depth = 4, heads = 4, mlp = 128;
     double dropout = 0.0;
-    std::int64_t epochs = 6, batch = 128;
+    std::int64_t epochs = 5, batch = 128;
     double lr = 2e-3, weight_decay = 0.05, min_lr = 1e-5, smoothing = 0.1, clip = 1.0;
     std::int64_t warmup = 400;  // steps
     std::uint64_t seed = 1;
@@ -78,6 +78,7 @@ void train(models::ViT& model, data::ImageBatches& train_set, data::ImageBatches
     const std::int64_t steps = o.epochs * train_set.batches_per_epoch();
     nn::WarmupCosineSchedule schedule(o.lr, std::min(o.warmup, steps - 1), steps, o.min_lr);
     std::int64_t step = 0;
+    auto start = std::chrono::steady_clock::now();
     for (std::int64_t epoch = 1; epoch <= o.epochs; ++epoch) {
         fmt::print("epoch {}/{}\n", epoch, o.epochs);
         examples::ProgressBar bar(train_set.batches_per_epoch(), "img");
@@ -95,8 +96,9 @@ void train(models::ViT& model, data::ImageBatches& train_set, data::ImageBatches
             running = i == 0 ? loss.item() : 0.95 * running + 0.05 * loss.item();
             bar.update(++i, b.labels.numel(), fmt::format("loss {:.4f}  lr {:.1e}", running, opt.lr()));
         }
-        fmt::print("epoch {} test accuracy {:.2f}%  ({:.0f} s so far)\n", epoch, 100 * evaluate(model, test_set, nullptr),
-                   bar.seconds());
+        double acc = evaluate(model, test_set, nullptr);
+        fmt::print("epoch {} test accuracy {:.2f}%  ({} elapsed)\n", epoch, 100 * acc,
+                   examples::ProgressBar::clock(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()));
     }
 }
 

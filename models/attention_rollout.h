@@ -3,8 +3,11 @@
 
 namespace models {
 
-// Attention rollout (002 "What do ViTs learn": attention rollout; Abnar &
-// Zuidema 2020): with A_l the attention of layer l averaged over heads,
+// Attention rollout (002 "What do ViTs learn: attention": "the attention
+// weights are averaged across all heads and the resulting weight matrices of
+// all layers are multiplied together"; the identity for the residual path and
+// the row renormalisation are Abnar & Zuidema's, 2020). With A_l the attention
+// of layer l averaged over heads,
 //   R = prod_l norm(A_l + I),  norm(.) rescaling each row to sum to 1,
 // taken from the last forward pass of `model`. The [CLASS] row of R, without
 // its own column, is how much each patch flowed into the class token:

@@ -39,17 +39,15 @@ Tensor MultiHeadAttention::attend(const Tensor& q, const Tensor& k, const Tensor
     const std::int64_t B = q.size(0), Tq = q.size(2), Tk = k.size(2);
     Tensor scores = matmul(q, k, false, true);  // [B, H, Tq, Tk]
     double scale = 1 / std::sqrt(static_cast<double>(d_k));
-    Tensor p;
-    if (mask.defined()) {
-        check_dtype("MultiHeadAttention", mask, Dtype::int64, "mask");
-        Shape want{B, Tq, Tk};
-        if (mask.dim() != 3 || broadcast_shapes("MultiHeadAttention", mask.shape(), want) != want)
-            throw ShapeError(fmt::format("MultiHeadAttention: mask {} does not broadcast to [B, Tq, Tk] = {}",
-                                         shape_str(mask.shape()), shape_str(want)));
-        p = masked_softmax(scores, unsqueeze(mask, 1), scale);  // the same mask for every head
-    } else {
-        p = softmax(scores * scale, -1);
-    }
+    // Without a mask every key may be attended to: a [1, 1, 1, 1] mask of ones
+    // keeps the one fused scale-softmax pass.
+    Tensor keep = mask.defined() ? mask : ones({1, 1, 1}, Dtype::int64);
+    check_dtype("MultiHeadAttention", keep, Dtype::int64, "mask");
+    Shape want{B, Tq, Tk};
+    if (keep.dim() != 3 || broadcast_shapes("MultiHeadAttention", keep.shape(), want) != want)
+        throw ShapeError(fmt::format("MultiHeadAttention: mask {} does not broadcast to [B, Tq, Tk] = {}",
+                                     shape_str(keep.shape()), shape_str(want)));
+    Tensor p = masked_softmax(scores, unsqueeze(keep, 1), scale);  // the same mask for every head
     last_attention_ = p.detach();
     return matmul(dropout->forward(p), v);  // [B, H, Tq, d_k]
 }

@@ -13,7 +13,7 @@
 int main(int argc, char** argv) {
     std::string filter = argc > 1 ? argv[1] : "";
     fmt::print("float64 gradient checks: central differences, eps 1e-6, pass if |a - n| <= 1e-5 + 1e-3 |n|\n\n");
-    fmt::print("{:<9} {:<28} {:<38} {:>10} {:>10}  {}\n", "layer", "name", "shapes", "max abs", "max rel", "result");
+    fmt::print("{:<9} {:<32} {:<40} {:>10} {:>10}  {}\n", "layer", "name", "shapes", "max abs", "max rel", "result");
     int passed = 0, failed = 0;
     std::int64_t elements = 0;
     auto start = std::chrono::steady_clock::now();
@@ -22,7 +22,7 @@ int main(int argc, char** argv) {
         autograd::GradcheckReport r = c.run();
         elements += r.elements_checked;
         (r.passed ? passed : failed) += 1;
-        fmt::print("{:<9} {:<28} {:<38} {:>10.2e} {:>10.2e}  {}\n", c.layer, c.name, c.shapes, r.max_abs_error,
+        fmt::print("{:<9} {:<32} {:<40} {:>10.2e} {:>10.2e}  {}\n", c.layer, c.name, c.shapes, r.max_abs_error,
                    r.max_rel_error, r.passed ? "pass" : "FAIL");
         if (!r.passed) fmt::print("          {}\n", r.message());
     }

@@ -1,8 +1,151 @@
-// One gradcheck per nn module and model, with respect to its input and every parameter.
+// One gradcheck per nn module and model, with respect to its input and every
+// parameter (the module is converted to float64 and its own parameter tensors
+// are perturbed).
 #include "catalog.h"
+#include "models/attention_rollout.h"
+#include "models/transformer.h"
+#include "models/vit.h"
+#include "nn/attention_mask.h"
+#include "nn/embedding.h"
+#include "nn/feed_forward.h"
+#include "nn/layer_norm.h"
+#include "nn/learned_positional_embedding.h"
+#include "nn/linear.h"
+#include "nn/loss.h"
+#include "nn/multi_head_attention.h"
+#include "nn/sinusoidal_positional_encoding.h"
+#include "nn/sublayer_connection.h"
 
 namespace gradcheck_catalog {
+namespace {
 
-std::vector<Case> module_cases() { return {}; }
+using namespace autograd;
+
+Tensor leaf(const Shape& shape, std::uint64_t seed) {
+    Generator g(seed);
+    return uniform(shape, -1, 1, g, Dtype::float64).requires_grad_();
+}
+
+Tensor ids(const std::vector<double>& v, const Shape& s) { return tensor(v, s, Dtype::int64); }
+
+// A case for module M built by `make`, fed `inputs` (made fresh per run) through `f`.
+template <class M>
+Case module_case(std::string layer, std::string name, std::string shapes, std::function<std::shared_ptr<M>()> make,
+                 std::function<std::vector<Tensor>()> inputs,
+                 std::function<Tensor(const M&, const std::vector<Tensor>&)> f) {
+    return {std::move(layer), std::move(name), std::move(shapes), [make, inputs, f] {
+                std::shared_ptr<M> m = make();
+                m->to(Dtype::float64);
+                std::vector<Tensor> in = inputs();
+                const std::size_t n = in.size();
+                for (const Tensor& p : m->parameters()) in.push_back(p);
+                return gradcheck(
+                    [&](const std::vector<Tensor>& x) {
+                        return f(*m, std::vector<Tensor>(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(n)));
+                    },
+                    in);
+            }};
+}
+
+models::TransformerConfig tiny_transformer(nn::Norm norm) {
+    models::TransformerConfig c;
+    c.src_vocab = c.tgt_vocab = 7;
+    c.n_layers = 1, c.d_model = 8, c.d_ff = 16, c.heads = 2, c.dropout = 0.0, c.norm = norm, c.seed = 3;
+    return c;
+}
+
+}  // namespace
+
+std::vector<Case> module_cases() {
+    using nn::Norm;
+    std::vector<Case> cases;
+    cases.push_back(module_case<nn::Linear>(
+        "nn", "Linear", "[2,3,4] -> 5", [] { return std::make_shared<nn::Linear>(4, 5); },
+        [] { return std::vector{leaf({2, 3, 4}, 1)}; }, [](const nn::Linear& m, auto& x) { return m(x[0]); }));
+    cases.push_back(module_case<nn::Embedding>(
+        "nn", "Embedding (x sqrt d)", "ids [2,3], V 6, d 4", [] { return std::make_shared<nn::Embedding>(6, 4, true); },
+        [] { return std::vector<Tensor>{}; },
+        [](const nn::Embedding& m, auto&) { return m(ids({1, 5, 1, 0, 2, 3}, {2, 3})); }));
+    cases.push_back(module_case<nn::SinusoidalPositionalEncoding>(
+        "nn", "SinusoidalPositionalEncoding", "[2,5,6]",
+        [] { return std::make_shared<nn::SinusoidalPositionalEncoding>(6, 0.0, 16); },
+        [] { return std::vector{leaf({2, 5, 6}, 2)}; },
+        [](const nn::SinusoidalPositionalEncoding& m, auto& x) { return m(x[0]); }));
+    cases.push_back(module_case<nn::LearnedPositionalEmbedding>(
+        "nn", "LearnedPositionalEmbedding", "[2,5,6], max_len 8",
+        [] { return std::make_shared<nn::LearnedPositionalEmbedding>(8, 6); },
+        [] { return std::vector{leaf({2, 5, 6}, 3)}; },
+        [](const nn::LearnedPositionalEmbedding& m, auto& x) { return m(x[0]); }));
+    cases.push_back(module_case<nn::LayerNorm>(
+        "nn", "LayerNorm", "[2,3,5]", [] { return std::make_shared<nn::LayerNorm>(5); },
+        [] { return std::vector{leaf({2, 3, 5}, 4)}; }, [](const nn::LayerNorm& m, auto& x) { return m(x[0]); }));
+    for (auto act : {nn::Activation::relu, nn::Activation::gelu})
+        cases.push_back(module_case<nn::FeedForward>(
+            "nn", act == nn::Activation::relu ? "FeedForward (ReLU)" : "FeedForward (GELU)", "[2,3,4], d_ff 6",
+            [act] { return std::make_shared<nn::FeedForward>(4, 6, 0.0, act); },
+            [] { return std::vector{leaf({2, 3, 4}, 5)}; }, [](const nn::FeedForward& m, auto& x) { return m(x[0]); }));
+    auto mha = [] { return std::make_shared<nn::MultiHeadAttention>(4, 2); };
+    cases.push_back(module_case<nn::MultiHeadAttention>(
+        "nn", "MultiHeadAttention (self)", "[2,3,4], 2 heads", mha, [] { return std::vector{leaf({2, 3, 4}, 6)}; },
+        [](const nn::MultiHeadAttention& m, auto& x) { return m(x[0], x[0], x[0]); }));
+    cases.push_back(module_case<nn::MultiHeadAttention>(
+        "nn", "MultiHeadAttention (cross)", "q [2,3,4], kv [2,5,4]", mha,
+        [] { return std::vector{leaf({2, 3, 4}, 7), leaf({2, 5, 4}, 8)}; },
+        [](const nn::MultiHeadAttention& m, auto& x) { return m(x[0], x[1], x[1]); }));
+    cases.push_back(module_case<nn::MultiHeadAttention>(
+        "nn", "MultiHeadAttention (causal)", "[2,3,4], mask [1,3,3]", mha, [] { return std::vector{leaf({2, 3, 4}, 9)}; },
+        [](const nn::MultiHeadAttention& m, auto& x) { return m(x[0], x[0], x[0], nn::subsequent_mask(3)); }));
+    cases.push_back(module_case<nn::MultiHeadAttention>(
+        "nn", "MultiHeadAttention (padding)", "kv [2,5,4], mask [2,1,5]", mha,
+        [] { return std::vector{leaf({2, 3, 4}, 10), leaf({2, 5, 4}, 11)}; },
+        [](const nn::MultiHeadAttention& m, auto& x) {
+            return m(x[0], x[1], x[1], nn::padding_mask(ids({1, 2, 3, 0, 0, 4, 5, 6, 7, 0}, {2, 5}), 0));
+        }));
+    for (Norm norm : {Norm::pre, Norm::post})
+        cases.push_back(module_case<nn::SublayerConnection>(
+            "nn", norm == Norm::pre ? "SublayerConnection (pre-norm)" : "SublayerConnection (post-norm)",
+            "[2,3,4], sublayer tanh", [norm] { return std::make_shared<nn::SublayerConnection>(4, 0.0, norm); },
+            [] { return std::vector{leaf({2, 3, 4}, 12)}; },
+            [](const nn::SublayerConnection& m, auto& x) { return m.forward(x[0], [](const Tensor& h) { return tanh(h); }); }));
+    {
+        Tensor t = ids({1, 0, 3, 4, 0, 2}, {2, 3});
+        cases.push_back({"nn", "cross_entropy (smoothing 0.1)", "[2,3,5], ignore 0", [t] {
+                             return gradcheck([&](auto& x) { return nn::cross_entropy(x[0], t, 0, 0.1); }, {leaf({2, 3, 5}, 13)});
+                         }});
+        cases.push_back({"nn", "nll_loss", "[2,3,5], ignore 0", [t] {
+                             return gradcheck([&](auto& x) { return nn::nll_loss(log_softmax(x[0], -1), t, 0); },
+                                              {leaf({2, 3, 5}, 14)});
+                         }});
+        cases.push_back({"nn", "LabelSmoothingLoss (0.1)", "[2,3,5], padding 0", [t] {
+                             nn::LabelSmoothingLoss crit(5, 0, 0.1);
+                             return gradcheck([&](auto& x) { return crit(log_softmax(x[0], -1), t); }, {leaf({2, 3, 5}, 15)});
+                         }});
+    }
+    for (Norm norm : {Norm::pre, Norm::post})
+        cases.push_back(module_case<models::Transformer>(
+            "models", norm == Norm::pre ? "Transformer (pre-norm)" : "Transformer (post-norm)",
+            "N 1, d 8, 2 heads, src [2,4], tgt [2,3]", [norm] { return models::make_transformer(tiny_transformer(norm)); },
+            [] { return std::vector<Tensor>{}; },
+            [](const models::Transformer& m, auto&) {
+                Tensor src = ids({1, 3, 4, 0, 1, 5, 6, 2}, {2, 4}), tgt = ids({1, 3, 4, 1, 5, 6}, {2, 3});
+                return m.generator->forward(m.forward(src, tgt, nn::padding_mask(src, 0), models::target_mask(tgt, 0)));
+            }));
+    cases.push_back(module_case<models::PatchEmbedding>(
+        "models", "PatchEmbedding ([CLASS], E_pos)", "[2,2,8,8], patch 4, D 6",
+        [] {
+            Generator g(1);
+            return std::make_shared<models::PatchEmbedding>(8, 2, 4, 6, g);
+        },
+        [] { return std::vector{leaf({2, 2, 8, 8}, 16)}; }, [](const models::PatchEmbedding& m, auto& x) { return m.forward(x[0]); }));
+    cases.push_back(module_case<models::ViT>(
+        "models", "ViT", "[2,1,8,8], patch 4, D 8, depth 1",
+        [] {
+            models::ViTConfig c;
+            c.image_size = 8, c.patch = 4, c.d_model = 8, c.depth = 1, c.heads = 2, c.mlp = 16, c.classes = 3, c.seed = 2;
+            return std::make_shared<models::ViT>(c);
+        },
+        [] { return std::vector{leaf({2, 1, 8, 8}, 17)}; }, [](const models::ViT& m, auto& x) { return m.forward(x[0]); }));
+    return cases;
+}
 
 }  // namespace gradcheck_catalog
