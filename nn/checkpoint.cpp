@@ -1,6 +1,10 @@
 #include "nn/checkpoint.h"
 
+#include <unistd.h>
 #include <zlib.h>
+
+#include <bit>
+#include <cstdio>
 
 #include <cstring>
 #include <filesystem>
@@ -15,6 +19,8 @@ namespace nn {
 using namespace autograd;
 
 namespace {
+
+static_assert(std::endian::native == std::endian::little, "the checkpoint format is little-endian");
 
 constexpr char kMagic[8] = {'L', 'E', 'C', 'T', 'E', 'R', 'N', '\0'};
 constexpr std::uint32_t kVersion = 1;
@@ -100,6 +106,8 @@ struct Reader {
 };
 
 std::string read_file(const std::string& path) {
+    if (std::filesystem::exists(path) && !std::filesystem::is_regular_file(path))
+        throw CheckpointError(fmt::format("load_checkpoint: cannot open {}: not a regular file", path));
     std::ifstream in(path, std::ios::binary);
     if (!in) throw CheckpointError(fmt::format("load_checkpoint: cannot open {}: {}", path, std::strerror(errno)));
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
@@ -126,13 +134,18 @@ void save_checkpoint(const std::string& path, const Module& module, const optim:
     for (const auto& [name, t] : state) w.put_tensor(kOptimizerState, name, t);
     w.put<std::uint32_t>(crc_of(w.bytes, sizeof kMagic, w.bytes.size()));
 
+    // Write and sync the temporary file, then rename it over the old one: the
+    // previous checkpoint survives a crash or power loss at any point.
     std::string tmp = path + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out) throw CheckpointError(fmt::format("save_checkpoint: cannot write {}: {}", tmp, std::strerror(errno)));
-        out.write(w.bytes.data(), static_cast<std::streamsize>(w.bytes.size()));
-        out.flush();
-        if (!out) throw CheckpointError(fmt::format("save_checkpoint: writing {} failed: {}", tmp, std::strerror(errno)));
+    std::FILE* f = std::fopen(tmp.c_str(), "wb");
+    if (!f) throw CheckpointError(fmt::format("save_checkpoint: cannot write {}: {}", tmp, std::strerror(errno)));
+    bool ok = std::fwrite(w.bytes.data(), 1, w.bytes.size(), f) == w.bytes.size() && std::fflush(f) == 0 &&
+              ::fsync(::fileno(f)) == 0;
+    int err = errno;
+    ok = std::fclose(f) == 0 && ok;
+    if (!ok) {
+        std::filesystem::remove(tmp);
+        throw CheckpointError(fmt::format("save_checkpoint: writing {} failed: {}", tmp, std::strerror(err)));
     }
     std::error_code ec;
     std::filesystem::rename(tmp, path, ec);

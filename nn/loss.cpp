@@ -18,8 +18,13 @@ namespace {
 // like log_probs; rows whose target is `ignore` are all zero.
 struct TargetDistribution {
     Tensor q;                 // [..., C]
+    Tensor unused;            // int64 [..., C]: 1 where q = 0 (those log-probabilities are not read)
     std::int64_t count = 0;   // rows that count
     double q_log_q = 0;       // sum of q log q over every row (0 log 0 = 0)
+
+    // sum q log p, reading log p only where q > 0: a -inf log-probability of a
+    // class (or row) with no weight must not turn 0 * -inf into NaN.
+    Tensor weighted_sum(const Tensor& log_probs) const { return sum(q * masked_fill(log_probs, unused, 0.0)); }
 };
 
 // q[target] = on, q[c] = off for the other classes except `zero_class` (0 there).
@@ -35,6 +40,7 @@ TargetDistribution target_distribution(const char* op, const Tensor& log_probs, 
     const std::int64_t C = log_probs.size(-1);
     const std::int64_t* y = target.data<std::int64_t>();
     std::vector<double> q(static_cast<std::size_t>(log_probs.numel()), 0.0);
+    std::vector<double> unused(q.size(), 1.0);
     TargetDistribution d;
     auto xlogx = [](double v) { return v > 0 ? v * std::log(v) : 0.0; };
     for (std::int64_t r = 0; r < target.numel(); ++r) {
@@ -45,10 +51,12 @@ TargetDistribution target_distribution(const char* op, const Tensor& log_probs, 
         for (std::int64_t c = 0; c < C; ++c) {
             double v = c == y[r] ? on : c == zero_class ? 0.0 : off;
             q[static_cast<std::size_t>(r * C + c)] = v;
+            unused[static_cast<std::size_t>(r * C + c)] = v == 0;
             d.q_log_q += xlogx(v);
         }
     }
     d.q = tensor(q, log_probs.shape(), log_probs.dtype());
+    d.unused = tensor(unused, log_probs.shape(), Dtype::int64);
     return d;
 }
 
@@ -58,7 +66,7 @@ TargetDistribution target_distribution(const char* op, const Tensor& log_probs, 
 Tensor nll_loss(const Tensor& log_probs, const Tensor& target, std::int64_t ignore_index) {
     TargetDistribution d = target_distribution("nll_loss", log_probs, target, ignore_index, 1.0, 0.0, -1);
     if (d.count == 0) return sum(log_probs * 0.0);  // nothing counts: 0, with a zero gradient
-    return -sum(d.q * log_probs) / static_cast<double>(d.count);
+    return -d.weighted_sum(log_probs) / static_cast<double>(d.count);
 }
 
 LabelSmoothingLoss::LabelSmoothingLoss(std::int64_t v, std::int64_t pad, double eps)
@@ -76,7 +84,7 @@ Tensor LabelSmoothingLoss::operator()(const Tensor& log_probs, const Tensor& tar
     TargetDistribution d = target_distribution("LabelSmoothingLoss", log_probs, target, padding_idx, 1 - smoothing,
                                                smoothing / static_cast<double>(vocab - 2), padding_idx);
     if (d.count == 0) return sum(log_probs * 0.0);
-    return (d.q_log_q - sum(d.q * log_probs)) / static_cast<double>(d.count);
+    return (d.q_log_q - d.weighted_sum(log_probs)) / static_cast<double>(d.count);
 }
 
 }  // namespace nn

@@ -1,14 +1,14 @@
 #pragma once
-// Learning-rate schedules: lr(step) for step = 1, 2, ... Set it on the
-// optimizer before each step: opt.set_lr(schedule.lr(opt.step_count() + 1)).
+// Learning-rate schedules. Set the rate on the optimizer before each step.
 #include <cstdint>
 
 namespace nn {
 
 // The Transformer's warmup schedule (001, "Optimizer"; Vaswani et al. eq. 3):
 //   rate(step) = factor * d_model^-0.5 * min(step^-0.5, step * warmup^-1.5),
-// rising linearly for `warmup` steps, then decaying as 1/sqrt(step). Step 0 is
-// read as step 1, as the Annotated Transformer does.
+// rising linearly for `warmup` steps, then decaying as 1/sqrt(step). Steps
+// count from 1, as in the paper; step 0 is read as step 1, as the Annotated
+// Transformer does.
 class WarmupSchedule {
 public:
     WarmupSchedule(std::int64_t d_model, std::int64_t warmup, double factor = 1.0);
@@ -18,8 +18,8 @@ public:
     double factor;
 };
 
-// Linear warmup from 0 to `peak` over `warmup` steps, then cosine decay to
-// `min_lr` at `total` steps (and min_lr after).
+// Linear warmup to `peak` over `warmup` steps, then cosine decay to `min_lr`
+// at `total` steps (and min_lr after). Steps count from 0: lr(0) = peak / warmup.
 class WarmupCosineSchedule {
 public:
     WarmupCosineSchedule(double peak, std::int64_t warmup, std::int64_t total, double min_lr = 0.0);

@@ -17,8 +17,13 @@ class Optimizer {
 public:
     Optimizer(std::vector<Tensor> params, double lr);
     virtual ~Optimizer() = default;
+    Optimizer(const Optimizer&) = delete;  // a copy would share the state tensors
+    Optimizer& operator=(const Optimizer&) = delete;
 
     // One update of every parameter that has a gradient (under NoGradGuard).
+    // Bias corrections (Adam) use step_count(), the optimizer's step count; a
+    // parameter that first gets a gradient late is corrected as if it had
+    // been stepped all along (PyTorch counts per parameter).
     void step();
     void zero_grad();
     double lr() const { return lr_; }

@@ -1,5 +1,6 @@
 // Losses: cross-entropy, NLL, the Annotated Transformer's label smoothing.
 #include <cmath>
+#include <limits>
 
 #include "nn_check.h"
 #include "nn/loss.h"
@@ -28,6 +29,15 @@ TEST_CASE("LabelSmoothingLoss is KL(q || p) with the Annotated Transformer's q",
     // Without smoothing it is the NLL.
     nn::LabelSmoothingLoss plain(5, 0, 0.0);
     CHECK(plain(logp, t).item() == Approx(-std::log(0.3)).epsilon(1e-12));
+}
+
+TEST_CASE("a -inf log-probability where the target puts no weight does not make the loss NaN", "[module]") {
+    double inf = std::numeric_limits<double>::infinity();
+    Tensor logp = tensor({std::log(0.5), std::log(0.5), -inf, -inf, -inf, -inf}, {2, 3}, Dtype::float64);
+    Tensor t = tensor({1, -100}, Dtype::int64);  // row 1 is ignored; class 2 of row 0 has probability 0
+    CHECK(nn::nll_loss(logp, t).item() == Approx(std::log(2.0)));
+    nn::LabelSmoothingLoss crit(3, 2, 0.0);     // the padding class 2 gets no weight
+    CHECK(crit(logp, tensor({1, 2}, Dtype::int64)).item() == Approx(std::log(2.0)));
 }
 
 TEST_CASE("losses pass gradcheck with smoothing and ignored tokens", "[gradcheck]") {
