@@ -13,6 +13,7 @@
 
 #include "autograd/autograd.h"
 #include "data/copy_task.h"
+#include "examples/flags.h"
 #include "examples/progress_bar.h"
 #include "models/greedy_decode.h"
 #include "models/transformer.h"
@@ -150,18 +151,8 @@ int main(int argc, char** argv) {
     CLI::App app{"Train a Transformer on the copy task, then decode held-out sequences."};
     app.add_option("--preset", o.preset, "default (about a minute on 2 cores) or annotated (the Annotated Transformer's run)")
         ->check(CLI::IsMember({"default", "annotated"}));
-    // The preset sets the defaults; explicit flags override them.
-    {
-        CLI::App pre;
-        pre.allow_extras();
-        pre.set_help_flag();
-        pre.add_option("--preset", o.preset);
-        try {
-            pre.parse(argc, argv);
-        } catch (const CLI::ParseError&) {
-        }
-        apply_preset(o);
-    }
+    o.preset = examples::peek_preset(argc, argv, o.preset);  // the preset sets defaults, flags override them
+    apply_preset(o);
     app.add_option("--vocab", o.vocab, "vocabulary size V (0 pads, symbols 1..V-1)")->check(CLI::Range(3, 100000));
     app.add_option("--seq-len", o.seq_len, "sequence length, start symbol included")->check(CLI::Range(2, 4096));
     app.add_option("--layers", o.layers, "N, layers in each stack")->check(CLI::Range(1, 64));
@@ -184,15 +175,11 @@ int main(int argc, char** argv) {
     app.add_option("--save", o.save, "write a checkpoint here after training");
     app.add_option("--load", o.load, "load this checkpoint and decode without training (same model flags)");
     app.add_option("--csv", o.csv, "write the loss curve (step,loss,lr,eval_loss) here");
-    try {
-        app.parse(argc, argv);
-        if (o.d_model % o.heads != 0) throw CLI::ValidationError("--heads", "must divide --d-model");
-    } catch (const CLI::CallForHelp& e) {
-        return app.exit(e);
-    } catch (const CLI::ParseError& e) {
-        fmt::print(stderr, "copy_task: {}\n\n{}", e.what(), app.help());
-        return 2;
-    }
+    if (int status = examples::parse_flags(app, argc, argv, "copy_task", [&] {
+            if (o.d_model % o.heads != 0) throw CLI::ValidationError("--heads", "must divide --d-model");
+        });
+        status >= 0)
+        return status;
 
     try {
         set_num_threads(o.threads);

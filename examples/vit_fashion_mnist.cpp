@@ -14,6 +14,7 @@
 
 #include "autograd/autograd.h"
 #include "data/image_batches.h"
+#include "examples/flags.h"
 #include "examples/progress_bar.h"
 #include "examples/rollout_figure.h"
 #include "models/attention_rollout.h"
@@ -144,17 +145,8 @@ int main(int argc, char** argv) {
     CLI::App app{"Train a Vision Transformer on Fashion-MNIST and evaluate it on the test set."};
     app.add_option("--preset", o.preset, "default (>= 88% in under 10 minutes) or long (aims at 91%)")
         ->check(CLI::IsMember({"default", "long"}));
-    {
-        CLI::App pre;
-        pre.allow_extras();
-        pre.set_help_flag();
-        pre.add_option("--preset", o.preset);
-        try {
-            pre.parse(argc, argv);
-        } catch (const CLI::ParseError&) {
-        }
-        apply_preset(o);
-    }
+    o.preset = examples::peek_preset(argc, argv, o.preset);  // the preset sets defaults, flags override them
+    apply_preset(o);
     app.add_option("--patch", o.patch, "patch size P (divides 28)")->check(CLI::IsMember({1, 2, 4, 7, 14, 28}));
     app.add_option("--d-model", o.d_model, "token width D")->check(CLI::Range(2, 4096));
     app.add_option("--depth", o.depth, "encoder layers L")->check(CLI::Range(1, 64));
@@ -176,15 +168,11 @@ int main(int argc, char** argv) {
     app.add_option("--save", o.save, "write a checkpoint here after training");
     app.add_option("--load", o.load, "load this checkpoint and evaluate without training (same model flags)");
     app.add_option("--rollout", o.rollout, "write attention-rollout PNGs of 8 test images into this folder");
-    try {
-        app.parse(argc, argv);
-        if (o.d_model % o.heads != 0) throw CLI::ValidationError("--heads", "must divide --d-model");
-    } catch (const CLI::CallForHelp& e) {
-        return app.exit(e);
-    } catch (const CLI::ParseError& e) {
-        fmt::print(stderr, "vit_fashion_mnist: {}\n\n{}", e.what(), app.help());
-        return 2;
-    }
+    if (int status = examples::parse_flags(app, argc, argv, "vit_fashion_mnist", [&] {
+            if (o.d_model % o.heads != 0) throw CLI::ValidationError("--heads", "must divide --d-model");
+        });
+        status >= 0)
+        return status;
 
     try {
         set_num_threads(o.threads);

@@ -2,6 +2,8 @@
 
 #include "nn/attention_mask.h"
 
+#include <functional>
+
 #include <fmt/format.h>
 
 namespace models {
@@ -42,43 +44,44 @@ void choose(const Tensor& log_probs, Tensor& tokens, Tensor& scores, std::int64_
     }
 }
 
+// The loop both decoders share: encode once, then for t = 1 .. max_len-1 ask
+// `next` for the log-probabilities [B, V] of token t given tokens[:, :t], and
+// append the most probable one.
+Decoded greedy_loop(const Transformer& model, const Tensor& src, const Tensor& src_mask, std::int64_t max_len,
+                    std::int64_t start_symbol,
+                    const std::function<Tensor(const Tensor& memory, const Tensor& tokens, std::int64_t t)>& next) {
+    check_args(src, max_len, start_symbol, model);
+    NoGradGuard no_grad;
+    EvalScope eval(model);
+    Tensor memory = model.encode(src, src_mask);
+    Tensor tokens = full({src.size(0), max_len}, static_cast<double>(start_symbol), Dtype::int64);
+    Tensor scores = zeros({src.size(0), max_len - 1}, memory.dtype());
+    for (std::int64_t t = 1; t < max_len; ++t) choose(next(memory, tokens, t), tokens, scores, t);
+    return {tokens, scores};
+}
+
 }  // namespace
 
 Decoded greedy_decode(const Transformer& model, const Tensor& src, const Tensor& src_mask, std::int64_t max_len,
                       std::int64_t start_symbol) {
-    check_args(src, max_len, start_symbol, model);
-    NoGradGuard no_grad;
-    EvalScope eval(model);
-    const std::int64_t B = src.size(0);
-    Tensor memory = model.encode(src, src_mask);
-    Tensor tokens = full({B, max_len}, static_cast<double>(start_symbol), Dtype::int64);
-    Tensor scores = zeros({B, std::max<std::int64_t>(max_len - 1, 0)}, memory.dtype());
     std::vector<DecoderLayerCache> caches(model.decoder->layers->size());
-    for (std::int64_t t = 1; t < max_len; ++t) {
-        Tensor last = narrow(tokens, 1, t - 1, 1);                                      // [B, 1]
-        Tensor x = model.tgt_pos->forward(model.tgt_embed->forward(last), t - 1);      // [B, 1, D]
-        Tensor out = model.decoder->forward_cached(x, memory, src_mask, caches);       // [B, 1, D]
-        choose(reshape(model.generator->forward(out), {B, -1}), tokens, scores, t);
-    }
-    return {tokens, scores};
+    auto next = [&](const Tensor& memory, const Tensor& tokens, std::int64_t t) {
+        Tensor last = narrow(tokens, 1, t - 1, 1);                                  // [B, 1]: only the newest token
+        Tensor x = model.tgt_pos->forward(model.tgt_embed->forward(last), t - 1);  // [B, 1, D] at position t-1
+        Tensor out = model.decoder->forward_cached(x, memory, src_mask, caches);   // [B, 1, D]
+        return reshape(model.generator->forward(out), {tokens.size(0), -1});
+    };
+    return greedy_loop(model, src, src_mask, max_len, start_symbol, next);
 }
 
 Decoded greedy_decode_recompute(const Transformer& model, const Tensor& src, const Tensor& src_mask,
                                 std::int64_t max_len, std::int64_t start_symbol) {
-    check_args(src, max_len, start_symbol, model);
-    NoGradGuard no_grad;
-    EvalScope eval(model);
-    const std::int64_t B = src.size(0);
-    Tensor memory = model.encode(src, src_mask);
-    Tensor tokens = full({B, max_len}, static_cast<double>(start_symbol), Dtype::int64);
-    Tensor scores = zeros({B, std::max<std::int64_t>(max_len - 1, 0)}, memory.dtype());
-    for (std::int64_t t = 1; t < max_len; ++t) {
-        Tensor prefix = narrow(tokens, 1, 0, t);                                        // [B, t]
-        Tensor out = model.decode(memory, src_mask, prefix, nn::subsequent_mask(t));   // [B, t, D]
-        Tensor last = reshape(narrow(out, 1, t - 1, 1), {B, -1});
-        choose(model.generator->forward(last), tokens, scores, t);
-    }
-    return {tokens, scores};
+    auto next = [&](const Tensor& memory, const Tensor& tokens, std::int64_t t) {
+        Tensor prefix = narrow(tokens, 1, 0, t);                                      // [B, t]: the whole prefix
+        Tensor out = model.decode(memory, src_mask, prefix, nn::subsequent_mask(t));  // [B, t, D]
+        return model.generator->forward(reshape(narrow(out, 1, t - 1, 1), {tokens.size(0), -1}));
+    };
+    return greedy_loop(model, src, src_mask, max_len, start_symbol, next);
 }
 
 }  // namespace models
