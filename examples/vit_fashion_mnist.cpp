@@ -34,7 +34,7 @@ struct Options {
     std::int64_t patch = 4, d_model = 64, depth = 4, heads = 4, mlp = 128;
     double dropout = 0.0;
     std::int64_t epochs = 5, batch = 128;
-    double lr = 2e-3, weight_decay = 0.05, min_lr = 1e-5, smoothing = 0.1, clip = 1.0;
+    double lr = 3e-3, weight_decay = 0.05, min_lr = 1e-5, smoothing = 0.1, clip = 1.0;
     std::int64_t warmup = 400;  // steps
     std::uint64_t seed = 1;
     int threads = 2;

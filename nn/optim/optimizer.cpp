@@ -1,5 +1,7 @@
 #include "nn/optim/optimizer.h"
 
+#include <charconv>
+
 #include <fmt/format.h>
 
 namespace nn::optim {
@@ -51,19 +53,21 @@ void Optimizer::load_state(const std::vector<std::pair<std::string, Tensor>>& st
     for (const auto& [name, t] : state) {
         auto dot = name.rfind('.');
         std::size_t i = 0;
-        try {
-            if (dot == std::string::npos) throw std::invalid_argument(name);
-            i = std::stoul(name.substr(dot + 1));
-        } catch (const std::exception&) {
+        const char* first = name.data() + (dot == std::string::npos ? name.size() : dot + 1);
+        const char* last = name.data() + name.size();
+        auto [end, ec] = std::from_chars(first, last, i);
+        if (dot == std::string::npos || first == last || ec != std::errc() || end != last)
             throw ValueError(fmt::format("Optimizer: state name '{}' is not <name>.<parameter index>", name));
-        }
         if (i >= params_.size())
             throw ValueError(fmt::format("Optimizer: state '{}' is for parameter {}, but there are {}", name, i,
                                          params_.size()));
-        if (t.shape() != params_[i].shape() || t.dtype() != params_[i].dtype())
-            throw ShapeError(fmt::format("Optimizer: state '{}' is {} {}, parameter {} is {} {}", name,
-                                         dtype_name(t.dtype()), shape_str(t.shape()), i,
-                                         dtype_name(params_[i].dtype()), shape_str(params_[i].shape())));
+        if (t.shape() != params_[i].shape() || t.dtype() != params_[i].dtype()) {
+            std::string msg = fmt::format("Optimizer: state '{}' is {} {}, parameter {} is {} {}", name,
+                                          dtype_name(t.dtype()), shape_str(t.shape()), i,
+                                          dtype_name(params_[i].dtype()), shape_str(params_[i].shape()));
+            if (t.dtype() != params_[i].dtype()) throw DtypeError(msg);
+            throw ShapeError(msg);
+        }
         parsed[{name.substr(0, dot), i}] = t.clone();
     }
     state_ = std::move(parsed);

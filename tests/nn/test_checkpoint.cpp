@@ -114,12 +114,6 @@ TEST_CASE("each kind of bad checkpoint gets its error and leaves the module unch
     nn::save_checkpoint(bad, only_linear);
     require_rejected(bad, target, "has no parameter 'w_1.weight'");
 
-    struct Extra : nn::Module {
-        Extra() {
-            ff = register_module("", std::make_shared<nn::FeedForward>(4, 8));
-        }
-        std::shared_ptr<nn::FeedForward> ff;
-    };
     struct Plus : nn::FeedForward {
         Plus() : nn::FeedForward(4, 8) { register_parameter("extra", ones({1})); }
     } plus;

@@ -113,3 +113,16 @@ TEST_CASE("optimizers reject invalid options", "[errors]") {
     CHECK_THROWS_AS(nn::optim::Adam({zeros({2})}), ValueError);  // does not require grad
     CHECK_THROWS_AS(nn::clip_grad_norm_({p}, 0), ValueError);
 }
+
+TEST_CASE("restoring optimizer state checks names, shapes and dtypes first", "[errors]") {
+    Tensor p = param_with_grad();
+    nn::optim::Adam opt({p});
+    opt.step();
+    auto before = opt.named_state();
+    CHECK_THROWS_AS(opt.load_state({{"exp_avg.0x", zeros({2}, Dtype::float64)}}, 1), ValueError);
+    CHECK_THROWS_AS(opt.load_state({{"exp_avg.1", zeros({2}, Dtype::float64)}}, 1), ValueError);
+    CHECK_THROWS_AS(opt.load_state({{"exp_avg.0", zeros({2})}}, 1), DtypeError);
+    CHECK_THROWS_AS(opt.load_state({{"exp_avg.0", zeros({3}, Dtype::float64)}}, 1), ShapeError);
+    CHECK(opt.step_count() == 1);
+    CHECK(opt.named_state()[0].second.to_vector() == before[0].second.to_vector());
+}
