@@ -34,7 +34,8 @@ struct Options {
     double dropout = 0.0;
     std::string norm = "pre";
     std::int64_t batch = 64, epochs = 30, batches_per_epoch = 50;
-    double lr = 1.0;  // multiplies the warmup schedule, as the Annotated Transformer's LambdaLR does
+    std::string schedule = "warmup";  // the Transformer's (001), or "cosine"
+    double lr = 1.0;  // warmup: the factor of the schedule (as the Annotated Transformer's LambdaLR); cosine: the peak
     std::int64_t warmup = 200;
     double smoothing = 0.0;
     double beta2 = 0.98, adam_eps = 1e-9;
@@ -82,7 +83,12 @@ double eval_loss(models::Transformer& model, const Options& o, const nn::LabelSm
 
 void train(models::Transformer& model, const Options& o) {
     nn::optim::Adam opt(model.parameters(), {.lr = 0, .beta1 = 0.9, .beta2 = o.beta2, .eps = o.adam_eps});
-    nn::WarmupSchedule schedule(o.d_model, o.warmup, 1.0);
+    const std::int64_t steps = o.epochs * o.batches_per_epoch;
+    nn::WarmupSchedule warmup(o.d_model, o.warmup, 1.0);
+    std::unique_ptr<nn::WarmupCosineSchedule> cosine;
+    if (o.schedule == "cosine")
+        cosine = std::make_unique<nn::WarmupCosineSchedule>(o.lr, std::min(o.warmup, steps - 1), steps);
+    auto lr_at = [&](std::int64_t step) { return cosine ? cosine->lr(step - 1) : o.lr * warmup.lr(step); };
     nn::LabelSmoothingLoss criterion(o.vocab, data::kCopyPad, o.smoothing);
     Generator gen(o.seed);
     std::ofstream csv;
@@ -91,7 +97,6 @@ void train(models::Transformer& model, const Options& o) {
         if (!csv) throw std::runtime_error(fmt::format("cannot write {}", o.csv));
         csv << "step,loss,lr,eval_loss\n";
     }
-    const std::int64_t steps = o.epochs * o.batches_per_epoch;
     for (std::int64_t epoch = 1; epoch <= o.epochs; ++epoch) {
         examples::ProgressBar bar(o.batches_per_epoch, "tok");
         fmt::print("epoch {}/{}\n", epoch, o.epochs);
@@ -101,7 +106,7 @@ void train(models::Transformer& model, const Options& o) {
             opt.zero_grad();
             Tensor loss = batch_loss(model, b, criterion);
             loss.backward();
-            opt.set_lr(o.lr * schedule.lr(step));
+            opt.set_lr(lr_at(step));
             opt.step();
             bar.update(i, b.ntokens * 2,  // source and target tokens
                        fmt::format("loss {:.4f}  lr {:.1e}", loss.item(), opt.lr()));
@@ -164,7 +169,9 @@ int main(int argc, char** argv) {
     app.add_option("--batch", o.batch, "sequences per batch")->check(CLI::Range(1, 100000));
     app.add_option("--epochs", o.epochs, "epochs")->check(CLI::Range(0, 100000));
     app.add_option("--batches-per-epoch", o.batches_per_epoch, "batches per epoch")->check(CLI::Range(1, 1000000));
-    app.add_option("--lr", o.lr, "factor of the warmup schedule (lr = factor * d_model^-0.5 * min(s^-0.5, s w^-1.5))")
+    app.add_option("--schedule", o.schedule, "warmup (001: lr = factor * d_model^-0.5 * min(s^-0.5, s w^-1.5)) or cosine")
+        ->check(CLI::IsMember({"warmup", "cosine"}));
+    app.add_option("--lr", o.lr, "warmup: the factor; cosine: the peak learning rate")
         ->check(CLI::PositiveNumber);
     app.add_option("--warmup", o.warmup, "warmup steps of the schedule")->check(CLI::Range(1, 100000000));
     app.add_option("--smoothing", o.smoothing, "label smoothing")->check(CLI::Range(0.0, 0.99));
@@ -186,9 +193,9 @@ int main(int argc, char** argv) {
         manual_seed(o.seed);  // dropout
         auto model = models::make_transformer(model_config(o));
         fmt::print("copy task: V={} length {} | Transformer N={} d_model={} d_ff={} h={} dropout {} {}-norm, {} parameters "
-                   "| batch {}, {} epochs x {} batches, Adam, warmup {} x {} | {} threads\n",
+                   "| batch {}, {} epochs x {} batches, Adam, {} schedule (warmup {}, lr {}) | {} threads\n",
                    o.vocab, o.seq_len, o.layers, o.d_model, o.d_ff, o.heads, o.dropout, o.norm, model->parameter_count(),
-                   o.batch, o.epochs, o.batches_per_epoch, o.warmup, o.lr, o.threads);
+                   o.batch, o.epochs, o.batches_per_epoch, o.schedule, o.warmup, o.lr, o.threads);
         auto start = std::chrono::steady_clock::now();
         if (!o.load.empty()) {
             nn::load_checkpoint(o.load, *model);
