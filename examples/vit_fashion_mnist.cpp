@@ -179,11 +179,13 @@ int main(int argc, char** argv) {
         manual_seed(o.seed);
         data::ImageSet train_images = data::load_fashion_mnist(data::Split::train, o.data_dir);
         data::ImageSet test_images = data::load_fashion_mnist(data::Split::test, o.data_dir);
+        // Normalised with the whole training set's statistics, so a checkpoint
+        // sees the same inputs whatever --train-limit it was trained with.
+        auto [mean, std] = data::pixel_statistics(train_images);
         if (o.train_limit > 0) {
             train_images.images = narrow(train_images.images, 0, 0, o.train_limit);
             train_images.labels = narrow(train_images.labels, 0, 0, o.train_limit);
         }
-        auto [mean, std] = data::pixel_statistics(train_images);
         data::ImageBatches train_set(train_images, o.batch, mean, std, true, o.seed);
         data::ImageBatches test_set(test_images, 500, mean, std, false, 0);
         models::ViT model(model_config(o));
