@@ -65,7 +65,7 @@ TargetDistribution target_distribution(const char* op, const Tensor& log_probs, 
 // loss = -(1/count) sum_rows log_probs[row, target[row]]
 Tensor nll_loss(const Tensor& log_probs, const Tensor& target, std::int64_t ignore_index) {
     TargetDistribution d = target_distribution("nll_loss", log_probs, target, ignore_index, 1.0, 0.0, -1);
-    if (d.count == 0) return sum(log_probs * 0.0);  // nothing counts: 0, with a zero gradient
+    if (d.count == 0) return d.weighted_sum(log_probs);  // nothing counts: 0, with a zero gradient
     return -d.weighted_sum(log_probs) / static_cast<double>(d.count);
 }
 
@@ -83,7 +83,7 @@ Tensor LabelSmoothingLoss::operator()(const Tensor& log_probs, const Tensor& tar
                                      shape_str(log_probs.shape()), vocab));
     TargetDistribution d = target_distribution("LabelSmoothingLoss", log_probs, target, padding_idx, 1 - smoothing,
                                                smoothing / static_cast<double>(vocab - 2), padding_idx);
-    if (d.count == 0) return sum(log_probs * 0.0);
+    if (d.count == 0) return d.weighted_sum(log_probs);  // 0, with a zero gradient
     return (d.q_log_q - d.weighted_sum(log_probs)) / static_cast<double>(d.count);
 }
 
