@@ -1,6 +1,9 @@
 #include "autograd/ops/matmul.h"
 
 #include <cblas.h>
+
+#include <algorithm>
+#include <limits>
 #include <fmt/format.h>
 
 #include "autograd/graph.h"
@@ -53,6 +56,10 @@ Tensor matmul(const Tensor& a, const Tensor& b, bool transpose_a, bool transpose
     if (k != kb)
         throw ShapeError(fmt::format("matmul: inner dimensions differ: {}{} @ {}{}", shape_str(a.shape()),
                                      transpose_a ? "^T" : "", shape_str(b.shape()), transpose_b ? "^T" : ""));
+    constexpr std::int64_t kBlasMax = std::numeric_limits<blasint>::max();  // BLAS sizes are blasint
+    if (m * std::max<std::int64_t>(numel(batch_of(a)), 1) > kBlasMax || n > kBlasMax || k > kBlasMax)
+        throw ShapeError(fmt::format("matmul: operands too large for BLAS: {} @ {}", shape_str(a.shape()),
+                                     shape_str(b.shape())));
     Shape batch = broadcast_shapes("matmul", batch_of(a), batch_of(b));
     Shape out_shape = batch;
     out_shape.push_back(m);
