@@ -72,6 +72,7 @@ Tensor pow(const Tensor& x, double p) {
     Tensor y = map("pow", x, [p](auto v) { return std::pow(v, static_cast<decltype(v)>(p)); });
     return record_unary("pow", x, y, [p](auto x, auto) {
         using T = decltype(x);
+        if (p == 0) return T(0);  // x^0 is constant; p x^(p-1) would be 0 * inf at x = 0
         return static_cast<T>(p) * std::pow(x, static_cast<T>(p - 1));
     });
 }

@@ -30,6 +30,12 @@ TEST_CASE("unary functions pass gradcheck", "[gradcheck]") {
     REQUIRE_GRADCHECK([](const std::vector<Tensor>& x) { return gelu(x[0]); }, std::vector{rand64({3, 2, 2}, 3)});
 }
 
+TEST_CASE("pow(x, 0) has gradient 0, also at x = 0", "[forward]") {
+    Tensor x = tensor({0, 2}, Dtype::float64).requires_grad_();
+    sum(pow(x, 0.0)).backward();
+    require_values(x.grad(), {0, 0});
+}
+
 TEST_CASE("unary functions reject integer tensors", "[errors]") {
     CHECK_THROWS_WITH(exp(zeros({2}, Dtype::int64)), Catch::Contains("exp: expected a float32 or float64 tensor"));
     CHECK_THROWS_AS(gelu(Tensor()), ValueError);
