@@ -1,6 +1,7 @@
 #pragma once
 // Lectern's tensor core: everything in namespace autograd.
 #include "autograd/allocator.h"
+#include "autograd/anomaly.h"
 #include "autograd/dtype.h"
 #include "autograd/errors.h"
 #include "autograd/format.h"

@@ -30,5 +30,10 @@ struct ValueError : Error {
 struct GraphError : Error {
     using Error::Error;
 };
+// A NaN or an infinity found by anomaly mode (AnomalyGuard, autograd/anomaly.h)
+// in an op's output or gradient.
+struct AnomalyError : Error {
+    using Error::Error;
+};
 
 }  // namespace autograd

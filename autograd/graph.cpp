@@ -74,7 +74,8 @@ bool grad_enabled() { return t_grad_enabled; }
 NoGradGuard::NoGradGuard() : previous_(t_grad_enabled) { t_grad_enabled = false; }
 NoGradGuard::~NoGradGuard() { t_grad_enabled = previous_; }
 
-Tensor record(const char* op, std::vector<Tensor> inputs, Tensor out, BackwardFn backward) {
+Tensor record(const char* op, std::vector<Tensor> inputs, Tensor out, BackwardFn backward, AnomalyCheck check) {
+    if (anomaly_enabled()) check_forward_anomaly(op, inputs, out, check);
     if (!t_grad_enabled) return out;
     bool any = false;
     for (const Tensor& t : inputs) any = any || (t.defined() && t.requires_grad());
@@ -127,6 +128,7 @@ void Tensor::backward(const Tensor& grad) const {
         if (dx.size() != node->inputs.size())
             throw GraphError(fmt::format("internal: backward of '{}' returned {} gradients for {} inputs",
                                          node->name, dx.size(), node->inputs.size()));
+        if (anomaly_enabled()) check_backward_anomaly(node->name, node->inputs, dy, dx);
         for (std::size_t i = 0; i < dx.size(); ++i) {
             const Tensor& in = node->inputs[i];
             if (!dx[i].defined() || !in.defined() || !in.requires_grad()) continue;

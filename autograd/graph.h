@@ -11,6 +11,7 @@
 #include <functional>
 #include <vector>
 
+#include "autograd/anomaly.h"
 #include "autograd/tensor.h"
 
 namespace autograd {
@@ -32,8 +33,10 @@ struct Node {
 };
 
 // Records `op` if grad mode is on and an input requires grad; returns `out`
-// (now carrying the node). The ops call this right after their forward.
-Tensor record(const char* op, std::vector<Tensor> inputs, Tensor out, BackwardFn backward);
+// (now carrying the node). The ops call this right after their forward; in
+// anomaly mode (autograd/anomaly.h) it first checks `out` by `check`.
+Tensor record(const char* op, std::vector<Tensor> inputs, Tensor out, BackwardFn backward,
+              AnomalyCheck check = AnomalyCheck::finite);
 
 // Grad mode (per thread). Off inside NoGradGuard and while backward() runs.
 bool grad_enabled();

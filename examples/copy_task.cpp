@@ -6,6 +6,7 @@
 #include <chrono>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -21,6 +22,7 @@
 #include "nn/checkpoint.h"
 #include "nn/loss.h"
 #include "nn/lr_schedule.h"
+#include "nn/non_finite.h"
 #include "nn/optim/adam.h"
 
 using namespace autograd;
@@ -43,6 +45,7 @@ struct Options {
     int threads = 2;
     std::int64_t eval_sequences = 1000, show = 5;
     std::string save, load, csv;
+    bool detect_anomaly = false;
 };
 
 // The Annotated Transformer's run: V=11, N=2, d_model=512, d_ff=2048, h=8,
@@ -105,12 +108,15 @@ void train(models::Transformer& model, const Options& o) {
             data::CopyBatch b = data::copy_task_batch(o.vocab, o.seq_len, o.batch, gen);
             opt.zero_grad();
             Tensor loss = batch_loss(model, b, criterion);
+            const double loss_value = loss.item();
+            nn::check_finite_loss(loss_value, step);
             loss.backward();
+            nn::check_finite_gradients(model, step);
             opt.set_lr(lr_at(step));
             opt.step();
             bar.update(i, b.ntokens * 2,  // source and target tokens
-                       fmt::format("loss {:.4f}  lr {:.1e}", loss.item(), opt.lr()));
-            if (csv) csv << fmt::format("{},{},{},\n", step, loss.item(), opt.lr());
+                       fmt::format("loss {:.4f}  lr {:.1e}", loss_value, opt.lr()));
+            if (csv) csv << fmt::format("{},{},{},\n", step, loss_value, opt.lr());
         }
         double ev = eval_loss(model, o, criterion);
         fmt::print("epoch {} eval loss {:.4f}  ({} of {} steps)\n", epoch, ev, epoch * o.batches_per_epoch, steps);
@@ -164,7 +170,7 @@ int main(int argc, char** argv) {
     app.add_option("--d-model", o.d_model, "model width")->check(CLI::Range(2, 8192));
     app.add_option("--d-ff", o.d_ff, "feed-forward width")->check(CLI::Range(1, 65536));
     app.add_option("--heads", o.heads, "attention heads h (must divide d_model)")->check(CLI::Range(1, 256));
-    app.add_option("--dropout", o.dropout, "dropout probability")->check(CLI::Range(0.0, 0.99));
+    app.add_option("--dropout", o.dropout, "dropout probability")->check(examples::finite_range(0.0, 0.99));
     app.add_option("--norm", o.norm, "residual form: pre or post (003)")->check(CLI::IsMember({"pre", "post"}));
     app.add_option("--batch", o.batch, "sequences per batch")->check(CLI::Range(1, 100000));
     app.add_option("--epochs", o.epochs, "epochs")->check(CLI::Range(0, 100000));
@@ -172,9 +178,9 @@ int main(int argc, char** argv) {
     app.add_option("--schedule", o.schedule, "warmup (001: lr = factor * d_model^-0.5 * min(s^-0.5, s w^-1.5)) or cosine")
         ->check(CLI::IsMember({"warmup", "cosine"}));
     app.add_option("--lr", o.lr, "warmup: the factor; cosine: the peak learning rate")
-        ->check(CLI::PositiveNumber);
+        ->check(examples::finite_positive());
     app.add_option("--warmup", o.warmup, "warmup steps of the schedule")->check(CLI::Range(1, 100000000));
-    app.add_option("--smoothing", o.smoothing, "label smoothing")->check(CLI::Range(0.0, 0.99));
+    app.add_option("--smoothing", o.smoothing, "label smoothing")->check(examples::finite_range(0.0, 0.99));
     app.add_option("--seed", o.seed, "seed of initialisation and data");
     app.add_option("--threads", o.threads, "threads (BLAS)")->check(CLI::Range(1, 256));
     app.add_option("--eval-sequences", o.eval_sequences, "held-out sequences for the accuracy")->check(CLI::Range(1, 10000000));
@@ -182,13 +188,19 @@ int main(int argc, char** argv) {
     app.add_option("--save", o.save, "write a checkpoint here after training");
     app.add_option("--load", o.load, "load this checkpoint and decode without training (same model flags)");
     app.add_option("--csv", o.csv, "write the loss curve (step,loss,lr,eval_loss) here");
+    app.add_flag("--detect-anomaly", o.detect_anomaly,
+                 "check every op's output and gradient, and name the first op that makes a NaN or an infinity (slow)");
     if (int status = examples::parse_flags(app, argc, argv, "copy_task", [&] {
             if (o.d_model % o.heads != 0) throw CLI::ValidationError("--heads", "must divide --d-model");
+            examples::check_output_file("--save", o.save);
+            examples::check_output_file("--csv", o.csv);
         });
         status >= 0)
         return status;
 
     try {
+        std::optional<AnomalyGuard> anomaly;
+        if (o.detect_anomaly) anomaly.emplace();
         set_num_threads(o.threads);
         manual_seed(o.seed);  // dropout
         auto model = models::make_transformer(model_config(o));
@@ -210,6 +222,10 @@ int main(int argc, char** argv) {
             fmt::print("checkpoint written to {}\n", o.save);
         }
         evaluate(*model, o);
+    } catch (const nn::NonFiniteError& e) {
+        fmt::print(stderr, "copy_task: {}: training stopped, nothing saved (try a lower --lr; --detect-anomaly names the op)\n",
+                   e.what());
+        return 1;
     } catch (const std::exception& e) {
         fmt::print(stderr, "copy_task: {}\n", e.what());
         return 1;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -23,6 +24,7 @@
 #include "nn/clip_grad.h"
 #include "nn/loss.h"
 #include "nn/lr_schedule.h"
+#include "nn/non_finite.h"
 #include "nn/optim/adamw.h"
 
 using namespace autograd;
@@ -41,6 +43,7 @@ struct Options {
     std::int64_t train_limit = 0;  // 0: all 60,000
     std::string data_dir = "/usr/share/datasets/fashion-mnist";
     std::string save, load, rollout;
+    bool detect_anomaly = false;
 };
 
 void apply_preset(Options& o) {
@@ -91,10 +94,13 @@ void train(models::ViT& model, data::ImageBatches& train_set, data::ImageBatches
             opt.set_lr(schedule.lr(step++));
             opt.zero_grad();
             Tensor loss = nn::cross_entropy(model.forward(b.images), b.labels, -100, o.smoothing);
+            const double loss_value = loss.item();
+            nn::check_finite_loss(loss_value, step);
             loss.backward();
+            nn::check_finite_gradients(model, step);
             nn::clip_grad_norm_(model.parameters(), o.clip);
             opt.step();
-            running = i == 0 ? loss.item() : 0.95 * running + 0.05 * loss.item();
+            running = i == 0 ? loss_value : 0.95 * running + 0.05 * loss_value;
             bar.update(++i, b.labels.numel(), fmt::format("loss {:.4f}  lr {:.1e}", running, opt.lr()));
         }
         double acc = evaluate(model, test_set, nullptr);
@@ -152,15 +158,15 @@ int main(int argc, char** argv) {
     app.add_option("--depth", o.depth, "encoder layers L")->check(CLI::Range(1, 64));
     app.add_option("--heads", o.heads, "attention heads (divide D)")->check(CLI::Range(1, 64));
     app.add_option("--mlp", o.mlp, "MLP hidden width")->check(CLI::Range(1, 16384));
-    app.add_option("--dropout", o.dropout, "dropout")->check(CLI::Range(0.0, 0.99));
+    app.add_option("--dropout", o.dropout, "dropout")->check(examples::finite_range(0.0, 0.99));
     app.add_option("--epochs", o.epochs, "epochs")->check(CLI::Range(1, 10000));
     app.add_option("--batch", o.batch, "images per batch")->check(CLI::Range(1, 60000));
-    app.add_option("--lr", o.lr, "peak learning rate (AdamW)")->check(CLI::PositiveNumber);
-    app.add_option("--weight-decay", o.weight_decay, "AdamW's decoupled weight decay")->check(CLI::Range(0.0, 10.0));
+    app.add_option("--lr", o.lr, "peak learning rate (AdamW)")->check(examples::finite_positive());
+    app.add_option("--weight-decay", o.weight_decay, "AdamW's decoupled weight decay")->check(examples::finite_range(0.0, 10.0));
     app.add_option("--warmup", o.warmup, "linear warmup steps before the cosine decay")->check(CLI::Range(0, 10000000));
-    app.add_option("--min-lr", o.min_lr, "learning rate at the end of the cosine")->check(CLI::Range(0.0, 1.0));
-    app.add_option("--smoothing", o.smoothing, "label smoothing")->check(CLI::Range(0.0, 0.99));
-    app.add_option("--clip", o.clip, "gradient clipping: max global norm")->check(CLI::PositiveNumber);
+    app.add_option("--min-lr", o.min_lr, "learning rate at the end of the cosine")->check(examples::finite_range(0.0, 1.0));
+    app.add_option("--smoothing", o.smoothing, "label smoothing")->check(examples::finite_range(0.0, 0.99));
+    app.add_option("--clip", o.clip, "gradient clipping: max global norm")->check(examples::finite_positive());
     app.add_option("--seed", o.seed, "seed of initialisation and shuffling");
     app.add_option("--threads", o.threads, "threads (BLAS)")->check(CLI::Range(1, 256));
     app.add_option("--train-limit", o.train_limit, "train on the first N images only (0: all)")->check(CLI::Range(0, 60000));
@@ -168,13 +174,19 @@ int main(int argc, char** argv) {
     app.add_option("--save", o.save, "write a checkpoint here after training");
     app.add_option("--load", o.load, "load this checkpoint and evaluate without training (same model flags)");
     app.add_option("--rollout", o.rollout, "write attention-rollout PNGs of 8 test images into this folder");
+    app.add_flag("--detect-anomaly", o.detect_anomaly,
+                 "check every op's output and gradient, and name the first op that makes a NaN or an infinity (slow)");
     if (int status = examples::parse_flags(app, argc, argv, "vit_fashion_mnist", [&] {
             if (o.d_model % o.heads != 0) throw CLI::ValidationError("--heads", "must divide --d-model");
+            examples::check_output_file("--save", o.save);
+            examples::check_output_folder("--rollout", o.rollout);
         });
         status >= 0)
         return status;
 
     try {
+        std::optional<AnomalyGuard> anomaly;
+        if (o.detect_anomaly) anomaly.emplace();
         set_num_threads(o.threads);
         manual_seed(o.seed);
         data::ImageSet train_images = data::load_fashion_mnist(data::Split::train, o.data_dir);
@@ -214,6 +226,11 @@ int main(int argc, char** argv) {
             fmt::print("\nattention rollout (image | map) written:\n");
             write_rollouts(model, test_images, mean, std, o.rollout);
         }
+    } catch (const nn::NonFiniteError& e) {
+        fmt::print(stderr,
+                   "vit_fashion_mnist: {}: training stopped, nothing saved (try a lower --lr; --detect-anomaly names the op)\n",
+                   e.what());
+        return 1;
     } catch (const std::exception& e) {
         fmt::print(stderr, "vit_fashion_mnist: {}\n", e.what());
         return 1;

@@ -1,5 +1,7 @@
 #include "autograd/ops/masked_fill.h"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "autograd/graph.h"
@@ -36,7 +38,8 @@ Tensor masked_fill(const Tensor& x, const Tensor& mask, double value) {
         throw ShapeError(fmt::format("masked_fill: mask of shape {} does not broadcast to {}", shape_str(mask.shape()),
                                      shape_str(x.shape())));
     Tensor y = fill_where(x, mask, value);
-    return record("masked_fill", {x}, y, [mask](const Tensor& dy) { return std::vector{fill_where(dy, mask, 0.0)}; });
+    return record("masked_fill", {x}, y, [mask](const Tensor& dy) { return std::vector{fill_where(dy, mask, 0.0)}; },
+                  std::isinf(value) ? AnomalyCheck::no_nan : AnomalyCheck::finite);  // -inf fills on purpose
 }
 
 }  // namespace autograd
