@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# sanitize.sh: the whole test suite, short runs of every example included,
+# under AddressSanitizer (leak detection on) and UndefinedBehaviorSanitizer,
+# in build-sanitize/. Any report fails the run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/install_packages.sh g++ meson ninja-build pkg-config \
+  libopenblas-dev libfmt-dev catch2 zlib1g-dev libcli11-dev libstb-dev dataset-fashion-mnist
+if [ ! -f build-sanitize/build.ninja ]; then
+  echo "sanitize: configuring build-sanitize/ (address and undefined sanitizers)"
+  meson setup build-sanitize --buildtype=debugoptimized -Db_sanitize=address,undefined -Db_lundef=false >/dev/null
+fi
+echo "sanitize: building (ninja -C build-sanitize)"
+ninja -C build-sanitize | tail -n 1
+# UBSan's reports are errors, not warnings; ASan checks for leaks at exit.
+export UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1
+meson test -C build-sanitize --print-errorlogs --timeout-multiplier 4
