@@ -104,6 +104,7 @@ IdxArray read_idx(const std::string& path) {
 }
 
 ImageSet read_image_set(const std::string& images_path, const std::string& labels_path, std::int64_t num_classes) {
+    if (num_classes < 1) throw ValueError(fmt::format("read_image_set: num_classes is {}, must be >= 1", num_classes));
     IdxArray im = read_idx(images_path), lb = read_idx(labels_path);
     if (im.dims.size() != 3)
         throw DatasetError(fmt::format("read_image_set: {} has dims {}, expected [N, rows, cols]", images_path,

@@ -116,9 +116,10 @@ struct Reader {
         if (ndim > 16) corrupt(fmt::format("'{}' has {} dims", printable(r.name), ndim));
         r.shape.resize(ndim);
         for (auto& d : r.shape) d = get<std::int64_t>("a size");
-        // The element count and byte count, with every product checked: sizes
-        // from a file may be anything, e.g. [2186255, 1054699936290] makes
-        // 2^61 - 2 float64s, whose byte count wraps to 2^64 - 16.
+        // The element and byte counts, every product checked and compared with
+        // the bytes there: sizes from a file may be anything, e.g.
+        // [2186255, 1054699936290] float64 is 2^64 - 16 bytes, which wrapped
+        // when rounded up to the allocator's size class.
         std::int64_t extent = 1;  // the product with 0 read as 1 bounds every stride (autograd::numel)
         std::size_t count = 1;
         for (auto d : r.shape) {

@@ -191,6 +191,7 @@ TEST_CASE("a label outside the classes is rejected when its file is read, naming
     std::string good = f.plain("good", labels_bytes());  // 7, 0, 9
     CHECK_THROWS_WITH(data::read_image_set(im, good, 8),
                       fmt::format("read_image_set: {} is corrupt: label 2 is 9, outside the 8 classes [0, 7]", good));
+    CHECK_THROWS_AS(data::read_image_set(im, good, 0), ValueError);
     // Fashion-MNIST has 10 classes: a test label of 10 never reaches a
     // training step or the ViT example's 10x10 confusion matrix.
     f.gz("t10k-images-idx3-ubyte.gz", images_bytes());
