@@ -1,5 +1,6 @@
 #include "autograd/allocator.h"
 
+#include <cstdint>
 #include <cstdlib>
 #include <mutex>
 #include <new>
@@ -12,8 +13,12 @@ namespace {
 constexpr std::size_t kAlign = 64;
 
 // Sizes are rounded up to a multiple of 64 bytes, so requests of one shape map
-// to one free list.
-std::size_t size_class(std::size_t bytes) { return bytes == 0 ? kAlign : (bytes + kAlign - 1) / kAlign * kAlign; }
+// to one free list. A request so large that rounding up would wrap past
+// SIZE_MAX is one no system can serve: bad_alloc, not a tiny block.
+std::size_t size_class(std::size_t bytes) {
+    if (bytes > SIZE_MAX - (kAlign - 1)) throw std::bad_alloc();
+    return bytes == 0 ? kAlign : (bytes + kAlign - 1) / kAlign * kAlign;
+}
 
 struct Cache {
     std::mutex mu;
@@ -59,7 +64,12 @@ void* allocate(std::size_t bytes) {
         c.stats.blocks_in_use += 1;
     }
     void* p = std::aligned_alloc(kAlign, sz);
-    if (!p) throw std::bad_alloc();
+    if (!p) {
+        std::lock_guard lock(c.mu);  // the block was counted above; it never came
+        c.stats.bytes_in_use -= sz;
+        c.stats.blocks_in_use -= 1;
+        throw std::bad_alloc();
+    }
     return p;
 }
 

@@ -1,5 +1,7 @@
 #include "autograd/shape.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -7,7 +9,25 @@
 
 namespace autograd {
 
+namespace {
+
+// Throws unless every size is >= 0 and the product of the sizes, with 0 read as
+// 1, fits in int64: then the element count and every contiguous stride fit too,
+// even for an empty tensor like [0, 2^40, 2^40].
+void check_countable(const char* op, const Shape& s) {
+    std::int64_t extent = 1;
+    for (auto d : s) {
+        if (d < 0) throw ShapeError(fmt::format("{}: negative size in shape {}", op, shape_str(s)));
+        if (__builtin_mul_overflow(extent, std::max<std::int64_t>(d, 1), &extent))
+            throw ShapeError(fmt::format("{}: shape {} is too large: the product of its sizes overflows int64", op,
+                                         shape_str(s)));
+    }
+}
+
+}  // namespace
+
 std::int64_t numel(const Shape& s) {
+    check_countable("numel", s);
     std::int64_t n = 1;
     for (auto d : s) n *= d;
     return n;
@@ -16,6 +36,7 @@ std::int64_t numel(const Shape& s) {
 std::string shape_str(const Shape& s) { return fmt::format("[{}]", fmt::join(s, ", ")); }
 
 Shape contiguous_strides(const Shape& s) {
+    check_countable("contiguous_strides", s);
     Shape st(s.size());
     std::int64_t acc = 1;
     for (std::size_t i = s.size(); i-- > 0;) {

@@ -10,6 +10,8 @@ namespace autograd {
 
 using Shape = std::vector<std::int64_t>;
 
+// numel and contiguous_strides throw ShapeError for a negative size or a shape
+// whose sizes multiply past int64 (read from a corrupt file, say), never wrap.
 std::int64_t numel(const Shape& s);
 std::string shape_str(const Shape& s);  // "[2, 3]"
 Shape contiguous_strides(const Shape& s);

@@ -49,8 +49,12 @@ void check_dtype(const char* op, const Tensor& t, Dtype expected, const char* wh
 Tensor Tensor::empty(const Shape& shape, Dtype dtype) {
     for (auto d : shape)
         if (d < 0) throw ShapeError(fmt::format("empty: negative size in shape {}", shape_str(shape)));
+    std::size_t bytes;
+    if (__builtin_mul_overflow(static_cast<std::size_t>(autograd::numel(shape)), dtype_size(dtype), &bytes))
+        throw ShapeError(fmt::format("empty: a {} tensor of shape {} needs more bytes than a size_t can count",
+                                     dtype_name(dtype), shape_str(shape)));
     auto impl = std::make_shared<TensorImpl>();
-    impl->storage = std::make_shared<Storage>(static_cast<std::size_t>(autograd::numel(shape)) * dtype_size(dtype));
+    impl->storage = std::make_shared<Storage>(bytes);
     impl->shape = shape;
     impl->dtype = dtype;
     return Tensor(std::move(impl));

@@ -2,7 +2,11 @@
 
 #include <zlib.h>
 
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
+#include <iterator>
 
 #include <fmt/format.h>
 
@@ -15,52 +19,92 @@ const char* const kFashionMnistClasses[10] = {"T-shirt/top", "Trouser", "Pullove
 
 namespace {
 
-// The whole (decompressed) file.
-std::vector<std::uint8_t> read_all(const std::string& path) {
-    gzFile f = gzopen(path.c_str(), "rb");
-    if (!f) throw DatasetError(fmt::format("read_idx: cannot open {}", path));
-    std::vector<std::uint8_t> bytes;
-    std::uint8_t buf[1 << 16];
-    int n;
-    while ((n = gzread(f, buf, sizeof buf)) > 0) bytes.insert(bytes.end(), buf, buf + n);
-    int err = 0;
-    const char* msg = gzerror(f, &err);
-    gzclose(f);
-    if (n < 0 || (err != Z_OK && err != Z_BUF_ERROR))
-        throw DatasetError(fmt::format("read_idx: {} is corrupt: {}", path, msg ? msg : "gzip error"));
-    return bytes;
-}
+// A gzipped or plain file read a piece at a time, so that no more is
+// decompressed than asked for: a gzip bomb or /dev/zero costs no more than the
+// bytes the header promised. zlib errors become DatasetError naming the file.
+class GzReader {
+  public:
+    explicit GzReader(const std::string& path) : path_(path), f_(gzopen(path.c_str(), "rb")) {
+        if (!f_) throw DatasetError(fmt::format("read_idx: cannot open {}: {}", path, std::strerror(errno)));
+    }
+    ~GzReader() { gzclose(f_); }
+    GzReader(const GzReader&) = delete;
+    GzReader& operator=(const GzReader&) = delete;
+
+    // Appends up to n bytes to `out`; returns how many, fewer only at the end of the file.
+    std::size_t read(std::vector<std::uint8_t>& out, std::size_t n) {
+        std::size_t got = 0;
+        while (got < n) {
+            const auto chunk = static_cast<unsigned>(std::min<std::size_t>(n - got, std::size_t{1} << 20));
+            const std::size_t old = out.size();
+            out.resize(old + chunk);  // grows with the data actually read, never to n at once
+            int k = gzread(f_, out.data() + old, chunk);
+            out.resize(old + static_cast<std::size_t>(std::max(k, 0)));
+            if (k <= 0) break;
+            got += static_cast<std::size_t>(k);
+        }
+        int err = Z_OK;
+        gzerror(f_, &err);
+        if (err != Z_OK) fail(err);  // includes a gzip stream cut short (Z_BUF_ERROR)
+        return got;
+    }
+
+  private:
+    [[noreturn]] void fail(int err) {
+        std::string msg = gzerror(f_, &err);  // copied: the stream owns the text and gzclose frees it
+        // zlib prefixes its messages with "<path>: ", which ours names already.
+        if (msg.starts_with(path_ + ": ")) msg.erase(0, path_.size() + 2);
+        if (err == Z_ERRNO) throw DatasetError(fmt::format("read_idx: cannot read {}: {}", path_, msg));
+        throw DatasetError(fmt::format("read_idx: {} is corrupt: {}", path_, msg));
+    }
+
+    std::string path_;
+    gzFile f_;
+};
 
 }  // namespace
 
 IdxArray read_idx(const std::string& path) {
-    std::vector<std::uint8_t> b = read_all(path);
-    if (b.size() < 4 || b[0] != 0 || b[1] != 0)
+    GzReader in(path);
+    std::vector<std::uint8_t> h;
+    if (in.read(h, 4) < 4 || h[0] != 0 || h[1] != 0)
         throw DatasetError(fmt::format("read_idx: {} is not an IDX file (bad magic number)", path));
-    if (b[2] != 0x08)
+    if (h[2] != 0x08)
         throw DatasetError(fmt::format("read_idx: {} holds element type 0x{:02x}; only unsigned bytes (0x08) are supported",
-                                       path, b[2]));
-    const std::size_t ndims = b[3];
+                                       path, h[2]));
+    const std::size_t ndims = h[3];
     if (ndims == 0 || ndims > 4) throw DatasetError(fmt::format("read_idx: {} has {} dimensions", path, ndims));
-    if (b.size() < 4 + 4 * ndims)
+    if (in.read(h, 4 * ndims) < 4 * ndims)
         throw DatasetError(fmt::format("read_idx: {} is truncated inside its header", path));
     IdxArray a;
+    // Four sizes below 2^32 can multiply to 2^128: check every product. The
+    // product with 0 read as 1 bounds the tensor's strides too (autograd::numel).
+    std::int64_t extent = 1;
     std::size_t count = 1;
     for (std::size_t i = 0; i < ndims; ++i) {
-        const std::uint8_t* p = b.data() + 4 + 4 * i;
-        std::int64_t d = (std::int64_t{p[0]} << 24) | (p[1] << 16) | (p[2] << 8) | p[3];
+        const std::uint8_t* p = h.data() + 4 + 4 * i;
+        const std::int64_t d = (std::int64_t{p[0]} << 24) | (p[1] << 16) | (p[2] << 8) | p[3];
         a.dims.push_back(d);
-        count *= static_cast<std::size_t>(d);
+        if (__builtin_mul_overflow(extent, std::max<std::int64_t>(d, 1), &extent))
+            throw DatasetError(fmt::format("read_idx: {} is corrupt: dims {} multiply past int64", path,
+                                           shape_str(a.dims)));
+        count *= static_cast<std::size_t>(d);  // <= extent, cannot wrap
     }
-    const std::size_t header = 4 + 4 * ndims;
-    if (b.size() != header + count)
-        throw DatasetError(fmt::format("read_idx: {} should hold {} bytes of data for dims {}, but holds {}", path, count,
-                                       shape_str(a.dims), b.size() - header));
-    a.values.assign(b.begin() + static_cast<std::ptrdiff_t>(header), b.end());
+    // Exactly the promised bytes, then one more to tell the end of the file
+    // from trailing data: a longer file is rejected, not silently cut.
+    const std::size_t got = in.read(a.values, count);
+    if (got < count)
+        throw DatasetError(fmt::format("read_idx: {} is truncated: its dims {} promise {} bytes of data, it holds {}", path,
+                                       shape_str(a.dims), count, got));
+    std::vector<std::uint8_t> extra;
+    if (in.read(extra, 1) > 0)
+        throw DatasetError(fmt::format("read_idx: {} has trailing data: more than the {} bytes of data its dims {} promise",
+                                       path, count, shape_str(a.dims)));
     return a;
 }
 
-ImageSet read_image_set(const std::string& images_path, const std::string& labels_path) {
+ImageSet read_image_set(const std::string& images_path, const std::string& labels_path, std::int64_t num_classes) {
+    if (num_classes < 1) throw ValueError(fmt::format("read_image_set: num_classes is {}, must be >= 1", num_classes));
     IdxArray im = read_idx(images_path), lb = read_idx(labels_path);
     if (im.dims.size() != 3)
         throw DatasetError(fmt::format("read_image_set: {} has dims {}, expected [N, rows, cols]", images_path,
@@ -70,6 +114,12 @@ ImageSet read_image_set(const std::string& images_path, const std::string& label
     if (im.dims[0] != lb.dims[0])
         throw DatasetError(fmt::format("read_image_set: {} holds {} images but {} holds {} labels", images_path, im.dims[0],
                                        labels_path, lb.dims[0]));
+    // Checked here, once, so that no later loss or confusion matrix indexes
+    // with a bad label.
+    for (std::size_t i = 0; i < lb.values.size(); ++i)
+        if (lb.values[i] >= num_classes)
+            throw DatasetError(fmt::format("read_image_set: {} is corrupt: label {} is {}, outside the {} classes [0, {}]",
+                                           labels_path, i, lb.values[i], num_classes, num_classes - 1));
     ImageSet s;
     s.images = Tensor::empty({im.dims[0], 1, im.dims[1], im.dims[2]}, Dtype::float32);
     float* px = s.images.data<float>();
@@ -89,7 +139,7 @@ ImageSet load_fashion_mnist(Split split, const std::string& dir) {
             throw DatasetError(fmt::format("Fashion-MNIST: {} not found; install it with `apt-get install "
                                            "dataset-fashion-mnist` (or pass the folder that holds it)",
                                            p));
-    return read_image_set(images, labels);
+    return read_image_set(images, labels, std::size(kFashionMnistClasses));
 }
 
 }  // namespace data

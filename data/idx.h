@@ -3,8 +3,12 @@
 //   magic: 0x00 0x00 <type> <ndims>   type 0x08 = unsigned byte
 //   ndims sizes, each a big-endian u32
 //   the data, row-major, one byte per element
-// Every read is checked: magic, element type, dims, the file's length, and
-// that images and labels agree in count; a failure says what and where.
+// Every read is checked: magic, element type, dims, the file's length, that
+// images and labels agree in count and that every label names a class; a
+// failure says what and where. The header is read and checked first, then
+// exactly the bytes it promises: a file that holds fewer is truncated, one that
+// holds more (or a gzip bomb, or /dev/zero) has trailing data, and neither is
+// read further than one byte past the promise.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -30,8 +34,8 @@ struct ImageSet {
     autograd::Tensor labels;  // int64 [N]
 };
 
-// images: 3-D IDX [N, rows, cols]; labels: 1-D IDX [N].
-ImageSet read_image_set(const std::string& images_path, const std::string& labels_path);
+// images: 3-D IDX [N, rows, cols]; labels: 1-D IDX [N], each in [0, num_classes).
+ImageSet read_image_set(const std::string& images_path, const std::string& labels_path, std::int64_t num_classes);
 
 enum class Split { train, test };
 // Fashion-MNIST from `dir` (default: where Debian's dataset-fashion-mnist

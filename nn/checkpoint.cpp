@@ -1,16 +1,18 @@
 #include "nn/checkpoint.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <bit>
-#include <cstdio>
-
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <random>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -47,22 +49,46 @@ struct Writer {
 
 // ---- reading ---------------------------------------------------------------
 
+// A name read from the file, safe to put in a message: bytes outside printable
+// ASCII (and the backslash) as \xNN, since a NUL would cut the message short and
+// an escape sequence would reach the terminal; at most `max` bytes shown.
+std::string printable(std::string_view s, std::size_t max = 64) {
+    std::string out;
+    for (unsigned char c : s.substr(0, max)) {
+        if (c < 0x20 || c > 0x7e || c == '\\')
+            out += fmt::format("\\x{:02x}", c);
+        else
+            out += static_cast<char>(c);
+    }
+    if (s.size() > max) out += fmt::format("... ({} bytes)", s.size());
+    return out;
+}
+
+// Where a tensor record's data lies in the file; nothing is allocated for it
+// until the whole file has been checked.
 struct Record {
     Kind kind;
     std::string name;
-    Tensor tensor;
+    Dtype dtype;
+    Shape shape;
+    std::size_t offset;
+    std::size_t bytes;
 };
+
+// The smallest record: kind, name length, dtype, rank; empty name, rank 0, no data.
+constexpr std::size_t kMinRecord = 1 + 4 + 1 + 4;
 
 struct Reader {
     const std::string& bytes;
     const std::string& path;
     std::size_t pos = 0;
-    std::size_t end;  // where the records must stop (the checksum follows)
+    std::size_t end;  // where the records must stop (the checksum follows); pos <= end always
 
+    std::size_t remaining() const { return end - pos; }
     void need(std::size_t n, const char* what) const {
-        if (pos + n > end)
+        if (n > remaining())  // not pos + n > end, which wraps for a huge n
             throw CheckpointError(fmt::format("load_checkpoint: {} is truncated: {} needs {} bytes at offset {}, {} remain",
-                                              path, what, n, pos, end - pos));
+                                              path, what, n, pos, remaining()));
     }
     template <class T> T get(const char* what) {
         need(sizeof(T), what);
@@ -71,36 +97,44 @@ struct Reader {
         pos += sizeof v;
         return v;
     }
+    [[noreturn]] void corrupt(const std::string& what) const {
+        throw CheckpointError(fmt::format("load_checkpoint: {} is corrupted: {}", path, what));
+    }
     Record record(std::uint32_t index) {
         Record r;
         auto kind = get<std::uint8_t>("a record's kind");
-        if (kind > kOptimizerState)
-            throw CheckpointError(fmt::format("load_checkpoint: {} is corrupted: record {} has kind {}", path, index, kind));
+        if (kind > kOptimizerState) corrupt(fmt::format("record {} has kind {}", index, kind));
         r.kind = static_cast<Kind>(kind);
         auto len = get<std::uint32_t>("a name's length");
         need(len, "a name");
         r.name.assign(bytes.data() + pos, len);
         pos += len;
         auto code = get<std::uint8_t>("a dtype");
-        if (code > 2)
-            throw CheckpointError(fmt::format("load_checkpoint: {} is corrupted: '{}' has dtype code {}", path, r.name, code));
-        Dtype dtype = code == 0 ? Dtype::float32 : code == 1 ? Dtype::float64 : Dtype::int64;
+        if (code > 2) corrupt(fmt::format("'{}' has dtype code {}", printable(r.name), code));
+        r.dtype = code == 0 ? Dtype::float32 : code == 1 ? Dtype::float64 : Dtype::int64;
         auto ndim = get<std::uint32_t>("a rank");
-        if (ndim > 16)
-            throw CheckpointError(fmt::format("load_checkpoint: {} is corrupted: '{}' has {} dims", path, r.name, ndim));
-        Shape shape(ndim);
+        if (ndim > 16) corrupt(fmt::format("'{}' has {} dims", printable(r.name), ndim));
+        r.shape.resize(ndim);
+        for (auto& d : r.shape) d = get<std::int64_t>("a size");
+        // The element and byte counts, every product checked and compared with
+        // the bytes there: sizes from a file may be anything, e.g.
+        // [2186255, 1054699936290] float64 is 2^64 - 16 bytes, which wrapped
+        // when rounded up to the allocator's size class.
+        std::int64_t extent = 1;  // the product with 0 read as 1 bounds every stride (autograd::numel)
         std::size_t count = 1;
-        for (auto& d : shape) {
-            d = get<std::int64_t>("a size");
-            if (d < 0 || d > (std::int64_t{1} << 40))
-                throw CheckpointError(fmt::format("load_checkpoint: {} is corrupted: '{}' has size {}", path, r.name, d));
-            count *= static_cast<std::size_t>(d);
+        for (auto d : r.shape) {
+            if (d < 0) corrupt(fmt::format("'{}' has shape {} with a negative size", printable(r.name), shape_str(r.shape)));
+            if (__builtin_mul_overflow(extent, std::max<std::int64_t>(d, 1), &extent))
+                corrupt(fmt::format("'{}' has shape {}, too large to index", printable(r.name), shape_str(r.shape)));
+            count *= static_cast<std::size_t>(d);  // <= extent, cannot wrap
         }
-        std::size_t n = count * dtype_size(dtype);
-        need(n, "tensor data");
-        r.tensor = Tensor::empty(shape, dtype);
-        std::memcpy(r.tensor.raw_data(), bytes.data() + pos, n);
-        pos += n;
+        if (count > remaining() / dtype_size(r.dtype))  // divided, not multiplied: cannot wrap
+            throw CheckpointError(fmt::format(
+                "load_checkpoint: {} is truncated: '{}' of shape {} needs {} {} elements at offset {}, {} bytes remain",
+                path, printable(r.name), shape_str(r.shape), count, dtype_name(r.dtype), pos, remaining()));
+        r.bytes = count * dtype_size(r.dtype);
+        r.offset = pos;
+        pos += r.bytes;
         return r;
     }
 };
@@ -113,9 +147,48 @@ std::string read_file(const std::string& path) {
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
+// crc32_z takes a size_t length: zlib's crc32 takes 32 bits and would check
+// only part of a file over 4 GiB.
 std::uint32_t crc_of(const std::string& bytes, std::size_t from, std::size_t to) {
-    return static_cast<std::uint32_t>(
-        crc32(0L, reinterpret_cast<const Bytef*>(bytes.data() + from), static_cast<uInt>(to - from)));
+    return static_cast<std::uint32_t>(crc32_z(0L, reinterpret_cast<const Bytef*>(bytes.data() + from), to - from));
+}
+
+// ---- saving ----------------------------------------------------------------
+
+// Creates a new temporary file beside `path` (same folder, so the rename is
+// atomic). O_EXCL and O_NOFOLLOW: whatever already has the name, a link planted
+// there or another process's save in progress, is never followed, truncated or
+// reused; a fresh random name is tried instead.
+std::pair<int, std::string> create_temporary(const std::string& path) {
+    std::random_device random;
+    for (int attempt = 0; attempt < 16; ++attempt) {
+        std::string tmp = attempt == 0 ? path + ".tmp" : fmt::format("{}.tmp.{:08x}", path, random());
+        int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        if (fd >= 0) return {fd, tmp};
+        if (errno != EEXIST)
+            throw CheckpointError(fmt::format("save_checkpoint: cannot create {}: {}", tmp, std::strerror(errno)));
+    }
+    throw CheckpointError(fmt::format("save_checkpoint: cannot create a temporary file beside {}: 16 names taken", path));
+}
+
+bool write_fully(int fd, const std::string& bytes) {
+    for (std::size_t done = 0; done < bytes.size();) {
+        ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        done += static_cast<std::size_t>(n);
+    }
+    return true;
+}
+
+// Makes the rename itself durable. Best effort: the new file is already in
+// place, so a folder that cannot be synced is not a failed save.
+void sync_folder_of(const std::string& path) {
+    std::string dir = std::filesystem::path(path).parent_path().string();
+    int fd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return;
+    ::fsync(fd);
+    ::close(fd);
 }
 
 }  // namespace
@@ -134,25 +207,22 @@ void save_checkpoint(const std::string& path, const Module& module, const optim:
     for (const auto& [name, t] : state) w.put_tensor(kOptimizerState, name, t);
     w.put<std::uint32_t>(crc_of(w.bytes, sizeof kMagic, w.bytes.size()));
 
-    // Write and sync the temporary file, then rename it over the old one: the
-    // previous checkpoint survives a crash or power loss at any point.
-    std::string tmp = path + ".tmp";
-    std::FILE* f = std::fopen(tmp.c_str(), "wb");
-    if (!f) throw CheckpointError(fmt::format("save_checkpoint: cannot write {}: {}", tmp, std::strerror(errno)));
-    bool ok = std::fwrite(w.bytes.data(), 1, w.bytes.size(), f) == w.bytes.size() && std::fflush(f) == 0 &&
-              ::fsync(::fileno(f)) == 0;
-    int err = errno;
-    ok = std::fclose(f) == 0 && ok;
+    // Write and sync a temporary file, then rename it over the old one: the
+    // previous checkpoint survives a failed write, a crash or a power loss.
+    auto [fd, tmp] = create_temporary(path);
+    bool ok = write_fully(fd, w.bytes) && ::fsync(fd) == 0;
+    int err = ok ? 0 : errno;
+    if (::close(fd) != 0 && ok) ok = false, err = errno;
+    if (ok && ::rename(tmp.c_str(), path.c_str()) != 0) {
+        err = errno;
+        ::unlink(tmp.c_str());
+        throw CheckpointError(fmt::format("save_checkpoint: cannot rename {} to {}: {}", tmp, path, std::strerror(err)));
+    }
     if (!ok) {
-        std::filesystem::remove(tmp);
+        ::unlink(tmp.c_str());
         throw CheckpointError(fmt::format("save_checkpoint: writing {} failed: {}", tmp, std::strerror(err)));
     }
-    std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
-    if (ec) {
-        std::filesystem::remove(tmp);
-        throw CheckpointError(fmt::format("save_checkpoint: cannot rename {} to {}: {}", tmp, path, ec.message()));
-    }
+    sync_folder_of(path);
 }
 
 void load_checkpoint(const std::string& path, Module& module, optim::Optimizer* optimizer) {
@@ -171,24 +241,31 @@ void load_checkpoint(const std::string& path, Module& module, optim::Optimizer* 
     auto flags = r.get<std::uint32_t>("the flags");
     auto step = r.get<std::int64_t>("the step count");
     auto count = r.get<std::uint32_t>("the record count");
+    if (count > r.remaining() / kMinRecord)
+        r.corrupt(fmt::format("{} records cannot fit in the {} bytes that remain", count, r.remaining()));
+    // First the layout of every record, then the checksum, and only then any
+    // tensor: a corrupt file costs no allocation beyond its own size.
     std::vector<Record> records;
+    records.reserve(count);
     for (std::uint32_t i = 0; i < count; ++i) records.push_back(r.record(i));
-    if (r.pos != r.end)
-        throw CheckpointError(fmt::format("load_checkpoint: {} is corrupted: {} unexpected bytes after the records", path,
-                                          r.end - r.pos));
+    if (r.pos != r.end) r.corrupt(fmt::format("{} unexpected bytes after the records", r.remaining()));
     std::uint32_t stored;
     std::memcpy(&stored, bytes.data() + r.end, sizeof stored);
-    if (stored != crc_of(bytes, sizeof kMagic, r.end))
-        throw CheckpointError(fmt::format("load_checkpoint: {} is corrupted: checksum mismatch", path));
+    if (stored != crc_of(bytes, sizeof kMagic, r.end)) r.corrupt("checksum mismatch");
 
+    auto tensor_of = [&](const Record& rec) {
+        Tensor t = Tensor::empty(rec.shape, rec.dtype);
+        std::memcpy(t.raw_data(), bytes.data() + rec.offset, rec.bytes);
+        return t;
+    };
     // Validate against the module before touching it.
     std::map<std::string, Tensor> saved;
     std::vector<std::pair<std::string, Tensor>> state;
-    for (Record& rec : records) {
+    for (const Record& rec : records) {
         if (rec.kind == kOptimizerState) {
-            state.emplace_back(rec.name, rec.tensor);
-        } else if (!saved.emplace(rec.name, rec.tensor).second) {
-            throw CheckpointError(fmt::format("load_checkpoint: {} is corrupted: parameter '{}' appears twice", path, rec.name));
+            state.emplace_back(rec.name, tensor_of(rec));
+        } else if (!saved.emplace(rec.name, tensor_of(rec)).second) {
+            r.corrupt(fmt::format("parameter '{}' appears twice", printable(rec.name)));
         }
     }
     auto params = module.named_parameters();
@@ -208,7 +285,7 @@ void load_checkpoint(const std::string& path, Module& module, optim::Optimizer* 
             bool known = false;
             for (const auto& [pname, p] : params) known = known || pname == name;
             if (!known)
-                throw CheckpointError(fmt::format("load_checkpoint: {} has unexpected parameter '{}'", path, name));
+                throw CheckpointError(fmt::format("load_checkpoint: {} has unexpected parameter '{}'", path, printable(name)));
         }
     }
     if (optimizer) {
@@ -216,7 +293,9 @@ void load_checkpoint(const std::string& path, Module& module, optim::Optimizer* 
         try {
             optimizer->load_state(state, step);  // validates everything before changing the optimizer
         } catch (const Error& e) {
-            throw CheckpointError(fmt::format("load_checkpoint: {}: optimizer state does not fit: {}", path, e.what()));
+            // The message may quote state names from the file.
+            throw CheckpointError(
+                fmt::format("load_checkpoint: {}: optimizer state does not fit: {}", path, printable(e.what(), 512)));
         }
     }
     NoGradGuard no_grad;

@@ -21,10 +21,16 @@
 // Loading checks all of it and throws CheckpointError naming what is wrong: an
 // unreadable file (and its path), a wrong magic, an unsupported version, a
 // truncated file, a checksum mismatch, a missing or unexpected parameter (by
-// name), a shape or dtype that differs (both). Everything is validated before
-// anything is copied, so a failed load leaves the module and optimizer exactly
-// as they were. Saving writes `path.tmp` and renames it over `path`, so a crash
-// mid-save never destroys the previous checkpoint.
+// name), a shape or dtype that differs (both). Sizes from the file are
+// multiplied with overflow checks and compared with the bytes actually there
+// before anything is allocated, and names from the file are printed escaped
+// (\xNN) and truncated. Everything is validated before anything is copied, so
+// a failed load leaves the module and optimizer exactly as they were.
+//
+// Saving creates a new temporary file beside `path` (exclusively: an existing
+// file or link of that name is never followed or overwritten), writes and
+// fsyncs it, and renames it over `path`: a failed or interrupted save leaves
+// the previous checkpoint intact.
 #include <string>
 
 #include "nn/module.h"

@@ -99,6 +99,27 @@ TEST_CASE("the caching allocator reuses freed blocks", "[tensor]") {
     CHECK(allocator_stats().bytes_in_use >= in_use + 1000 * 37 * 4);
 }
 
+TEST_CASE("sizes that overflow are typed errors, never wrapped counts (issue 14)", "[tensor][errors]") {
+    constexpr std::int64_t k32 = std::int64_t{1} << 32, k40 = std::int64_t{1} << 40;
+    CHECK_THROWS_WITH(numel({k32, k32}),
+                      "numel: shape [4294967296, 4294967296] is too large: the product of its sizes overflows int64");
+    CHECK_THROWS_AS(numel({2, -3}), ShapeError);
+    // No elements, but strides of 2^80.
+    CHECK_THROWS_AS(contiguous_strides({0, k40, k40}), ShapeError);
+    CHECK_THROWS_AS(Tensor::empty({0, k40, k40}), ShapeError);
+    CHECK(numel({0, k40}) == 0);
+    // 2^62 float64 elements fit in int64, their 2^65 bytes do not fit in size_t.
+    CHECK_THROWS_WITH(Tensor::empty({std::int64_t{1} << 62}, Dtype::float64),
+                      "empty: a float64 tensor of shape [4611686018427387904] needs more bytes than a size_t can count");
+    // 2^61 - 2 float64s are 2^64 - 16 bytes: rounding that up to the 64-byte
+    // size class wrapped to a tiny block, which the checkpoint loader overran.
+    AllocatorStats before = allocator_stats();
+    CHECK_THROWS_AS(Tensor::empty({2186255, 1054699936290}, Dtype::float64), std::bad_alloc);
+    CHECK_THROWS_AS(allocate(SIZE_MAX - 1), std::bad_alloc);
+    CHECK(allocator_stats().bytes_in_use == before.bytes_in_use);
+    CHECK(allocator_stats().blocks_in_use == before.blocks_in_use);
+}
+
 TEST_CASE("tensors print through fmt", "[tensor]") {
     CHECK(fmt::format("{}", tensor({1, 2, 3, 4}, {2, 2})) == "tensor([[1, 2], [3, 4]], dtype=float32)");
     CHECK(fmt::format("{}", tensor({3}, {}, Dtype::int64)) == "tensor(3, dtype=int64)");

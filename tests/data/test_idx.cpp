@@ -1,9 +1,11 @@
 // The IDX reader on small files written here: good files read back exactly,
 // each kind of corruption gets a clear error.
+#include <sys/resource.h>
 #include <zlib.h>
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include "check.h"
 #include "data/image_batches.h"
@@ -48,7 +50,7 @@ TEST_CASE("IDX files read back exactly, gzipped or plain", "[io]") {
     Files f;
     for (bool zipped : {true, false}) {
         auto write = [&](const std::string& n, const std::string& b) { return zipped ? f.gz(n + ".gz", b) : f.plain(n, b); };
-        data::ImageSet s = data::read_image_set(write("im", images_bytes()), write("lb", labels_bytes()));
+        data::ImageSet s = data::read_image_set(write("im", images_bytes()), write("lb", labels_bytes()), 10);
         CHECK(s.images.shape() == Shape{3, 1, 2, 2});
         require_values(s.images, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
         require_values(s.labels, {7, 0, 9});
@@ -59,12 +61,12 @@ TEST_CASE("each kind of corrupt IDX file gets a clear error", "[io][errors]") {
     Files f;
     std::string lb = f.plain("lb", labels_bytes());
     auto fails = [&](const std::string& images, const std::string& what) {
-        CHECK_THROWS_WITH(data::read_image_set(f.plain("bad", images), lb), Catch::Contains(what));
+        CHECK_THROWS_WITH(data::read_image_set(f.plain("bad", images), lb, 10), Catch::Contains(what));
     };
     fails(std::string{1, 0, 8, 3} + images_bytes().substr(4), "bad magic");
     fails(header(0x0D, {3, 2, 2}) + std::string(48, 0), "element type 0x0d");
-    fails(images_bytes().substr(0, images_bytes().size() - 1), "should hold 12 bytes of data");
-    fails(images_bytes() + "x", "should hold 12 bytes of data");
+    fails(images_bytes().substr(0, images_bytes().size() - 1), "is truncated: its dims [3, 2, 2] promise 12 bytes of data, it holds 11");
+    fails(images_bytes() + "x", "has trailing data: more than the 12 bytes of data its dims [3, 2, 2] promise");
     fails(images_bytes().substr(0, 9), "truncated inside its header");
     fails(header(0x08, {2, 2, 2}) + std::string(8, 0), "holds 2 images but");
     fails(header(0x08, {12}) + std::string(12, 0), "expected [N, rows, cols]");
@@ -75,7 +77,7 @@ TEST_CASE("each kind of corrupt IDX file gets a clear error", "[io][errors]") {
 
 TEST_CASE("image batches are normalised and reshuffled by a seeded generator", "[data]") {
     Files f;
-    data::ImageSet s = data::read_image_set(f.plain("im", images_bytes()), f.plain("lb", labels_bytes()));
+    data::ImageSet s = data::read_image_set(f.plain("im", images_bytes()), f.plain("lb", labels_bytes()), 10);
     auto [mean, std] = data::pixel_statistics(s);
     CHECK(mean == Approx(6.5));
     data::ImageBatches batches(s, 2, mean, std, true, 3);
@@ -96,4 +98,104 @@ TEST_CASE("image batches are normalised and reshuffled by a seeded generator", "
     data::ImageBatch c;
     first.next(c);
     CHECK(b.labels.to_vector() == c.labels.to_vector());  // same seed, same order
+}
+
+// ---- malformed files (issue 14): each rejected with one line naming the file and the fault
+
+namespace {
+
+std::string idx_error(const std::string& path) {
+    try {
+        data::read_idx(path);
+    } catch (const data::DatasetError& e) {
+        return e.what();
+    }
+    return "(read without error)";
+}
+
+std::string bytes_of(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+long peak_rss_kib() {
+    rusage u{};
+    ::getrusage(RUSAGE_SELF, &u);
+    return u.ru_maxrss;
+}
+
+}  // namespace
+
+TEST_CASE("IDX dims whose product overflows or exceeds the file are rejected before allocating", "[io][errors]") {
+    Files f;
+    // [2^22, 2^21, 2^21] = 2^64 elements: wrapped to 0 in size_t, then bad_alloc.
+    std::string wrap = f.plain("wrap", header(0x08, {1u << 22, 1u << 21, 1u << 21}));
+    CHECK(idx_error(wrap) == fmt::format("read_idx: {} is corrupt: dims [4194304, 2097152, 2097152] multiply past int64", wrap));
+    // No elements, but strides of 2^64: not a tensor that can be indexed.
+    std::string empty_wide = f.plain("empty", header(0x08, {0, 0xffffffffu, 0xffffffffu}));
+    CHECK(idx_error(empty_wide) ==
+          fmt::format("read_idx: {} is corrupt: dims [0, 4294967295, 4294967295] multiply past int64", empty_wide));
+    // 2^60 bytes promised, none there: reported from what was read, nothing reserved up front.
+    std::string huge = f.plain("huge", header(0x08, {1u << 20, 1u << 20, 1u << 20}));
+    CHECK(idx_error(huge) == fmt::format("read_idx: {} is truncated: its dims [1048576, 1048576, 1048576] promise "
+                                         "1152921504606846976 bytes of data, it holds 0",
+                                         huge));
+}
+
+TEST_CASE("a corrupt gzip stream is reported with zlib's message intact", "[io][errors]") {
+    Files f;
+    const std::string gz = bytes_of(f.gz("good.gz", images_bytes()));
+    std::string crc = gz;
+    crc[crc.size() - 8] ^= 0x01;  // the trailer's CRC-32 of the data
+    std::string bad_crc = f.plain("crc.gz", crc);
+    CHECK(idx_error(bad_crc) == fmt::format("read_idx: {} is corrupt: incorrect data check", bad_crc));
+    std::string cut = f.plain("cut.gz", gz.substr(0, gz.size() - 6));
+    CHECK(idx_error(cut) == fmt::format("read_idx: {} is corrupt: unexpected end of file", cut));
+    std::string block = gz.substr(0, 10) + std::string(16, '\xff');  // a gzip header, then block type 3
+    std::string bad_block = f.plain("block.gz", block);
+    CHECK(idx_error(bad_block) == fmt::format("read_idx: {} is corrupt: invalid block type", bad_block));
+}
+
+TEST_CASE("IDX reading stops one byte past the data the header promises: gzip bombs, /dev/zero", "[io][errors]") {
+    Files f;
+    // A valid 1x2x2 file, then 4 GiB of zeros in 4096 gzip members of 1 MiB
+    // (4 MiB on disk). The promised 4 bytes and one more are read; then
+    // "trailing data". Inflating it all would raise the peak RSS by 4 GiB.
+    std::string bomb = bytes_of(f.gz("head.gz", header(0x08, {1, 2, 2}) + std::string{1, 2, 3, 4}));
+    const std::string zeros = bytes_of(f.gz("zeros.gz", std::string(std::size_t{1} << 20, '\0')));
+    bomb.reserve(bomb.size() + 4096 * zeros.size());
+    for (int i = 0; i < 4096; ++i) bomb += zeros;
+    std::string path = f.plain("bomb.gz", bomb);
+    const long before = peak_rss_kib();
+    CHECK(idx_error(path) ==
+          fmt::format("read_idx: {} has trailing data: more than the 4 bytes of data its dims [1, 2, 2] promise", path));
+    CHECK(peak_rss_kib() - before < 64 * 1024);
+
+    // A header promising 4 bytes, gzipped, with 3: truncated.
+    std::string short_gz = f.gz("short.gz", header(0x08, {1, 2, 2}) + std::string{1, 2, 3});
+    CHECK(idx_error(short_gz) ==
+          fmt::format("read_idx: {} is truncated: its dims [1, 2, 2] promise 4 bytes of data, it holds 3", short_gz));
+
+    // An endless stream of zeros: an all-zero magic has element type 0x00.
+    if (fs::exists("/dev/zero"))
+        CHECK(idx_error("/dev/zero") ==
+              "read_idx: /dev/zero holds element type 0x00; only unsigned bytes (0x08) are supported");
+}
+
+TEST_CASE("a label outside the classes is rejected when its file is read, naming the file and the index", "[io][errors]") {
+    Files f;
+    std::string im = f.plain("im", images_bytes());
+    std::string lb = f.plain("lb", header(0x08, {3}) + std::string{7, 10, 9});
+    CHECK_THROWS_WITH(data::read_image_set(im, lb, 10),
+                      fmt::format("read_image_set: {} is corrupt: label 1 is 10, outside the 10 classes [0, 9]", lb));
+    std::string good = f.plain("good", labels_bytes());  // 7, 0, 9
+    CHECK_THROWS_WITH(data::read_image_set(im, good, 8),
+                      fmt::format("read_image_set: {} is corrupt: label 2 is 9, outside the 8 classes [0, 7]", good));
+    CHECK_THROWS_AS(data::read_image_set(im, good, 0), ValueError);
+    // Fashion-MNIST has 10 classes: a test label of 10 never reaches a
+    // training step or the ViT example's 10x10 confusion matrix.
+    f.gz("t10k-images-idx3-ubyte.gz", images_bytes());
+    std::string fashion = f.gz("t10k-labels-idx1-ubyte.gz", header(0x08, {3}) + std::string{0, 9, static_cast<char>(200)});
+    CHECK_THROWS_WITH(data::load_fashion_mnist(data::Split::test, f.dir.string()),
+                      fmt::format("read_image_set: {} is corrupt: label 2 is 200, outside the 10 classes [0, 9]", fashion));
 }

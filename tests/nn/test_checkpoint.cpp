@@ -1,5 +1,11 @@
 // Checkpoints: bit-exact round trips; every kind of bad file gets its error and
 // leaves the module unchanged.
+#include <sys/resource.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <csignal>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -127,4 +133,177 @@ TEST_CASE("each kind of bad checkpoint gets its error and leaves the module unch
 
     nn::optim::Adam opt(target.parameters());
     CHECK_THROWS_WITH(nn::load_checkpoint(good, target, &opt), Catch::Contains("holds no optimizer state"));
+}
+
+// ---- malformed files and hostile folders (issue 14)
+
+namespace {
+
+// A checkpoint written byte by byte and sealed with the checksum the writer
+// computes (zlib's CRC-32 of everything between the magic and the checksum), so
+// that the loader must catch the fault in the records themselves.
+struct Crafted {
+    std::string bytes{"LECTERN\0", 8};
+    explicit Crafted(std::uint32_t records) {
+        put<std::uint32_t>(1);  // version
+        put<std::uint32_t>(0);  // flags
+        put<std::int64_t>(0);   // step
+        put<std::uint32_t>(records);
+    }
+    template <class T> Crafted& put(T v) {
+        bytes.append(reinterpret_cast<const char*>(&v), sizeof v);
+        return *this;
+    }
+    Crafted& put_bytes(const std::string& b) {
+        bytes += b;
+        return *this;
+    }
+    // A parameter record's header; `dtype` 1 is float64. Its data is appended by the caller.
+    Crafted& record(const std::string& name, std::uint8_t dtype, const std::vector<std::int64_t>& dims) {
+        put<std::uint8_t>(0);
+        put<std::uint32_t>(static_cast<std::uint32_t>(name.size()));
+        bytes += name;
+        put<std::uint8_t>(dtype);
+        put<std::uint32_t>(static_cast<std::uint32_t>(dims.size()));
+        for (auto d : dims) put<std::int64_t>(d);
+        return *this;
+    }
+    std::string sealed() const {
+        auto crc = static_cast<std::uint32_t>(
+            crc32_z(0, reinterpret_cast<const Bytef*>(bytes.data()) + 8, bytes.size() - 8));
+        return bytes + std::string(reinterpret_cast<const char*>(&crc), sizeof crc);
+    }
+};
+
+std::string load_error(const std::string& path, nn::Module& m) {
+    auto before = snapshot(m);
+    std::string what = "(loaded without error)";
+    try {
+        nn::load_checkpoint(path, m);
+    } catch (const nn::CheckpointError& e) {
+        what = e.what();
+    }
+    CHECK(snapshot(m) == before);
+    return what;
+}
+
+std::vector<std::string> listing(const fs::path& dir) {
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+}  // namespace
+
+TEST_CASE("record sizes from a file are checked for overflow before any allocation", "[io][errors]") {
+    TempDir dir;
+    nn::Linear m(2, 2);
+    std::string path = dir.file("crafted.lckpt");
+
+    // The fuzzer's 138-byte file: 2^61 - 2 float64s, whose byte count wraps to
+    // 2^64 - 16, and a valid checksum. It crashed in malloc.
+    write_all(path, Crafted(1).record("src_embed.weight", 1, {2186255, 1054699936290}).put_bytes(std::string(64, '\0')).sealed());
+    REQUIRE(fs::file_size(path) == 138);
+    CHECK(load_error(path, m) ==
+          fmt::format("load_checkpoint: {} is truncated: 'src_embed.weight' of shape [2186255, 1054699936290] needs "
+                      "2305843009213693950 float64 elements at offset 70, 64 bytes remain",
+                      path));
+
+    // Sizes whose product overflows int64 (numel), with and without elements.
+    write_all(path, Crafted(1).record("w", 0, {std::int64_t{1} << 32, std::int64_t{1} << 32}).sealed());
+    CHECK(load_error(path, m) ==
+          fmt::format("load_checkpoint: {} is corrupted: 'w' has shape [4294967296, 4294967296], too large to index", path));
+    write_all(path, Crafted(1).record("w", 0, {0, std::int64_t{1} << 40, std::int64_t{1} << 40}).sealed());
+    CHECK(load_error(path, m) ==
+          fmt::format("load_checkpoint: {} is corrupted: 'w' has shape [0, 1099511627776, 1099511627776], too large to index",
+                      path));
+    write_all(path, Crafted(1).record("w", 0, {2, -2}).sealed());
+    CHECK(load_error(path, m) ==
+          fmt::format("load_checkpoint: {} is corrupted: 'w' has shape [2, -2] with a negative size", path));
+
+    // A record count that cannot fit is refused before reserving for it.
+    write_all(path, Crafted(0xffffffffu).sealed());
+    CHECK(load_error(path, m) ==
+          fmt::format("load_checkpoint: {} is corrupted: 4294967295 records cannot fit in the 0 bytes that remain", path));
+
+    // A name length past the end.
+    write_all(path, Crafted(1).put<std::uint8_t>(0).put<std::uint32_t>(0xfffffff0u).put_bytes("short name").sealed());
+    CHECK(load_error(path, m) ==
+          fmt::format("load_checkpoint: {} is truncated: a name needs 4294967280 bytes at offset 33, 10 remain", path));
+}
+
+TEST_CASE("names from a corrupt file are printed escaped and truncated", "[io][errors]") {
+    TempDir dir;
+    nn::Linear m(2, 2);
+    std::string path = dir.file("names.lckpt");
+    // A NUL cut the message off mid-quote; an escape sequence reached the terminal.
+    write_all(path, Crafted(1).record(std::string("src_embed\0.weight\x1b[2J\\", 22), 9, {}).sealed());
+    CHECK(load_error(path, m) ==
+          fmt::format("load_checkpoint: {} is corrupted: 'src_embed\\x00.weight\\x1b[2J\\x5c' has dtype code 9", path));
+    write_all(path, Crafted(1).record(std::string(300, 'n'), 9, {}).sealed());
+    CHECK(load_error(path, m) == fmt::format("load_checkpoint: {} is corrupted: '{}... (300 bytes)' has dtype code 9",
+                                             path, std::string(64, 'n')));
+    // Past the checksum too: an unexpected parameter's name.
+    struct Bell : nn::Linear {
+        Bell() : nn::Linear(2, 2) { register_parameter("bell\a", ones({1})); }
+    } bell;
+    nn::save_checkpoint(path, bell);
+    CHECK(load_error(path, m) == fmt::format("load_checkpoint: {} has unexpected parameter 'bell\\x07'", path));
+}
+
+TEST_CASE("saving never follows or overwrites a file planted at the temporary name", "[io][errors]") {
+    TempDir dir;
+    nn::FeedForward a(2, 3), b(2, 3);
+    std::string path = dir.file("m.lckpt"), victim = dir.file("victim");
+    write_all(victim, "precious");
+    // A link to another file where the old code wrote `path.tmp` with fopen("wb").
+    fs::create_symlink(victim, path + ".tmp");
+    nn::save_checkpoint(path, a);
+    CHECK(read_all(victim) == "precious");
+    CHECK(fs::is_symlink(path + ".tmp"));  // left as it was, not ours to remove
+    nn::FeedForward c(2, 3);
+    nn::load_checkpoint(path, c);
+    CHECK(snapshot(c) == snapshot(a));
+    // A hard link is an ordinary file: only O_EXCL keeps it from being truncated.
+    fs::remove(path + ".tmp");
+    fs::create_hard_link(victim, path + ".tmp");
+    nn::save_checkpoint(path, b);
+    CHECK(read_all(victim) == "precious");
+    nn::load_checkpoint(path, c);
+    CHECK(snapshot(c) == snapshot(b));
+    CHECK(listing(dir.path) == std::vector<std::string>{"m.lckpt", "m.lckpt.tmp", "victim"});
+}
+
+TEST_CASE("a failed save leaves the previous checkpoint intact and no temporary file", "[io][errors]") {
+    TempDir dir;
+    nn::FeedForward small(2, 3), large(64, 256);
+    std::string path = dir.file("m.lckpt");
+    nn::save_checkpoint(path, small);
+    const std::string before = read_all(path);
+
+    // The disk "fills" after 4 KiB: write() fails with EFBIG mid-file.
+    rlimit old{};
+    REQUIRE(::getrlimit(RLIMIT_FSIZE, &old) == 0);
+    auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
+    rlimit tight = old;
+    tight.rlim_cur = 4096;
+    REQUIRE(::setrlimit(RLIMIT_FSIZE, &tight) == 0);
+    std::string what;
+    try {
+        nn::save_checkpoint(path, large);
+    } catch (const nn::CheckpointError& e) {
+        what = e.what();
+    }
+    ::setrlimit(RLIMIT_FSIZE, &old);
+    std::signal(SIGXFSZ, old_handler);
+    CHECK(what == fmt::format("save_checkpoint: writing {}.tmp failed: {}", path, std::strerror(EFBIG)));
+    CHECK(read_all(path) == before);
+    CHECK(listing(dir.path) == std::vector<std::string>{"m.lckpt"});
+
+    // The rename fails (a folder holds the name): the temporary file is removed.
+    std::string folder = dir.file("taken");
+    fs::create_directories(folder + "/inside");
+    CHECK_THROWS_WITH(nn::save_checkpoint(folder, small), Catch::Contains("cannot rename " + folder + ".tmp to " + folder));
+    CHECK(listing(dir.path) == std::vector<std::string>{"m.lckpt", "taken"});
 }
