@@ -25,8 +25,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     try {
         switch (data[0] % 3) {
             case 0: data::read_idx(path); break;
-            case 1: data::read_image_set(path, labels); break;
-            default: data::read_image_set(images, path); break;
+            case 1: data::read_image_set(path, labels, 10); break;
+            default: data::read_image_set(images, path, 10); break;
         }
     } catch (const std::bad_alloc&) {
         std::abort();  // an allocation sized by a field the reader did not check
