@@ -13,6 +13,7 @@ namespace {
 
 struct Run {
     std::vector<double> losses;
+    std::vector<AllocatorStats> memory;  // after each step
     double accuracy = 0;
 };
 
@@ -38,6 +39,7 @@ Run train_copy(std::int64_t steps, std::uint64_t seed) {
         opt.set_lr(2.0 * schedule.lr(step));
         opt.step();
         run.losses.push_back(loss.item());
+        run.memory.push_back(allocator_stats());
     }
     Generator held_out(seed + 99);
     data::CopyBatch test = data::copy_task_batch(V, L, 200, held_out);
@@ -62,9 +64,26 @@ TEST_CASE("a small copy task reaches 100% exact-match accuracy on held-out seque
     CHECK(run.accuracy == 1.0);
 }
 
-TEST_CASE("the same seed on one thread gives the same losses", "[model]") {
+TEST_CASE("the same seed and thread count give the same losses", "[model]") {
+    for (int threads : {1, 2}) {
+        set_num_threads(threads);
+        Run a = train_copy(5, 3), b = train_copy(5, 3), c = train_copy(5, 4);
+        INFO(threads << " threads");
+        CHECK(a.losses == b.losses);
+        CHECK(a.losses != c.losses);
+    }
     set_num_threads(1);
-    Run a = train_copy(5, 3), b = train_copy(5, 3), c = train_copy(5, 4);
-    CHECK(a.losses == b.losses);
-    CHECK(a.losses != c.losses);
+}
+
+TEST_CASE("training holds flat memory: after warm-up a step takes nothing new from the system", "[model]") {
+    set_num_threads(1);
+    Run run = train_copy(120, 5);
+    const AllocatorStats& warm = run.memory[19];
+    const AllocatorStats& last = run.memory.back();
+    INFO("step 20: " << warm.bytes_in_use + warm.bytes_cached << " bytes held, " << warm.cache_misses
+                     << " misses; step 120: " << last.bytes_in_use + last.bytes_cached << " bytes, " << last.cache_misses
+                     << " misses");
+    CHECK(last.bytes_in_use + last.bytes_cached == warm.bytes_in_use + warm.bytes_cached);
+    CHECK(last.cache_misses == warm.cache_misses);
+    CHECK(last.blocks_in_use == warm.blocks_in_use);  // no tensor kept alive across steps
 }
