@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "autograd/autograd.h"
+#include "examples/flags.h"
 
 using namespace autograd;
 
@@ -38,7 +39,10 @@ struct Case {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+    CLI::App app{"GEMM speed through Lectern's matmul against raw cblas_sgemm, on 1 and 2 threads (prints figures, never fails)."};
+    if (int status = examples::parse_flags(app, argc, argv, "bench_matmul", [] {}); status >= 0) return status;
+
     const std::vector<Case> cases = {
         {"Linear 512->2048 on 800 tokens", {80, 10, 512}, {2048, 512}, true},
         {"Linear 2048->512 on 800 tokens", {80, 10, 2048}, {512, 2048}, true},

@@ -4,10 +4,14 @@
 #include <fmt/format.h>
 
 #include "autograd/autograd.h"
+#include "examples/flags.h"
 
 using namespace autograd;
 
-int main() {
+int main(int argc, char** argv) {
+    CLI::App app{"A first look at the autograd API: fits y = w x + b by gradient descent with backward()."};
+    if (int status = examples::parse_flags(app, argc, argv, "autograd_tour", [] {}); status >= 0) return status;
+
     Generator gen(0);
     Tensor x = rand({64, 1}, gen);                  // inputs in [0, 1)
     Tensor y = x * 3.0 + 2.0 + randn({64, 1}, gen) * 0.01;
