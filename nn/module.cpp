@@ -92,6 +92,7 @@ void Module::to(Dtype dtype) {
         if (autograd::is_floating(t.dtype())) convert_in_place(t, dtype);
     for (auto& [name, child] : children_) child->to(dtype);
     dtype_ = dtype;
+    recompute_buffers();
 }
 
 }  // namespace nn

@@ -52,6 +52,11 @@ protected:
     // A tensor that follows to() but is not trained or saved (e.g. the
     // sinusoidal table).
     Tensor register_buffer(std::string name, Tensor t);
+    // Called by to() once this module's parameters and buffers are converted: a
+    // module whose buffer is computed, not learned, recomputes it in the new
+    // dtype, so a float64 model holds the formula's float64 values, not
+    // widened float32 ones.
+    virtual void recompute_buffers() {}
     template <class M>
     std::shared_ptr<M> register_module(std::string name, std::shared_ptr<M> m) {
         children_.emplace_back(std::move(name), m);

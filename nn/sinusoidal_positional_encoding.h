@@ -18,8 +18,11 @@ public:
     Tensor forward(const Tensor& x, std::int64_t start) const;
     Tensor operator()(const Tensor& x) const { return forward(x); }
 
-    Tensor table;  // P [max_len, d]
+    Tensor table;  // P [max_len, d], in the module's dtype, computed in it (recomputed by to())
     double dropout;
+
+private:
+    void recompute_buffers() override;
 };
 
 }  // namespace nn

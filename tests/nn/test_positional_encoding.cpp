@@ -60,3 +60,21 @@ TEST_CASE("positional encodings reject sequences longer than max_len", "[errors]
     nn::LearnedPositionalEmbedding lpe(3, 4);
     CHECK_THROWS_WITH(lpe(zeros({1, 4, 4})), Catch::Contains("LearnedPositionalEmbedding: input [1, 4, 4]"));
 }
+
+TEST_CASE("a float64 model's sinusoidal table is eq. 15.57 in float64, not widened float32 (004 §15.5.3)", "[module]") {
+    const std::int64_t d = 16, max_len = 64;
+    nn::SinusoidalPositionalEncoding pe(d, 0.0, max_len);
+    pe.to(Dtype::float64);
+    REQUIRE(pe.table.dtype() == Dtype::float64);
+    double worst = 0;
+    for (std::int64_t i = 0; i < max_len; ++i)
+        for (std::int64_t j = 0; 2 * j < d; ++j) {
+            const double angle = static_cast<double>(i) / std::pow(10000.0, 2.0 * static_cast<double>(j) / d);
+            worst = std::max({worst, std::abs(pe.table.at({i, 2 * j}) - std::sin(angle)),
+                              std::abs(pe.table.at({i, 2 * j + 1}) - std::cos(angle))});
+        }
+    INFO("largest difference from eq. 15.57 in double: " << worst);
+    CHECK(worst <= 1e-15);
+    pe.to(Dtype::float32);  // and back: float32 values rounded once
+    CHECK(pe.table.at({63, 1}) == static_cast<double>(static_cast<float>(std::cos(63.0))));
+}
