@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <set>
 #include <random>
 #include <string_view>
 
@@ -25,7 +26,7 @@ namespace {
 static_assert(std::endian::native == std::endian::little, "the checkpoint format is little-endian");
 
 constexpr char kMagic[8] = {'L', 'E', 'C', 'T', 'E', 'R', 'N', '\0'};
-constexpr std::uint32_t kVersion = 1;
+constexpr std::uint32_t kVersion = 2;  // 2: per-parameter step counts ("step.<i>") in the optimizer state
 enum Kind : std::uint8_t { kParameter = 0, kOptimizerState = 1 };
 
 std::uint8_t dtype_code(Dtype d) { return d == Dtype::float32 ? 0 : d == Dtype::float64 ? 1 : 2; }
@@ -191,6 +192,16 @@ void sync_folder_of(const std::string& path) {
     ::close(fd);
 }
 
+// Version 1 kept one step count for the whole optimizer, and bias-corrected
+// every parameter with it: each parameter that has state is given that count.
+void add_version1_step_counts(std::vector<std::pair<std::string, Tensor>>& state, std::int64_t step) {
+    std::set<std::string> indices;
+    for (const auto& [name, t] : state)
+        if (auto dot = name.rfind('.'); dot != std::string::npos) indices.insert(name.substr(dot + 1));
+    for (const std::string& i : indices)
+        state.emplace_back("step." + i, autograd::tensor({static_cast<double>(step)}, {1}, Dtype::int64));
+}
+
 }  // namespace
 
 void save_checkpoint(const std::string& path, const Module& module, const optim::Optimizer* optimizer) {
@@ -235,9 +246,9 @@ void load_checkpoint(const std::string& path, Module& module, optim::Optimizer* 
                                           bytes.size(), kHeader + 4));
     Reader r{bytes, path, sizeof kMagic, bytes.size() - 4};
     auto version = r.get<std::uint32_t>("the version");
-    if (version != kVersion)
-        throw CheckpointError(fmt::format("load_checkpoint: {} has format version {}; this build reads version {}", path,
-                                          version, kVersion));
+    if (version != 1 && version != kVersion)
+        throw CheckpointError(fmt::format("load_checkpoint: {} has format version {}; this build reads versions 1 and {}",
+                                          path, version, kVersion));
     auto flags = r.get<std::uint32_t>("the flags");
     auto step = r.get<std::int64_t>("the step count");
     auto count = r.get<std::uint32_t>("the record count");
@@ -290,6 +301,7 @@ void load_checkpoint(const std::string& path, Module& module, optim::Optimizer* 
     }
     if (optimizer) {
         if (!(flags & 1u)) throw CheckpointError(fmt::format("load_checkpoint: {} holds no optimizer state", path));
+        if (version == 1) add_version1_step_counts(state, step);
         try {
             optimizer->load_state(state, step);  // validates everything before changing the optimizer
         } catch (const Error& e) {

@@ -2,9 +2,9 @@
 // Checkpoints: a module's named parameters, and optionally an optimizer's
 // state and step count, in one versioned, checksummed binary file.
 //
-// Format, version 1 (integers little-endian, as written by x86-64 and ARM):
+// Format, version 2 (integers little-endian, as written by x86-64 and ARM):
 //   magic     8 bytes   "LECTERN\0"
-//   version   u32       1
+//   version   u32       2 (version 1 files load too: see "step" below)
 //   flags     u32       bit 0: the file holds optimizer state
 //   step      i64       the optimizer's step count (0 without optimizer state)
 //   count     u32       number of tensor records that follow
@@ -12,7 +12,10 @@
 //     kind      u8      0 = parameter, 1 = optimizer state
 //     name_len  u32     then name_len bytes of the name
 //                       (parameter: "encoder.layers.0.self_attn.w_q.weight";
-//                        optimizer state: "exp_avg.3" = state "exp_avg" of parameter 3)
+//                        optimizer state: "exp_avg.3" = state "exp_avg" of parameter 3;
+//                        "step.3" = int64 [1], parameter 3's update count, new in
+//                        version 2: a version 1 file gives every parameter with
+//                        state the file's step count, as version 1 bias-corrected)
 //     dtype     u8      0 = float32, 1 = float64, 2 = int64
 //     ndim      u32     then ndim i64 sizes
 //     data      numel * element size bytes, row-major

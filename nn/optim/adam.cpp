@@ -18,7 +18,7 @@ Adam::Adam(std::vector<Tensor> params, AdamOptions o) : Optimizer(std::move(para
 void Adam::update(std::size_t i, Tensor& param, const Tensor& grad) { adam_update(i, param, grad, false); }
 
 void Adam::adam_update(std::size_t i, Tensor& param, const Tensor& grad, bool decoupled) {
-    const double t = static_cast<double>(steps_);
+    const double t = static_cast<double>(param_step_count(i));  // this parameter's own step (PyTorch's state['step'])
     const double c1 = 1 - std::pow(options.beta1, t), c2 = 1 - std::pow(options.beta2, t);
     Tensor& m_state = state("exp_avg", i);
     Tensor& v_state = state("exp_avg_sq", i);

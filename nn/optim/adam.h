@@ -13,7 +13,8 @@ struct AdamOptions {
 
 // torch.optim.Adam (Kingma & Ba): g = grad + wd p;
 //   m = b1 m + (1 - b1) g,  v = b2 v + (1 - b2) g^2,
-//   p -= lr (m / (1 - b1^t)) / (sqrt(v / (1 - b2^t)) + eps).
+//   p -= lr (m / (1 - b1^t)) / (sqrt(v / (1 - b2^t)) + eps),
+// t counting this parameter's updates (a late parameter starts at t = 1).
 class Adam : public Optimizer {
 public:
     Adam(std::vector<Tensor> params, AdamOptions options = {});

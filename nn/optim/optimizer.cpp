@@ -8,7 +8,8 @@ namespace nn::optim {
 
 using namespace autograd;
 
-Optimizer::Optimizer(std::vector<Tensor> params, double lr) : params_(std::move(params)), lr_(lr) {
+Optimizer::Optimizer(std::vector<Tensor> params, double lr)
+    : params_(std::move(params)), lr_(lr), param_steps_(params_.size(), 0) {
     if (params_.empty()) throw ValueError("Optimizer: no parameters to optimize");
     for (const Tensor& p : params_) {
         check_floating("Optimizer", p);
@@ -27,7 +28,9 @@ void Optimizer::step() {
     ++steps_;
     for (std::size_t i = 0; i < params_.size(); ++i) {
         Tensor g = params_[i].grad();
-        if (g.defined()) update(i, params_[i], g);
+        if (!g.defined()) continue;
+        ++param_steps_[i];
+        update(i, params_[i], g);
     }
 }
 
@@ -44,12 +47,15 @@ Tensor& Optimizer::state(const std::string& name, std::size_t i) {
 std::vector<std::pair<std::string, Tensor>> Optimizer::named_state() const {
     std::vector<std::pair<std::string, Tensor>> out;
     for (const auto& [key, t] : state_) out.emplace_back(fmt::format("{}.{}", key.first, key.second), t);
+    for (std::size_t i = 0; i < params_.size(); ++i)
+        if (param_steps_[i] > 0) out.emplace_back(fmt::format("step.{}", i), tensor({static_cast<double>(param_steps_[i])}, {1}, Dtype::int64));
     return out;
 }
 
 void Optimizer::load_state(const std::vector<std::pair<std::string, Tensor>>& state, std::int64_t step_count) {
     if (step_count < 0) throw ValueError(fmt::format("Optimizer: step count {} is negative", step_count));
     std::map<std::pair<std::string, std::size_t>, Tensor> parsed;
+    std::vector<std::int64_t> param_steps(params_.size(), 0);
     for (const auto& [name, t] : state) {
         auto dot = name.rfind('.');
         std::size_t i = 0;
@@ -61,6 +67,13 @@ void Optimizer::load_state(const std::vector<std::pair<std::string, Tensor>>& st
         if (i >= params_.size())
             throw ValueError(fmt::format("Optimizer: state '{}' is for parameter {}, but there are {}", name, i,
                                          params_.size()));
+        if (name.compare(0, dot, "step") == 0) {
+            if (t.dtype() != Dtype::int64 || t.shape() != Shape{1} || t.data<std::int64_t>()[0] < 0)
+                throw ValueError(fmt::format("Optimizer: state '{}' must be one int64 count >= 0, got {} {}", name,
+                                             dtype_name(t.dtype()), shape_str(t.shape())));
+            param_steps[i] = t.data<std::int64_t>()[0];
+            continue;
+        }
         if (t.shape() != params_[i].shape() || t.dtype() != params_[i].dtype()) {
             std::string msg = fmt::format("Optimizer: state '{}' is {} {}, parameter {} is {} {}", name,
                                           dtype_name(t.dtype()), shape_str(t.shape()), i,
@@ -71,6 +84,7 @@ void Optimizer::load_state(const std::vector<std::pair<std::string, Tensor>>& st
         parsed[{name.substr(0, dot), i}] = t.clone();
     }
     state_ = std::move(parsed);
+    param_steps_ = std::move(param_steps);
     steps_ = step_count;
 }
 

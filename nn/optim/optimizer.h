@@ -21,17 +21,19 @@ public:
     Optimizer& operator=(const Optimizer&) = delete;
 
     // One update of every parameter that has a gradient (under NoGradGuard).
-    // Bias corrections (Adam) use step_count(), the optimizer's step count; a
-    // parameter that first gets a gradient late is corrected as if it had
-    // been stepped all along (PyTorch counts per parameter).
+    // Each parameter counts its own updates, as PyTorch's state['step'] does:
+    // Adam's bias correction for a parameter that first gets a gradient at
+    // optimizer step k is that of its step 1, not step k.
     void step();
     void zero_grad();
     double lr() const { return lr_; }
     void set_lr(double lr);
-    std::int64_t step_count() const { return steps_; }
+    std::int64_t step_count() const { return steps_; }             // optimizer steps taken
+    std::int64_t param_step_count(std::size_t i) const { return param_steps_.at(i); }  // updates of parameter i
 
     // Per-parameter state (momentum, moments) by name, e.g. "exp_avg.3", and
-    // its restoration: for checkpoints. load_state checks every name and shape
+    // "step.3", parameter 3's update count (int64 [1]), and its restoration:
+    // for checkpoints. load_state checks every name and shape
     // before changing anything (nn::CheckpointError-free: throws ShapeError /
     // ValueError, and leaves the optimizer as it was).
     std::vector<std::pair<std::string, Tensor>> named_state() const;
@@ -51,6 +53,7 @@ protected:
     std::int64_t steps_ = 0;
 
 private:
+    std::vector<std::int64_t> param_steps_;  // updates of each parameter
     std::map<std::pair<std::string, std::size_t>, Tensor> state_;  // (name, param index) -> tensor
 };
 

@@ -108,9 +108,9 @@ TEST_CASE("each kind of bad checkpoint gets its error and leaves the module unch
     require_rejected(bad, target, "wrong magic");
 
     std::string version = bytes;
-    version[8] = 2;
+    version[8] = 3;
     write_all(bad, version);
-    require_rejected(bad, target, "format version 2");
+    require_rejected(bad, target, "format version 3; this build reads versions 1 and 2");
 
     nn::FeedForward wider(4, 9);
     nn::save_checkpoint(bad, wider);
@@ -144,10 +144,10 @@ namespace {
 // that the loader must catch the fault in the records themselves.
 struct Crafted {
     std::string bytes{"LECTERN\0", 8};
-    explicit Crafted(std::uint32_t records) {
-        put<std::uint32_t>(1);  // version
-        put<std::uint32_t>(0);  // flags
-        put<std::int64_t>(0);   // step
+    explicit Crafted(std::uint32_t records, std::uint32_t version = 1, std::uint32_t flags = 0, std::int64_t step = 0) {
+        put<std::uint32_t>(version);
+        put<std::uint32_t>(flags);  // bit 0: optimizer state
+        put<std::int64_t>(step);
         put<std::uint32_t>(records);
     }
     template <class T> Crafted& put(T v) {
@@ -159,8 +159,9 @@ struct Crafted {
         return *this;
     }
     // A parameter record's header; `dtype` 1 is float64. Its data is appended by the caller.
-    Crafted& record(const std::string& name, std::uint8_t dtype, const std::vector<std::int64_t>& dims) {
-        put<std::uint8_t>(0);
+    Crafted& record(const std::string& name, std::uint8_t dtype, const std::vector<std::int64_t>& dims,
+                    std::uint8_t kind = 0) {  // kind 1: optimizer state
+        put<std::uint8_t>(kind);
         put<std::uint32_t>(static_cast<std::uint32_t>(name.size()));
         bytes += name;
         put<std::uint8_t>(dtype);
@@ -306,4 +307,45 @@ TEST_CASE("a failed save leaves the previous checkpoint intact and no temporary 
     fs::create_directories(folder + "/inside");
     CHECK_THROWS_WITH(nn::save_checkpoint(folder, small), Catch::Contains("cannot rename " + folder + ".tmp to " + folder));
     CHECK(listing(dir.path) == std::vector<std::string>{"m.lckpt", "taken"});
+}
+
+// ---- per-parameter step counts (format version 2)
+
+TEST_CASE("a version 1 checkpoint loads, every parameter with state taking the file's step count", "[io]") {
+    TempDir dir;
+    nn::Linear lin(1, 1, false);  // one parameter, "weight" [1, 1]
+    auto f32 = [](float v) { return std::string(reinterpret_cast<const char*>(&v), sizeof v); };
+    Crafted v1(3, /*version=*/1, /*flags=*/1, /*step=*/5);
+    v1.record("weight", 0, {1, 1}).put_bytes(f32(0.5f));
+    v1.record("exp_avg.0", 0, {1, 1}, 1).put_bytes(f32(0.1f));
+    v1.record("exp_avg_sq.0", 0, {1, 1}, 1).put_bytes(f32(0.01f));
+    write_all(dir.file("v1.lckpt"), v1.sealed());
+    nn::optim::Adam opt(lin.parameters());
+    nn::load_checkpoint(dir.file("v1.lckpt"), lin, &opt);
+    CHECK(opt.step_count() == 5);
+    CHECK(opt.param_step_count(0) == 5);
+    CHECK(lin.weight.item() == 0.5);
+}
+
+TEST_CASE("per-parameter step counts survive a checkpoint: resumed training equals uninterrupted training", "[io]") {
+    TempDir dir;
+    // Two runs of Adam over a Linear whose bias only gets gradients from step 3.
+    auto step = [](nn::Linear& lin, nn::optim::Adam& opt, int s) {
+        opt.zero_grad();
+        sum(lin(ones({2, 3}))).backward();
+        if (s < 3) lin.bias.zero_grad();  // before step 3 the bias has no gradient
+        opt.step();
+    };
+    nn::Linear a(3, 2), b(3, 2);
+    nn::optim::Adam opt_a(a.parameters(), {.lr = 0.1}), opt_b(b.parameters(), {.lr = 0.1});
+    for (int s = 1; s <= 4; ++s) step(a, opt_a, s);
+    nn::save_checkpoint(dir.file("mid.lckpt"), a, &opt_a);
+    nn::load_checkpoint(dir.file("mid.lckpt"), b, &opt_b);
+    CHECK(opt_b.param_step_count(0) == 4);  // weight
+    CHECK(opt_b.param_step_count(1) == 2);  // bias: steps 3 and 4
+    for (int s = 5; s <= 6; ++s) {
+        step(a, opt_a, s);
+        step(b, opt_b, s);
+    }
+    CHECK(snapshot(b) == snapshot(a));
 }

@@ -1,5 +1,6 @@
 // Optimizers against values worked out by hand; a regression that converges; clipping.
 #include <cmath>
+#include <memory>
 
 #include "nn_check.h"
 #include "nn/clip_grad.h"
@@ -125,4 +126,24 @@ TEST_CASE("restoring optimizer state checks names, shapes and dtypes first", "[e
     CHECK_THROWS_AS(opt.load_state({{"exp_avg.0", zeros({3}, Dtype::float64)}}, 1), ShapeError);
     CHECK(opt.step_count() == 1);
     CHECK(opt.named_state()[0].second.to_vector() == before[0].second.to_vector());
+}
+
+TEST_CASE("Adam counts steps per parameter: one first updated at step 3 is corrected as at its step 1 (PyTorch)", "[optim]") {
+    for (bool decoupled : {false, true}) {
+        Tensor a = param_with_grad();
+        Tensor late = tensor({1, -2}, Dtype::float64).requires_grad_();
+        std::unique_ptr<nn::optim::Optimizer> opt;
+        if (decoupled) opt = std::make_unique<nn::optim::AdamW>(std::vector<Tensor>{a, late}, nn::optim::AdamWOptions{.lr = 0.1, .weight_decay = 0});
+        else opt = std::make_unique<nn::optim::Adam>(std::vector<Tensor>{a, late}, nn::optim::AdamOptions{.lr = 0.1});
+        opt->step();
+        opt->step();
+        late.set_grad(tensor({0.5, 1}, Dtype::float64));
+        opt->step();
+        // Its step 1: m_hat = g, v_hat = g^2, so it moves by lr sign(g), as a's first step did. With the
+        // optimizer's count (t = 3) it would move 0.1 * 0.369 / 0.578 = 0.064 instead.
+        require_values(late, {1 - 0.1, -2 - 0.1}, 1e-7);
+        CHECK(opt->step_count() == 3);
+        CHECK(opt->param_step_count(0) == 3);
+        CHECK(opt->param_step_count(1) == 1);
+    }
 }
