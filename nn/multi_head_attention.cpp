@@ -1,5 +1,7 @@
 #include "nn/multi_head_attention.h"
 
+#include "nn/scaled_dot_product_attention.h"
+
 #include <cmath>
 
 #include <fmt/format.h>
@@ -37,19 +39,18 @@ Tensor MultiHeadAttention::merge_heads(const Tensor& z) const {
 // softmax(q k^T / sqrt(d_k) + M) v over [B, H]: q [B, H, Tq, d_k], k, v [B, H, Tk, d_k].
 Tensor MultiHeadAttention::attend(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask) const {
     const std::int64_t B = q.size(0), Tq = q.size(2), Tk = k.size(2);
-    Tensor scores = matmul(q, k, false, true);  // [B, H, Tq, Tk]
-    double scale = 1 / std::sqrt(static_cast<double>(d_k));
-    // Without a mask every key may be attended to: a [1, 1, 1, 1] mask of ones
-    // keeps the one fused scale-softmax pass.
-    Tensor keep = mask.defined() ? mask : ones({1, 1, 1}, Dtype::int64);
-    check_dtype("MultiHeadAttention", keep, Dtype::int64, "mask");
-    Shape want{B, Tq, Tk};
-    if (keep.dim() != 3 || broadcast_shapes("MultiHeadAttention", keep.shape(), want) != want)
-        throw ShapeError(fmt::format("MultiHeadAttention: mask {} does not broadcast to [B, Tq, Tk] = {}",
-                                     shape_str(keep.shape()), shape_str(want)));
-    Tensor p = masked_softmax(scores, unsqueeze(keep, 1), scale);  // the same mask for every head
+    Tensor head_mask;
+    if (mask.defined()) {
+        check_dtype("MultiHeadAttention", mask, Dtype::int64, "mask");
+        Shape want{B, Tq, Tk};
+        if (mask.dim() != 3 || broadcast_shapes("MultiHeadAttention", mask.shape(), want) != want)
+            throw ShapeError(fmt::format("MultiHeadAttention: mask {} does not broadcast to [B, Tq, Tk] = {}",
+                                         shape_str(mask.shape()), shape_str(want)));
+        head_mask = unsqueeze(mask, 1);  // the same mask for every head
+    }
+    Tensor p = attention_weights(q, k, head_mask);  // [B, H, Tq, Tk]
     last_attention_ = p.detach();
-    return matmul(dropout->forward(p), v);  // [B, H, Tq, d_k]
+    return matmul(dropout->forward(p), v);  // dropout on P (001), then P V: [B, H, Tq, d_k]
 }
 
 Tensor MultiHeadAttention::forward(const Tensor& query, const Tensor& key, const Tensor& value, const Tensor& mask) const {

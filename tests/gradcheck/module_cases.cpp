@@ -13,6 +13,7 @@
 #include "nn/linear.h"
 #include "nn/loss.h"
 #include "nn/multi_head_attention.h"
+#include "nn/scaled_dot_product_attention.h"
 #include "nn/sinusoidal_positional_encoding.h"
 #include "nn/sublayer_connection.h"
 
@@ -101,6 +102,13 @@ std::vector<Case> module_cases() {
         [](const nn::MultiHeadAttention& m, auto& x) {
             return m(x[0], x[1], x[1], nn::padding_mask(ids({1, 2, 3, 0, 0, 4, 5, 6, 7, 0}, {2, 5}), 0));
         }));
+    cases.push_back({"nn", "scaled_dot_product_attention", "q [2,2,3,4], kv [2,2,5,4], a fully masked row", [] {
+                         // Row 1 of batch 1 may attend to nothing: P = 0 there, and so is its gradient.
+                         Tensor mask = ids({1, 1, 0, 0, 0, 1, 1, 1, 0, 0, 1, 1, 1, 1, 0,
+                                            1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1}, {2, 1, 3, 5});
+                         return gradcheck([&](auto& x) { return nn::scaled_dot_product_attention(x[0], x[1], x[2], mask); },
+                                          {leaf({2, 2, 3, 4}, 30), leaf({2, 2, 5, 4}, 31), leaf({2, 2, 5, 4}, 32)});
+                     }});
     for (Norm norm : {Norm::pre, Norm::post})
         cases.push_back(module_case<nn::SublayerConnection>(
             "nn", norm == Norm::pre ? "SublayerConnection (pre-norm)" : "SublayerConnection (post-norm)",
