@@ -1,0 +1,280 @@
+#!/usr/bin/python3
+"""Writes the reference files that tests/reference checks Lectern against.
+
+Each case is built here in PyTorch (Debian's python3-torch), in float64, from
+the notes' equations written out by hand -- not from torch.nn.Transformer, so
+the reference shares no code with Lectern and no shortcut with PyTorch's own
+layers. A case's file holds its inputs, parameters (named as Lectern names
+them), an upstream gradient `dout`, the outputs, and the gradient of
+sum(out * dout) with respect to every input and parameter ("grad.<name>").
+The optimizer cases use torch.optim itself, since Lectern's optimizers are
+meant to be PyTorch's.
+
+Run from the repository's root:  /usr/bin/python3 tests/reference/make_reference.py
+Only needed to regenerate the committed files; never to build or test.
+"""
+import math
+import pathlib
+
+import torch
+
+OUT = pathlib.Path(__file__).resolve().parent / "data"
+torch.set_default_dtype(torch.float64)
+
+
+def write(name, tensors):
+    """Format: a first line 'lectern-reference 1', then per tensor a header line
+    '<name> f64|i64 <ndim> <sizes...>' and a line of its values, row-major,
+    floats with 17 significant digits (exact for float64)."""
+    lines = ["lectern-reference 1"]
+    for key, t in tensors.items():
+        t = t.detach()
+        kind = "i64" if t.dtype == torch.int64 else "f64"
+        lines.append(" ".join([key, kind, str(t.dim())] + [str(s) for s in t.shape]))
+        values = t.reshape(-1).tolist()
+        lines.append(" ".join(str(v) if kind == "i64" else repr(float(v)) for v in values))
+    (OUT / f"{name}.txt").write_text("\n".join(lines) + "\n")
+
+
+def rand(*shape):
+    return torch.rand(*shape) * 2 - 1
+
+
+def with_grads(name, inputs, params, forward, extra=None):
+    """Runs forward(**inputs, **params) -> dict of outputs; the first output's
+    gradient of sum(out * dout) is taken w.r.t. every float input and param."""
+    leaves = {k: v.clone().requires_grad_(v.dtype == torch.float64) for k, v in {**inputs, **params}.items()}
+    outs = forward(leaves)
+    main = next(iter(outs.values()))
+    dout = rand(*main.shape)
+    (main * dout).sum().backward()
+    record = {**leaves, "dout": dout, **{f"out.{k}": v for k, v in outs.items()}}
+    for k, v in leaves.items():
+        if v.requires_grad:
+            record[f"grad.{k}"] = v.grad if v.grad is not None else torch.zeros_like(v)
+    record.update(extra or {})
+    write(name, record)
+
+
+# ---- the notes' equations, written out
+
+def linear(x, w, b):  # y = x W^T + b
+    return x @ w.T + b
+
+
+def layer_norm(x, gamma, beta, eps=1e-5):  # 003: gamma (a - mu) / sqrt(v + eps) + beta, v biased
+    mu = x.mean(-1, keepdim=True)
+    v = ((x - mu) ** 2).mean(-1, keepdim=True)
+    return gamma * (x - mu) / torch.sqrt(v + eps) + beta
+
+
+def attention(q, k, v, mask=None):
+    """001/002: P = softmax(Q K^T / sqrt(d_k) + M), Z = P V; M = -inf where mask == 0;
+    a row with every key masked attends to nothing (P = 0), Lectern's convention."""
+    s = q @ k.transpose(-1, -2) / math.sqrt(q.shape[-1])
+    if mask is not None:
+        keep = mask.expand(s.shape) != 0
+        s = s.masked_fill(~keep, -math.inf)
+        row_empty = ~keep.any(-1, keepdim=True)
+        s = s.masked_fill(row_empty, 0.0)
+        p = torch.softmax(s, -1).masked_fill(row_empty | ~keep, 0.0)
+    else:
+        p = torch.softmax(s, -1)
+    return p @ v, p
+
+
+def mha(p, prefix, q_in, kv_in, heads, mask=None):
+    """001 / 004 eq. 15.55-15.56: heads from column blocks of the projections, concat, W_O."""
+    def proj(name, x):
+        return linear(x, p[f"{prefix}{name}.weight"], p[f"{prefix}{name}.bias"])
+
+    def split(x):  # [B, T, D] -> [B, H, T, d_k]
+        b, t, d = x.shape
+        return x.reshape(b, t, heads, d // heads).transpose(1, 2)
+
+    m = None if mask is None else mask.unsqueeze(1)  # the same mask for every head
+    z, _ = attention(split(proj("w_q", q_in)), split(proj("w_k", kv_in)), split(proj("w_v", kv_in)), m)
+    b, h, t, dk = z.shape
+    return proj("w_o", z.transpose(1, 2).reshape(b, t, h * dk))
+
+
+def ffn(p, prefix, x, act):  # 001: w_2(act(w_1 x))
+    h = linear(x, p[f"{prefix}w_1.weight"], p[f"{prefix}w_1.bias"])
+    h = torch.relu(h) if act == "relu" else 0.5 * h * (1 + torch.erf(h / math.sqrt(2)))  # exact GELU
+    return linear(h, p[f"{prefix}w_2.weight"], p[f"{prefix}w_2.bias"])
+
+
+def sublayer(p, prefix, x, f, norm):  # 003: pre x + F(LN(x)); post LN(x + F(x))
+    ln = lambda h: layer_norm(h, p[f"{prefix}norm.gamma"], p[f"{prefix}norm.beta"])
+    return x + f(ln(x)) if norm == "pre" else ln(x + f(x))
+
+
+def encoder_layer(p, prefix, x, mask, heads, norm):
+    h = sublayer(p, f"{prefix}sublayer.0.", x, lambda y: mha(p, f"{prefix}self_attn.", y, y, heads, mask), norm)
+    return sublayer(p, f"{prefix}sublayer.1.", h, lambda y: ffn(p, f"{prefix}feed_forward.", y, "relu"), norm)
+
+
+def decoder_layer(p, prefix, x, memory, src_mask, tgt_mask, heads, norm):
+    h = sublayer(p, f"{prefix}sublayer.0.", x, lambda y: mha(p, f"{prefix}self_attn.", y, y, heads, tgt_mask), norm)
+    h = sublayer(p, f"{prefix}sublayer.1.", h, lambda y: mha(p, f"{prefix}src_attn.", y, memory, heads, src_mask), norm)
+    return sublayer(p, f"{prefix}sublayer.2.", h, lambda y: ffn(p, f"{prefix}feed_forward.", y, "relu"), norm)
+
+
+def sinusoidal(max_len, d):  # 004 §15.5.3 eq. 15.57, C = 10000
+    table = torch.zeros(max_len, d)
+    for i in range(max_len):
+        for k in range(d):
+            angle = i / 10000 ** ((k - k % 2) / d)
+            table[i, k] = math.sin(angle) if k % 2 == 0 else math.cos(angle)
+    return table
+
+
+def label_smoothing_loss(logp, target, vocab, pad, eps):
+    """001's LabelSmoothing: KL(q || p), q[target] = 1 - eps, q[pad] = 0, else eps / (V - 2);
+    Lectern takes the mean over non-padding tokens."""
+    q = torch.full(logp.shape, eps / (vocab - 2))
+    q.scatter_(-1, target.unsqueeze(-1), 1 - eps)
+    q[..., pad] = 0
+    keep = (target != pad).unsqueeze(-1)
+    q = q * keep
+    kl = torch.where(q > 0, q * (torch.log(q.clamp_min(1e-300)) - logp), torch.zeros(()))
+    return kl.sum() / keep.sum()
+
+
+def params_like(shapes):
+    return {k: rand(*s) for k, s in shapes.items()}
+
+
+def linear_shapes(prefix, d_in, d_out):
+    return {f"{prefix}weight": (d_out, d_in), f"{prefix}bias": (d_out,)}
+
+
+def mha_shapes(prefix, d):
+    out = {}
+    for n in ("w_q", "w_k", "w_v", "w_o"):
+        out.update(linear_shapes(f"{prefix}{n}.", d, d))
+    return out
+
+
+def ffn_shapes(prefix, d, d_ff):
+    return {**linear_shapes(f"{prefix}w_1.", d, d_ff), **linear_shapes(f"{prefix}w_2.", d_ff, d)}
+
+
+def ln_shapes(prefix, d):
+    return {f"{prefix}gamma": (d,), f"{prefix}beta": (d,)}
+
+
+def layer_shapes(prefix, d, d_ff, n_sublayers, attn_names):
+    out = {}
+    for a in attn_names:
+        out.update(mha_shapes(f"{prefix}{a}.", d))
+    out.update(ffn_shapes(f"{prefix}feed_forward.", d, d_ff))
+    for i in range(n_sublayers):
+        out.update(ln_shapes(f"{prefix}sublayer.{i}.norm.", d))
+    return out
+
+
+def causal(t):  # 001 subsequent_mask: [1, T, T], 1 where j <= i
+    return torch.tril(torch.ones(1, t, t, dtype=torch.int64))
+
+
+def main():
+    OUT.mkdir(exist_ok=True)
+    torch.manual_seed(0)
+
+    with_grads("linear", {"x": rand(2, 3, 4)}, params_like(linear_shapes("", 4, 5)),
+               lambda l: {"y": linear(l["x"], l["weight"], l["bias"])})
+    with_grads("layer_norm", {"x": rand(2, 3, 5) * 3}, {"gamma": rand(5), "beta": rand(5)},
+               lambda l: {"y": layer_norm(l["x"], l["gamma"], l["beta"])})
+    with_grads("softmax", {"x": rand(3, 5) * 4}, {}, lambda l: {"y": torch.softmax(l["x"], -1)})
+    with_grads("log_softmax", {"x": rand(3, 5) * 4}, {}, lambda l: {"y": torch.log_softmax(l["x"], -1)})
+
+    # Attention: causal; padding with a fully masked row (batch 1, query 0).
+    with_grads("attention_causal", {"q": rand(2, 2, 4, 3), "k": rand(2, 2, 4, 3), "v": rand(2, 2, 4, 3)}, {},
+               lambda l: dict(zip(("z", "p"), attention(l["q"], l["k"], l["v"], causal(4).unsqueeze(0)))),
+               {"mask": causal(4).unsqueeze(0)})
+    pad = torch.tensor([[1, 1, 1, 0, 0], [1, 1, 1, 1, 1]]).reshape(2, 1, 1, 5).expand(2, 1, 3, 5).clone()
+    pad[1, 0, 0, :] = 0
+    with_grads("attention_padding", {"q": rand(2, 2, 3, 4), "k": rand(2, 2, 5, 4), "v": rand(2, 2, 5, 4)}, {},
+               lambda l: dict(zip(("z", "p"), attention(l["q"], l["k"], l["v"], pad))), {"mask": pad})
+
+    d, heads, d_ff = 8, 2, 16
+    with_grads("mha_self_causal", {"x": rand(2, 4, d)}, params_like(mha_shapes("", d)),
+               lambda l: {"y": mha(l, "", l["x"], l["x"], heads, causal(4))}, {"mask": causal(4)})
+    src_pad = torch.tensor([[1, 1, 1, 0, 0], [1, 1, 1, 1, 1]]).reshape(2, 1, 5)
+    with_grads("mha_cross_padding", {"x": rand(2, 3, d), "memory": rand(2, 5, d)}, params_like(mha_shapes("", d)),
+               lambda l: {"y": mha(l, "", l["x"], l["memory"], heads, src_pad)}, {"mask": src_pad})
+
+    write("sinusoidal_pe", {"table": sinusoidal(16, 6)})
+    for act in ("relu", "gelu"):
+        with_grads(f"ffn_{act}", {"x": rand(2, 3, 4)}, params_like(ffn_shapes("", 4, 6)),
+                   lambda l, act=act: {"y": ffn(l, "", l["x"], act)})
+
+    for norm in ("pre", "post"):
+        lp = params_like(layer_shapes("", d, d_ff, 2, ["self_attn"]))
+        with_grads(f"encoder_layer_{norm}", {"x": rand(2, 5, d)}, lp,
+                   lambda l, norm=norm: {"y": encoder_layer(l, "", l["x"], src_pad, heads, norm)}, {"mask": src_pad})
+        lp = params_like(layer_shapes("", d, d_ff, 3, ["self_attn", "src_attn"]))
+        with_grads(f"decoder_layer_{norm}", {"x": rand(2, 4, d), "memory": rand(2, 5, d)}, lp,
+                   lambda l, norm=norm: {"y": decoder_layer(l, "", l["x"], l["memory"], src_pad, causal(4), heads, norm)},
+                   {"src_mask": src_pad, "tgt_mask": causal(4)})
+
+    # A whole tiny Transformer (pre-norm, N = 1, V = 7, padding 0): log-probabilities
+    # and the label-smoothed loss, with every parameter's gradient of the loss.
+    V = 7
+    shapes = {"src_embed.weight": (V, d), "tgt_embed.weight": (V, d)}
+    shapes.update(layer_shapes("encoder.layers.0.", d, d_ff, 2, ["self_attn"]))
+    shapes.update(ln_shapes("encoder.norm.", d))
+    shapes.update(layer_shapes("decoder.layers.0.", d, d_ff, 3, ["self_attn", "src_attn"]))
+    shapes.update(ln_shapes("decoder.norm.", d))
+    shapes.update(linear_shapes("generator.proj.", d, V))
+    tp = {k: v.requires_grad_() for k, v in params_like(shapes).items()}
+    src = torch.tensor([[1, 3, 5, 2, 0], [1, 6, 4, 4, 2]])
+    tgt_in = torch.tensor([[1, 3, 5, 2], [1, 6, 4, 0]])
+    tgt_out = torch.tensor([[3, 5, 2, 0], [6, 4, 2, 0]])
+    src_mask = (src != 0).unsqueeze(1).to(torch.int64)                       # [B, 1, S]
+    tgt_mask = (tgt_in != 0).unsqueeze(1).to(torch.int64) * causal(4)       # [B, T, T]
+    pe = sinusoidal(16, d)
+    embed = lambda w, ids: w[ids] * math.sqrt(d)                            # 001: embeddings x sqrt(d_model)
+    memory = layer_norm(encoder_layer(tp, "encoder.layers.0.", embed(tp["src_embed.weight"], src) + pe[:5],
+                                      src_mask, heads, "pre"), tp["encoder.norm.gamma"], tp["encoder.norm.beta"])
+    out = layer_norm(decoder_layer(tp, "decoder.layers.0.", embed(tp["tgt_embed.weight"], tgt_in) + pe[:4], memory,
+                                   src_mask, tgt_mask, heads, "pre"), tp["decoder.norm.gamma"], tp["decoder.norm.beta"])
+    logp = torch.log_softmax(linear(out, tp["generator.proj.weight"], tp["generator.proj.bias"]), -1)
+    loss = label_smoothing_loss(logp, tgt_out, V, 0, 0.1)
+    loss.backward()
+    write("transformer", {**tp, "src": src, "tgt_in": tgt_in, "tgt_out": tgt_out, "out.log_probs": logp,
+                          "out.loss": loss.reshape(1), **{f"grad.{k}": v.grad for k, v in tp.items()}})
+
+    # The label-smoothed loss alone, from logits.
+    logits = (rand(2, 3, 5) * 3).requires_grad_()
+    target = torch.tensor([[1, 0, 3], [4, 2, 0]])
+    ls = label_smoothing_loss(torch.log_softmax(logits, -1), target, 5, 0, 0.2)
+    ls.backward()
+    write("label_smoothing", {"logits": logits, "target": target, "out.loss": ls.reshape(1), "grad.logits": logits.grad})
+
+    # Adam and AdamW (torch.optim): weight decay, and a parameter `late` with no
+    # gradient at steps 1 and 2. grad.<p>.<s> is the gradient set before step s;
+    # after.<p>.<s> the value after it.
+    for kind, opt_cls, wd in (("adam", torch.optim.Adam, 0.01), ("adamw", torch.optim.AdamW, 0.1)):
+        a, late = rand(3).requires_grad_(), rand(2, 2).requires_grad_()
+        record = {"a": a.detach().clone(), "late": late.detach().clone()}
+        opt = opt_cls([a, late], lr=0.05, betas=(0.9, 0.98), eps=1e-8, weight_decay=wd)
+        for s in range(1, 6):
+            a.grad = rand(3)
+            record[f"grad.a.{s}"] = a.grad.clone()
+            if s >= 3:
+                late.grad = rand(2, 2)
+                record[f"grad.late.{s}"] = late.grad.clone()
+            opt.step()
+            record[f"after.a.{s}"] = a.detach().clone()
+            record[f"after.late.{s}"] = late.detach().clone()
+        write(kind, record)
+
+    # The Transformer's warmup schedule (001 `rate`): factor d^-0.5 min(s^-0.5, s w^-1.5).
+    steps = torch.arange(1, 13)
+    write("warmup", {"lr": 2.0 * d ** -0.5 * torch.minimum(steps ** -0.5, steps * 4 ** -1.5)})
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,125 @@
+// Lectern against PyTorch, op by op and layer by layer, in float64: values and
+// every gradient (the files are made by make_reference.py; docs/reference.md).
+#include "nn/feed_forward.h"
+#include "nn/layer_norm.h"
+#include "nn/linear.h"
+#include "nn/multi_head_attention.h"
+#include "nn/scaled_dot_product_attention.h"
+#include "nn/sinusoidal_positional_encoding.h"
+#include "models/decoder_layer.h"
+#include "models/encoder_layer.h"
+#include "reference_case.h"
+
+using namespace autograd;
+
+TEST_CASE("Linear matches PyTorch: y = x W^T + b and its gradients", "[reference]") {
+    reference::Case ref("linear");
+    nn::Linear lin(4, 5);
+    lin.to(Dtype::float64);
+    ref.load_parameters(lin);
+    Tensor x = ref.input("x");
+    Tensor y = lin(x);
+    ref.compare("out.y", y);
+    ref.compare_gradients(y, {{"x", x}}, &lin);
+}
+
+TEST_CASE("LayerNorm matches PyTorch (003's formula, eps 1e-5 inside the square root)", "[reference]") {
+    reference::Case ref("layer_norm");
+    nn::LayerNorm ln(5);
+    ln.to(Dtype::float64);
+    ref.load_parameters(ln);
+    Tensor x = ref.input("x");
+    Tensor y = ln(x);
+    ref.compare("out.y", y);
+    ref.compare_gradients(y, {{"x", x}}, &ln);
+}
+
+TEST_CASE("softmax and log_softmax match PyTorch", "[reference]") {
+    for (bool log : {false, true}) {
+        reference::Case ref(log ? "log_softmax" : "softmax");
+        Tensor x = ref.input("x");
+        Tensor y = log ? log_softmax(x, -1) : softmax(x, -1);
+        ref.compare("out.y", y);
+        ref.compare_gradients(y, {{"x", x}});
+    }
+}
+
+TEST_CASE("scaled dot-product attention matches PyTorch: causal, padding, a fully masked row", "[reference]") {
+    for (const char* name : {"attention_causal", "attention_padding"}) {
+        reference::Case ref(name);
+        Tensor q = ref.input("q"), k = ref.input("k"), v = ref.input("v");
+        ref.compare("out.p", nn::attention_weights(q, k, ref["mask"]));
+        Tensor z = nn::scaled_dot_product_attention(q, k, v, ref["mask"]);
+        ref.compare("out.z", z);
+        ref.compare_gradients(z, {{"q", q}, {"k", k}, {"v", v}});
+    }
+}
+
+TEST_CASE("multi-head attention matches PyTorch: causal self-attention and padded cross-attention", "[reference]") {
+    {
+        reference::Case ref("mha_self_causal");
+        nn::MultiHeadAttention mha(8, 2);
+        mha.to(Dtype::float64);
+        ref.load_parameters(mha);
+        Tensor x = ref.input("x");
+        Tensor y = mha(x, x, x, ref["mask"]);
+        ref.compare("out.y", y);
+        ref.compare_gradients(y, {{"x", x}}, &mha);
+    }
+    {
+        reference::Case ref("mha_cross_padding");
+        nn::MultiHeadAttention mha(8, 2);
+        mha.to(Dtype::float64);
+        ref.load_parameters(mha);
+        Tensor x = ref.input("x"), memory = ref.input("memory");
+        Tensor y = mha(x, memory, memory, ref["mask"]);
+        ref.compare("out.y", y);
+        ref.compare_gradients(y, {{"x", x}, {"memory", memory}}, &mha);
+    }
+}
+
+TEST_CASE("the sinusoidal table matches eq. 15.57 computed by PyTorch's reference in float64", "[reference]") {
+    reference::Case ref("sinusoidal_pe");
+    nn::SinusoidalPositionalEncoding pe(6, 0.0, 16);
+    pe.to(Dtype::float64);
+    ref.compare("table", pe.table, 1e-15);
+}
+
+TEST_CASE("the feed-forward layer matches PyTorch with ReLU and with exact GELU", "[reference]") {
+    for (auto act : {nn::Activation::relu, nn::Activation::gelu}) {
+        reference::Case ref(act == nn::Activation::relu ? "ffn_relu" : "ffn_gelu");
+        nn::FeedForward ffn(4, 6, 0.0, act);
+        ffn.to(Dtype::float64);
+        ref.load_parameters(ffn);
+        Tensor x = ref.input("x");
+        Tensor y = ffn(x);
+        ref.compare("out.y", y);
+        ref.compare_gradients(y, {{"x", x}}, &ffn);
+    }
+}
+
+TEST_CASE("encoder and decoder layers match PyTorch, pre-norm and post-norm", "[reference]") {
+    for (nn::Norm norm : {nn::Norm::pre, nn::Norm::post}) {
+        const std::string suffix = norm == nn::Norm::pre ? "_pre" : "_post";
+        {
+            reference::Case ref("encoder_layer" + suffix);
+            models::EncoderLayer layer(8, 2, 16, 0.0, norm, nn::Activation::relu, default_generator());
+            layer.to(Dtype::float64);
+            ref.load_parameters(layer);
+            Tensor x = ref.input("x");
+            Tensor y = layer.forward(x, ref["mask"]);
+            ref.compare("out.y", y);
+            ref.compare_gradients(y, {{"x", x}}, &layer);
+        }
+        {
+            reference::Case ref("decoder_layer" + suffix);
+            models::DecoderLayer layer(8, 2, 16, 0.0, norm, nn::Activation::relu, default_generator());
+            layer.to(Dtype::float64);
+            ref.load_parameters(layer);
+            Tensor x = ref.input("x"), memory = ref.input("memory");
+            Tensor y = layer.forward(x, memory, ref["src_mask"], ref["tgt_mask"]);
+            ref.compare("out.y", y);
+            ref.compare_gradients(y, {{"x", x}, {"memory", memory}}, &layer);
+        }
+    }
+}
