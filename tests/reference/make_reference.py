@@ -109,9 +109,9 @@ def sublayer(p, prefix, x, f, norm):  # 003: pre x + F(LN(x)); post LN(x + F(x))
     return x + f(ln(x)) if norm == "pre" else ln(x + f(x))
 
 
-def encoder_layer(p, prefix, x, mask, heads, norm):
+def encoder_layer(p, prefix, x, mask, heads, norm, act="relu"):
     h = sublayer(p, f"{prefix}sublayer.0.", x, lambda y: mha(p, f"{prefix}self_attn.", y, y, heads, mask), norm)
-    return sublayer(p, f"{prefix}sublayer.1.", h, lambda y: ffn(p, f"{prefix}feed_forward.", y, "relu"), norm)
+    return sublayer(p, f"{prefix}sublayer.1.", h, lambda y: ffn(p, f"{prefix}feed_forward.", y, act), norm)
 
 
 def decoder_layer(p, prefix, x, memory, src_mask, tgt_mask, heads, norm):
@@ -236,15 +236,65 @@ def main():
     tgt_mask = (tgt_in != 0).unsqueeze(1).to(torch.int64) * causal(4)       # [B, T, T]
     pe = sinusoidal(16, d)
     embed = lambda w, ids: w[ids] * math.sqrt(d)                            # 001: embeddings x sqrt(d_model)
-    memory = layer_norm(encoder_layer(tp, "encoder.layers.0.", embed(tp["src_embed.weight"], src) + pe[:5],
-                                      src_mask, heads, "pre"), tp["encoder.norm.gamma"], tp["encoder.norm.beta"])
-    out = layer_norm(decoder_layer(tp, "decoder.layers.0.", embed(tp["tgt_embed.weight"], tgt_in) + pe[:4], memory,
-                                   src_mask, tgt_mask, heads, "pre"), tp["decoder.norm.gamma"], tp["decoder.norm.beta"])
-    logp = torch.log_softmax(linear(out, tp["generator.proj.weight"], tp["generator.proj.bias"]), -1)
+
+    def encode(src, src_mask):
+        return layer_norm(encoder_layer(tp, "encoder.layers.0.", embed(tp["src_embed.weight"], src) + pe[:src.shape[1]],
+                                        src_mask, heads, "pre"), tp["encoder.norm.gamma"], tp["encoder.norm.beta"])
+
+    def decode(memory, src_mask, tgt, tgt_mask):  # -> log-probabilities [B, T, V] (001's Generator)
+        out = layer_norm(decoder_layer(tp, "decoder.layers.0.", embed(tp["tgt_embed.weight"], tgt) + pe[:tgt.shape[1]],
+                                       memory, src_mask, tgt_mask, heads, "pre"),
+                         tp["decoder.norm.gamma"], tp["decoder.norm.beta"])
+        return torch.log_softmax(linear(out, tp["generator.proj.weight"], tp["generator.proj.bias"]), -1)
+
+    logp = decode(encode(src, src_mask), src_mask, tgt_in, tgt_mask)
     loss = label_smoothing_loss(logp, tgt_out, V, 0, 0.1)
     loss.backward()
     write("transformer", {**tp, "src": src, "tgt_in": tgt_in, "tgt_out": tgt_out, "out.log_probs": logp,
                           "out.loss": loss.reshape(1), **{f"grad.{k}": v.grad for k, v in tp.items()}})
+
+    # Greedy decoding with the same weights (003's loop, the whole prefix
+    # re-decoded each step): from start symbol 1, the most probable next token.
+    with torch.no_grad():
+        memory = encode(src, src_mask)
+        ys, chosen = torch.ones(2, 1, dtype=torch.int64), []
+        for _ in range(5):
+            last = decode(memory, src_mask, ys, causal(ys.shape[1]))[:, -1]
+            lp, nxt = last.max(-1)
+            chosen.append(lp)
+            ys = torch.cat([ys, nxt.unsqueeze(1)], 1)
+    write("greedy_decode", {**{k: v.detach() for k, v in tp.items()}, "src": src, "out.tokens": ys,
+                            "out.log_probs": torch.stack(chosen, 1)})
+
+    # A tiny ViT (002's equations): 4x4 one-channel images, patch 2 (N = 4), D 8,
+    # one pre-norm GELU layer, 3 classes. Patches are taken row by row, each
+    # flattened row-major (with one channel the layout has no other choice).
+    vs = {"embed.proj.weight": (d, 4), "embed.proj.bias": (d,), "embed.class_token": (1, 1, d),
+          "embed.position": (5, d)}
+    vs.update(layer_shapes("layers.0.", d, 16, 2, ["self_attn"]))
+    vs.update(ln_shapes("norm.", d))
+    vs.update(linear_shapes("head.", d, 3))
+
+    def vit(l):
+        img = l["images"]                                                        # [B, 1, 4, 4]
+        patches = img.reshape(2, 1, 2, 2, 2, 2).permute(0, 2, 4, 3, 5, 1).reshape(2, 4, 4)  # x_p^i, row by row
+        z = torch.cat([l["embed.class_token"].expand(2, 1, d),
+                       linear(patches, l["embed.proj.weight"], l["embed.proj.bias"])], 1) + l["embed.position"]
+        z = encoder_layer(l, "layers.0.", z, None, heads, "pre", "gelu")        # z_1
+        y = layer_norm(z[:, 0], l["norm.gamma"], l["norm.beta"])                # y = LN(z_L^0)
+        return {"logits": linear(y, l["head.weight"], l["head.bias"])}
+
+    with_grads("vit", {"images": rand(2, 1, 4, 4)}, params_like(vs), vit)
+
+    # Attention rollout (002; Abnar & Zuidema): R = prod_l norm(mean_heads(A_l) + I),
+    # later layers on the left; the [CLASS] row without its own column.
+    attn = [torch.softmax(rand(2, 2, 5, 5) * 3, -1) for _ in range(2)]
+    rollout = None
+    for a in attn:
+        m = a.mean(1) + torch.eye(5)
+        m = m / m.sum(-1, keepdim=True)
+        rollout = m if rollout is None else m @ rollout
+    write("attention_rollout", {"attention.0": attn[0], "attention.1": attn[1], "out.rollout": rollout[:, 0, 1:]})
 
     # The label-smoothed loss alone, from logits.
     logits = (rand(2, 3, 5) * 3).requires_grad_()

@@ -1,0 +1,45 @@
+// Lectern against PyTorch for the models' own steps: the ViT (002's equations),
+// attention rollout, and greedy decoding with the KV cache against PyTorch's
+// recomputing loop.
+#include "models/attention_rollout.h"
+#include "models/greedy_decode.h"
+#include "models/transformer.h"
+#include "models/vit.h"
+#include "nn/attention_mask.h"
+#include "reference_case.h"
+
+using namespace autograd;
+
+TEST_CASE("a tiny ViT matches PyTorch: logits and the gradient of every parameter and pixel", "[reference]") {
+    reference::Case ref("vit");
+    models::ViTConfig c;
+    c.image_size = 4, c.channels = 1, c.patch = 2, c.d_model = 8, c.depth = 1, c.heads = 2, c.mlp = 16, c.classes = 3;
+    models::ViT vit(c);
+    vit.to(Dtype::float64);
+    ref.load_parameters(vit);
+    Tensor images = ref.input("images");
+    Tensor logits = vit.forward(images);
+    ref.compare("out.logits", logits);
+    ref.compare_gradients(logits, {{"images", images}}, &vit);
+}
+
+TEST_CASE("attention rollout matches PyTorch: prod norm(mean_heads A + I), the [CLASS] row", "[reference]") {
+    reference::Case ref("attention_rollout");
+    ref.compare("out.rollout", models::attention_rollout(std::vector<Tensor>{ref["attention.0"], ref["attention.1"]}),
+                1e-14);
+}
+
+TEST_CASE("greedy decoding with the KV cache matches PyTorch's recomputing loop, token for token", "[reference]") {
+    reference::Case ref("greedy_decode");
+    models::TransformerConfig c;
+    c.src_vocab = c.tgt_vocab = 7;
+    c.n_layers = 1, c.d_model = 8, c.d_ff = 16, c.heads = 2, c.dropout = 0.0, c.norm = nn::Norm::pre;
+    auto model = models::make_transformer(c);
+    model->to(Dtype::float64);
+    ref.load_parameters(*model);
+    NoGradGuard no_grad;
+    const Tensor& src = ref["src"];
+    models::Decoded d = models::greedy_decode(*model, src, nn::padding_mask(src, 0), 6, 1);
+    CHECK(d.tokens.to_vector() == ref["out.tokens"].to_vector());
+    ref.compare("out.log_probs", d.log_probs, 1e-12);
+}
