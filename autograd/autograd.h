@@ -2,6 +2,7 @@
 // Lectern's tensor core: everything in namespace autograd.
 #include "autograd/allocator.h"
 #include "autograd/anomaly.h"
+#include "autograd/dot.h"
 #include "autograd/dtype.h"
 #include "autograd/errors.h"
 #include "autograd/format.h"

@@ -81,6 +81,7 @@ Tensor record(const char* op, std::vector<Tensor> inputs, Tensor out, BackwardFn
     for (const Tensor& t : inputs) any = any || (t.defined() && t.requires_grad());
     if (!any) return out;
     out.impl()->grad_fn = std::make_shared<Node>(op, std::move(inputs), std::move(backward));
+    out.impl()->grad_fn->output_shape = out.shape();
     out.impl()->requires_grad = true;
     return out;
 }

@@ -27,6 +27,7 @@ struct Node {
     Node& operator=(const Node&) = delete;
 
     const char* name;
+    Shape output_shape;  // for printing the graph (to_dot)
     std::vector<Tensor> inputs;
     BackwardFn backward;
     bool freed = false;  // set once a backward() has run through it

@@ -1,6 +1,13 @@
 // A first look at Lectern's autograd, in the PyTorch habits: fit y = 3x + 2
 // with two leaf tensors, backward() and a hand-written gradient step.
 //   ./build/examples/autograd_tour
+//   ./build/examples/autograd_tour --dot graph.dot   also draws the graph of one step
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <string>
+
 #include <fmt/format.h>
 
 #include "autograd/autograd.h"
@@ -8,9 +15,34 @@
 
 using namespace autograd;
 
+namespace {
+
+// Writes the graph as DOT and, where Graphviz's `dot` is installed, renders it next to it as PNG.
+void draw_graph(const Tensor& loss, const std::string& path) {
+    std::ofstream(path) << to_dot(loss);
+    fmt::print("graph of one step written to {}\n", path);
+    const std::string png = path + ".png";
+    pid_t pid = fork();
+    if (pid == 0) {
+        execlp("dot", "dot", "-Tpng", path.c_str(), "-o", png.c_str(), static_cast<char*>(nullptr));
+        _exit(127);  // no dot on PATH
+    }
+    int status = 0;
+    if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        fmt::print("rendered to {}\n", png);
+    else
+        fmt::print("to render it, install Graphviz (apt-get install graphviz): dot -Tpng {} -o {}\n", path, png);
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
     CLI::App app{"A first look at the autograd API: fits y = w x + b by gradient descent with backward()."};
-    if (int status = examples::parse_flags(app, argc, argv, "autograd_tour", [] {}); status >= 0) return status;
+    std::string dot;
+    app.add_option("--dot", dot, "write the autograd graph of one step as Graphviz DOT here (and PNG beside it, with graphviz)");
+    if (int status = examples::parse_flags(app, argc, argv, "autograd_tour", [&] { examples::check_output_file("--dot", dot); });
+        status >= 0)
+        return status;
 
     Generator gen(0);
     Tensor x = rand({64, 1}, gen);                  // inputs in [0, 1)
@@ -22,6 +54,7 @@ int main(int argc, char** argv) {
     for (int step = 1; step <= 200; ++step) {
         Tensor pred = matmul(x, w) + b;             // [64, 1]
         Tensor loss = mean(pow(pred - y, 2.0));     // mean squared error
+        if (step == 1 && !dot.empty()) draw_graph(loss, dot);  // before backward(), which frees the graph
         loss.backward();                            // fills w.grad() and b.grad()
         {
             NoGradGuard no_grad;                    // the update is not part of the graph
