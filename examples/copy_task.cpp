@@ -14,7 +14,9 @@
 
 #include "autograd/autograd.h"
 #include "data/copy_task.h"
+#include "examples/attention_figures.h"
 #include "examples/flags.h"
+#include "examples/loss_curve_png.h"
 #include "examples/progress_bar.h"
 #include "models/greedy_decode.h"
 #include "models/transformer.h"
@@ -44,7 +46,7 @@ struct Options {
     std::uint64_t seed = 1;
     int threads = 2;
     std::int64_t eval_sequences = 1000, show = 5;
-    std::string save, load, csv;
+    std::string save, load, csv, figures;
     bool detect_anomaly = false;
 };
 
@@ -94,6 +96,7 @@ void train(models::Transformer& model, const Options& o) {
     auto lr_at = [&](std::int64_t step) { return cosine ? cosine->lr(step - 1) : o.lr * warmup.lr(step); };
     nn::LabelSmoothingLoss criterion(o.vocab, data::kCopyPad, o.smoothing);
     Generator gen(o.seed);
+    examples::LossCurve curve;
     std::ofstream csv;
     if (!o.csv.empty()) {
         csv.open(o.csv);
@@ -117,12 +120,18 @@ void train(models::Transformer& model, const Options& o) {
             bar.update(i, b.ntokens * 2,  // source and target tokens
                        fmt::format("loss {:.4f}  lr {:.1e}", loss_value, opt.lr()));
             if (csv) csv << fmt::format("{},{},{},\n", step, loss_value, opt.lr());
+            curve.train.emplace_back(static_cast<double>(step), loss_value);
         }
         double ev = eval_loss(model, o, criterion);
         fmt::print("epoch {} eval loss {:.4f}  ({} of {} steps)\n", epoch, ev, epoch * o.batches_per_epoch, steps);
         if (csv) csv << fmt::format("{},,,{}\n", epoch * o.batches_per_epoch, ev);
+        curve.eval.emplace_back(static_cast<double>(epoch * o.batches_per_epoch), ev);
     }
-    if (!o.csv.empty()) fmt::print("loss curve written to {}\n", o.csv);
+    if (!o.csv.empty()) {
+        const std::string png = o.csv + ".png";
+        std::string axes = examples::write_loss_curve_png(png, curve);
+        fmt::print("loss curve written to {} and {} ({})\n", o.csv, png, axes);
+    }
 }
 
 // Decodes `o.show` held-out sequences for the eye, then the exact-match
@@ -153,6 +162,16 @@ void evaluate(const models::Transformer& model, const Options& o) {
     }
     fmt::print("exact-match accuracy: {}/{} = {:.1f}% of held-out sequences copied exactly\n", correct, seen,
                100.0 * static_cast<double>(correct) / static_cast<double>(seen));
+}
+
+// The attention maps of the first held-out sequence, decoded by the model itself.
+void write_figures(models::Transformer& model, const Options& o) {
+    Generator gen(o.seed + 1000003);  // the same held-out stream evaluate() draws from
+    data::CopyBatch b = data::copy_task_batch(o.vocab, o.seq_len, 1, gen);
+    Tensor decoded = models::greedy_decode(model, b.src, nn::padding_mask(b.src, data::kCopyPad), o.seq_len, 1).tokens;
+    fmt::print("attention maps (rows: queries, columns: keys; heads left to right) written:\n");
+    for (const std::string& path : examples::write_attention_figures(model, b.src, decoded, data::kCopyPad, o.figures))
+        fmt::print("  {}\n", path);
 }
 
 }  // namespace
@@ -187,13 +206,17 @@ int main(int argc, char** argv) {
     app.add_option("--show", o.show, "held-out sequences to print")->check(CLI::Range(0, 100));
     app.add_option("--save", o.save, "write a checkpoint here after training");
     app.add_option("--load", o.load, "load this checkpoint and decode without training (same model flags)");
-    app.add_option("--csv", o.csv, "write the loss curve (step,loss,lr,eval_loss) here");
+    app.add_option("--csv", o.csv, "write the loss curve (step,loss,lr,eval_loss) here, and as a picture in <csv>.png");
+    app.add_option("--figures", o.figures,
+                   "after training, write each layer's attention maps for a held-out sequence into this folder");
     app.add_flag("--detect-anomaly", o.detect_anomaly,
                  "check every op's output and gradient, and name the first op that makes a NaN or an infinity (slow)");
     if (int status = examples::parse_flags(app, argc, argv, "copy_task", [&] {
             if (o.d_model % o.heads != 0) throw CLI::ValidationError("--heads", "must divide --d-model");
             examples::check_output_file("--save", o.save);
             examples::check_output_file("--csv", o.csv);
+            examples::check_output_file("--csv", o.csv + ".png");
+            examples::check_output_folder("--figures", o.figures);
         });
         status >= 0)
         return status;
@@ -222,6 +245,7 @@ int main(int argc, char** argv) {
             fmt::print("checkpoint written to {}\n", o.save);
         }
         evaluate(*model, o);
+        if (!o.figures.empty()) write_figures(*model, o);
     } catch (const nn::NonFiniteError& e) {
         fmt::print(stderr, "copy_task: {}: training stopped, nothing saved (try a lower --lr; --detect-anomaly names the op)\n",
                    e.what());
