@@ -34,6 +34,15 @@ public:
     Tensor operator()(const Tensor& query, const Tensor& key, const Tensor& value, const Tensor& mask = Tensor()) const {
         return forward(query, key, value, mask);
     }
+    // Block-local causal self-attention (004 §15.6.1, table 15.1): position i
+    // attends only to positions j <= i of its own block of K. Computed per
+    // block: x [B, T, D] is cut into ceil(T/K) blocks (the last padded with
+    // zeros that no real query sees), each block is one batch entry
+    // [B * T/K, K, D] of ordinary causal attention, so the scores are
+    // [B * T/K, H, K, K]: O(T K) time and memory instead of O(T^2). Equals
+    // forward(x, x, x, block_local_mask(T, K)) by value. last_attention() is
+    // then per block, [B * T/K, H, K, K].
+    Tensor forward_block_local(const Tensor& x, std::int64_t block) const;
     // Incremental self-attention: x_new [B, t, D] holds the newest positions;
     // their keys and values are appended to `cache` and they attend over every
     // cached position (add a mask for t > 1). Equals forward() on the whole prefix.
