@@ -29,7 +29,7 @@ GPT::GPT(const GPTConfig& c) : config(c) {
         blocks->push_back(std::make_shared<GPTBlock>(c.d_model, c.heads, c.d_ff, c.dropout, c.block, c.experts, c.top_k, gen));
     norm = register_module("norm", std::make_shared<nn::LayerNorm>(c.d_model));
     head = register_module("head", std::make_shared<nn::Linear>(c.d_model, c.vocab, false, gen));
-    if (c.tie_weights) head->replace_parameter("weight", tok_embed->weight);
+    if (c.tie_weights) head->weight = head->replace_parameter("weight", tok_embed->weight);
 }
 
 // dropout(E_tok[ids] + P[start : start + T])
