@@ -1,5 +1,6 @@
 // Full causal self-attention against block-local attention (004 §15.6.1,
-// table 15.1): O(T^2 d) against O(T K d) for blocks of K positions. Times one
+// table 15.1): O(T^2 d) against O(T L d) for blocks of L positions (the notes'
+// K = T / L blocks: O(T^2 d / K)). Times one
 // MultiHeadAttention forward, and forward + backward, at sequence lengths
 // 128..2048 and prints the ratios: full attention's time grows ~4x per doubling
 // of T once the T x T scores dominate, block-local's ~2x. Medians of 5 runs,
@@ -38,7 +39,7 @@ int main(int argc, char** argv) {
     std::int64_t block = 64, d_model = 128, heads = 4;
     int threads = 2;
     CLI::App app{"Time full causal attention against block-local attention as the sequence grows."};
-    app.add_option("--block", block, "K, positions per block")->check(CLI::Range(1, 4096));
+    app.add_option("--block", block, "L, positions per block")->check(CLI::Range(1, 4096));
     app.add_option("--d-model", d_model, "model width")->check(CLI::Range(1, 4096));
     app.add_option("--heads", heads, "attention heads (must divide --d-model)")->check(CLI::Range(1, 256));
     app.add_option("--threads", threads, "threads (BLAS)")->check(CLI::Range(1, 256));
@@ -51,7 +52,7 @@ int main(int argc, char** argv) {
     set_num_threads(threads);
     nn::MultiHeadAttention mha(d_model, heads);
     Generator g(0);
-    fmt::print("causal self-attention, batch 1, d_model {}, {} heads, block-local K = {}, {} threads (medians of 5, ms)\n",
+    fmt::print("causal self-attention, batch 1, d_model {}, {} heads, block-local blocks of L = {}, {} threads (medians of 5, ms)\n",
                d_model, heads, block, threads);
     fmt::print("{:>6} | {:>10} {:>10} {:>7} | {:>10} {:>10} {:>7}\n", "T", "full fwd", "local fwd", "ratio", "full f+b",
                "local f+b", "ratio");
@@ -73,8 +74,9 @@ int main(int argc, char** argv) {
         fmt::print("{:>6} | {:>10.2f} {:>10.2f} {:>6.1f}x | {:>10.2f} {:>10.2f} {:>6.1f}x\n", T, full_fwd, local_fwd,
                    full_fwd / local_fwd, full_both, local_both, full_both / local_both);
     }
-    fmt::print("Expected: full attention costs O(T^2 d), block-local O(T K d), so once the scores dominate the ratio\n"
-               "doubles with T (T / K = {} at T = 2048); the projections, O(T d^2), are the same in both.\n",
+    fmt::print("Expected: full attention costs O(T^2 d), block-local O(T L d) = O(T^2 d / K) with K = T / L blocks, so\n"
+               "once the scores dominate the ratio doubles with T (K = {} at T = 2048); the projections, O(T d^2), are\n"
+               "the same in both.\n",
                2048 / block);
     return 0;
 }

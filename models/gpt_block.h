@@ -12,8 +12,8 @@ using autograd::Tensor;
 
 // One decoder-only block (002 "Decoders"; nanoGPT's Block), pre-norm:
 //   h' = h + CausalSelfAttention(LN(h)),   out = h' + MLP(LN(h'))
-// The attention is causal over the whole prefix, or block-local (block > 0:
-// causal within blocks of that many positions, 004 §15.6.1). The MLP is a GELU
+// The attention is causal over the whole prefix, or block-local (block = L > 0:
+// causal within blocks of L positions, 004 §15.6.1). The MLP is a GELU
 // FeedForward, or a MixtureOfExperts (experts > 0, 004 §15.5.7).
 class GPTBlock : public nn::Module {
 public:

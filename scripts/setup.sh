@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 packages=(g++ meson ninja-build pkg-config
           libopenblas-dev libfmt-dev catch2 zlib1g-dev
-          libcli11-dev libstb-dev dataset-fashion-mnist)
+          libcli11-dev libstb-dev dataset-fashion-mnist fortunes)
 
 missing=()
 for p in "${packages[@]}"; do

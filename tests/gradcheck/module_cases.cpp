@@ -106,7 +106,7 @@ std::vector<Case> module_cases() {
             return m(x[0], x[1], x[1], nn::padding_mask(ids({1, 2, 3, 0, 0, 4, 5, 6, 7, 0}, {2, 5}), 0));
         }));
     cases.push_back(module_case<nn::MultiHeadAttention>(
-        "nn", "MultiHeadAttention (block-local, K 2)", "[2,5,4], 2 heads", mha, [] { return std::vector{leaf({2, 5, 4}, 18)}; },
+        "nn", "MultiHeadAttention (block-local, L 2)", "[2,5,4], 2 heads", mha, [] { return std::vector{leaf({2, 5, 4}, 18)}; },
         [](const nn::MultiHeadAttention& m, auto& x) { return m.forward_block_local(x[0], 2); }));
     for (std::int64_t k : {1, 2})
         cases.push_back(module_case<nn::MixtureOfExperts>(
@@ -161,7 +161,7 @@ std::vector<Case> module_cases() {
             return std::make_shared<models::ViT>(c);
         },
         [] { return std::vector{leaf({2, 1, 8, 8}, 17)}; }, [](const models::ViT& m, auto& x) { return m.forward(x[0]); }));
-    for (auto [name, block, experts] : {std::tuple{"GPT", 0, 0}, {"GPT (block-local K 2)", 2, 0}, {"GPT (MoE 3 experts, top 2)", 0, 3}}) {
+    for (auto [name, block, experts] : {std::tuple{"GPT", 0, 0}, {"GPT (block-local L 2)", 2, 0}, {"GPT (MoE 3 experts, top 2)", 0, 3}}) {
         cases.push_back(module_case<models::GPT>(
             "models", name, "N 1, d 8, 2 heads, V 7, ids [2,5]",
             [block, experts] {

@@ -19,7 +19,7 @@ struct Variant {
 const Variant kVariants[] = {
     {"full attention, learned positions, tied", 0, 0, models::Positions::learned, true},
     {"full attention, sinusoidal positions, untied", 0, 0, models::Positions::sinusoidal, false},
-    {"block-local attention (K 2)", 2, 0, models::Positions::learned, true},
+    {"block-local attention (L 2)", 2, 0, models::Positions::learned, true},
     {"mixture of 3 experts, top 2", 0, 3, models::Positions::learned, true},
     {"block-local attention and mixture of experts", 2, 3, models::Positions::sinusoidal, true},
 };
@@ -69,8 +69,8 @@ TEST_CASE("GPT is causal: changing token j changes no logit before j", "[model]"
     }
 }
 
-TEST_CASE("block-local GPT: a token changes no logit outside its own block of K", "[model]") {
-    auto model = models::make_gpt(tiny(kVariants[2], 2));  // K = 2: blocks {0,1}, {2,3}, {4,5}, {6}
+TEST_CASE("block-local GPT: a token changes no logit outside its own block of L", "[model]") {
+    auto model = models::make_gpt(tiny(kVariants[2], 2));  // L = 2: blocks {0,1}, {2,3}, {4,5}, {6}
     model->to(Dtype::float64);
     Tensor x = ids({1, 2, 3, 4, 5, 6, 0}, {1, 7});
     Tensor before = model->forward(x);

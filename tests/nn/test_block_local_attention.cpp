@@ -32,7 +32,7 @@ TEST_CASE("causal_mask for cached decoding: queries at positions past.. see thei
 TEST_CASE("block-local attention computed per block equals full attention under the block mask", "[module]") {
     nn::MultiHeadAttention mha(8, 2);
     mha.to(Dtype::float64);
-    for (std::int64_t T : {8, 7, 3}) {  // a multiple of K, a padded last block, one short block
+    for (std::int64_t T : {8, 7, 3}) {  // a multiple of L, a padded last block, one short block
         Tensor x = rand64({2, T, 8}, static_cast<std::uint64_t>(T)).detach();
         Tensor full = mha(x, x, x, nn::block_local_mask(T, 4));
         Tensor local = mha.forward_block_local(x, 4);
