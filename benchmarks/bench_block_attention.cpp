@@ -6,13 +6,10 @@
 // of T once the T x T scores dominate, block-local's ~2x. Medians of 5 runs,
 // float32. Figures only; it never passes or fails.
 //   ./build/benchmarks/bench_block_attention [--block 64] [--d-model 128] [--heads 4] [--threads 2]
-#include <algorithm>
-#include <chrono>
-#include <vector>
-
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "benchmarks/median_time.h"
 #include "nn/attention_mask.h"
 #include "nn/multi_head_attention.h"
 
@@ -22,15 +19,7 @@ namespace {
 
 template <class F>
 double median_ms(F f) {
-    std::vector<double> t;
-    f();  // warm up: the caching allocator and OpenBLAS's buffers
-    for (int i = 0; i < 5; ++i) {
-        auto start = std::chrono::steady_clock::now();
-        f();
-        t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-    }
-    std::sort(t.begin(), t.end());
-    return t[t.size() / 2];
+    return 1e3 * benchmarks::median_seconds(f, 5);
 }
 
 }  // namespace

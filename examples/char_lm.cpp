@@ -37,13 +37,16 @@ const char* kFortunesDir = "/usr/share/games/fortunes";
 
 struct Options {
     std::string text;  // empty: the fortunes corpus
-    std::int64_t context = 128, layers = 4, d_model = 128, heads = 4, d_ff = 512;
+    std::int64_t context = 64, layers = 4, d_model = 128, heads = 4, d_ff = 512;
     std::string positions = "learned";
     bool untie = false;
     std::int64_t block = 0, experts = 0, top_k_experts = 2;
     double aux = 0.01, dropout = 0.0;
-    std::int64_t batch = 16, epochs = 6, steps = 100;
-    double lr = 2e-3, weight_decay = 0.1, clip = 1.0;
+    // 1.2M training characters: 6 x 200 steps of 16 windows of 64. Many small
+    // steps learn faster per character than fewer large ones (measured: 1.94
+    // nats/char against 2.03 for 32 windows and 2.27 for context 128, 16 windows).
+    std::int64_t batch = 16, epochs = 6, steps = 200;
+    double lr = 3e-3, weight_decay = 0.1, clip = 1.0;
     double val_fraction = 0.1;
     std::int64_t val_windows = 128;
     std::uint64_t seed = 1;
