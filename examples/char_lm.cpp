@@ -70,8 +70,13 @@ struct Corpus {
 Corpus load_corpus(const Options& o) {
     Corpus c;
     bool fortunes = o.text.empty();
-    std::u32string text = data::decode_utf8(fortunes ? data::read_fortunes(kFortunesDir) : data::read_text_file(o.text));
     c.name = fortunes ? fmt::format("fortunes ({} files of {})", data::kFortuneFiles.size(), kFortunesDir) : o.text;
+    std::u32string text;
+    try {
+        text = data::decode_utf8(fortunes ? data::read_fortunes(kFortunesDir) : data::read_text_file(o.text));
+    } catch (const data::DatasetError& e) {
+        throw data::DatasetError(fmt::format("{}: {}", c.name, e.what()));
+    }
     c.vocab = std::make_unique<data::CharVocab>(text);
     std::size_t cut = static_cast<std::size_t>(static_cast<double>(text.size()) * (1 - o.val_fraction));
     std::size_t boundary = text.find(fortunes ? U"\n%\n" : U"\n", cut);
