@@ -19,7 +19,8 @@ struct Routing {
 // GShard's softmax over all E renormalised): the weights sum to 1 for any k, and
 // the gate's gradient reaches exactly the logits that were used.
 // Tokens are routed, not masked: each expert runs only on its own tokens
-// (gathered with index_select), so the cost is k FFNs per token, not E.
+// (gathered with index_select, padded to a multiple of 64 rows), so the cost
+// is k FFNs per token, not E.
 //
 // Load balancing (Switch Transformer eq. 4; GShard's l_aux): after a forward,
 //   aux_loss() = E * sum_e f_e P_e,
