@@ -5,31 +5,18 @@
 //   ./build/benchmarks/bench_matmul
 #include <cblas.h>
 
-#include <algorithm>
-#include <chrono>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "autograd/autograd.h"
+#include "benchmarks/median_time.h"
 #include "examples/flags.h"
 
 using namespace autograd;
+using benchmarks::median_seconds;
 
 namespace {
-
-template <class F>
-double median_seconds(F f) {
-    std::vector<double> t;
-    f();  // warm up: the caching allocator and OpenBLAS's buffers
-    for (int i = 0; i < 9; ++i) {
-        auto start = std::chrono::steady_clock::now();
-        f();
-        t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    }
-    std::sort(t.begin(), t.end());
-    return t[t.size() / 2];
-}
 
 struct Case {
     const char* what;

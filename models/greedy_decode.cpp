@@ -12,19 +12,6 @@ using namespace autograd;
 
 namespace {
 
-// Eval mode for the duration of a decode, restored afterwards.
-class EvalScope {
-public:
-    explicit EvalScope(const Transformer& m) : model_(const_cast<Transformer&>(m)), was_training_(m.is_training()) {
-        model_.eval();
-    }
-    ~EvalScope() { model_.train(was_training_); }
-
-private:
-    Transformer& model_;
-    bool was_training_;
-};
-
 void check_args(const Tensor& src, std::int64_t max_len, std::int64_t start_symbol, const Transformer& model) {
     check_dtype("greedy_decode", src, Dtype::int64, "src");
     if (src.dim() != 2) throw ShapeError(fmt::format("greedy_decode: src must be [B, S], got {}", shape_str(src.shape())));
@@ -52,7 +39,7 @@ Decoded greedy_loop(const Transformer& model, const Tensor& src, const Tensor& s
                     const std::function<Tensor(const Tensor& memory, const Tensor& tokens, std::int64_t t)>& next) {
     check_args(src, max_len, start_symbol, model);
     NoGradGuard no_grad;
-    EvalScope eval(model);
+    nn::EvalGuard eval(model);
     Tensor memory = model.encode(src, src_mask);
     Tensor tokens = full({src.size(0), max_len}, static_cast<double>(start_symbol), Dtype::int64);
     Tensor scores = zeros({src.size(0), max_len - 1}, memory.dtype());

@@ -15,6 +15,25 @@ Tensor subsequent_mask(std::int64_t n) {
     return m;
 }
 
+Tensor causal_mask(std::int64_t queries, std::int64_t past, std::int64_t block) {
+    if (queries <= 0 || past < 0 || block < 0)
+        throw ValueError(fmt::format("causal_mask: needs queries > 0, past >= 0, block >= 0; got {}, {}, {}", queries,
+                                     past, block));
+    const std::int64_t keys = past + queries;
+    Tensor m = zeros({1, queries, keys}, Dtype::int64);
+    std::int64_t* p = m.data<std::int64_t>();
+    for (std::int64_t i = 0; i < queries; ++i) {
+        const std::int64_t pos = past + i, first = block > 0 ? pos - pos % block : 0;
+        for (std::int64_t j = first; j <= pos; ++j) p[i * keys + j] = 1;
+    }
+    return m;
+}
+
+Tensor block_local_mask(std::int64_t n, std::int64_t block) {
+    if (block <= 0) throw ValueError(fmt::format("block_local_mask: block size must be positive, got {}", block));
+    return causal_mask(n, 0, block);
+}
+
 Tensor padding_mask(const Tensor& ids, std::int64_t pad) {
     check_dtype("padding_mask", ids, Dtype::int64, "ids");
     if (ids.dim() != 2) throw ShapeError(fmt::format("padding_mask: ids must be [B, T], got {}", shape_str(ids.shape())));

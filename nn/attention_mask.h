@@ -9,6 +9,14 @@ namespace nn {
 // [1, n, n] with 1 where key j <= query i: the decoder's causal mask
 // (001 subsequent_mask; 002's M with -inf above the diagonal).
 autograd::Tensor subsequent_mask(std::int64_t n);
+// [1, queries, past + queries]: query i sits at position past + i and may
+// attend to key j when j <= past + i (causal); with block L > 0 also only when
+// j is in the query's own block of L positions, floor(j / L) == floor((past + i) / L)
+// (block-local attention, 004 §15.6.1: a sequence of N cut into K = N / L blocks). past > 0 is incremental
+// decoding: the keys of the first `past` positions are cached.
+autograd::Tensor causal_mask(std::int64_t queries, std::int64_t past = 0, std::int64_t block = 0);
+// [1, n, n]: causal attention within blocks of L positions, causal_mask(n, 0, L).
+autograd::Tensor block_local_mask(std::int64_t n, std::int64_t block);
 // ids [B, T] -> [B, 1, T], 1 where ids != pad: no query attends to padding.
 autograd::Tensor padding_mask(const autograd::Tensor& ids, std::int64_t pad);
 // Elementwise AND of two masks that broadcast together (padding and causal).

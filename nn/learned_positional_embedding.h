@@ -12,6 +12,8 @@ public:
                                autograd::Generator& gen = autograd::default_generator());
     // x [B, T, D] -> x + W_pos[:T]; ShapeError if T > max_len or D differs.
     Tensor forward(const Tensor& x) const;
+    // The same for positions [start, start + T): incremental decoding feeds one token at a time.
+    Tensor forward(const Tensor& x, std::int64_t start) const;
     Tensor operator()(const Tensor& x) const { return forward(x); }
 
     Tensor weight;  // W_pos [max_len, D]

@@ -73,6 +73,23 @@ private:
     Dtype dtype_ = Dtype::float32;
 };
 
+// Eval mode (no dropout) over a scope, the module's previous mode restored on
+// exit: decoding and sampling switch it for their duration. The mode is not
+// part of a module's value, so a const model may be switched.
+class EvalGuard {
+public:
+    explicit EvalGuard(const Module& m) : module_(const_cast<Module&>(m)), was_training_(m.is_training()) {
+        module_.eval();
+    }
+    ~EvalGuard() { module_.train(was_training_); }
+    EvalGuard(const EvalGuard&) = delete;
+    EvalGuard& operator=(const EvalGuard&) = delete;
+
+private:
+    Module& module_;
+    bool was_training_;
+};
+
 // A stack of modules of one type, named "0", "1", ... (the notes' clones(layer, N)).
 template <class M>
 class ModuleList : public Module {

@@ -1,5 +1,6 @@
 #include "nn/multi_head_attention.h"
 
+#include "nn/attention_mask.h"
 #include "nn/scaled_dot_product_attention.h"
 
 #include <cmath>
@@ -62,6 +63,18 @@ Tensor MultiHeadAttention::forward(const Tensor& query, const Tensor& key, const
                                      shape_str(query.shape()), shape_str(key.shape()), shape_str(value.shape())));
     Tensor q = split_heads(w_q->forward(query)), k = split_heads(w_k->forward(key)), v = split_heads(w_v->forward(value));
     return w_o->forward(merge_heads(attend(q, k, v, mask)));
+}
+
+Tensor MultiHeadAttention::forward_block_local(const Tensor& x, std::int64_t block) const {
+    check_input("x", x);
+    if (block <= 0) throw ValueError(fmt::format("MultiHeadAttention: block size must be positive, got {}", block));
+    const std::int64_t B = x.size(0), T = x.size(1), D = x.size(2), blocks = (T + block - 1) / block;
+    Tensor h = x;
+    if (blocks * block != T) h = concat({x, zeros({B, blocks * block - T, D}, x.dtype())}, 1);  // padding after the end
+    h = reshape(h, {B * blocks, block, D});                                 // one batch entry per block
+    Tensor y = forward(h, h, h, subsequent_mask(block));                    // [B * T/K, K, D]
+    y = reshape(y, {B, blocks * block, D});
+    return blocks * block == T ? y : narrow(y, 1, 0, T);
 }
 
 Tensor MultiHeadAttention::forward_cached(const Tensor& x_new, KVCache& cache, const Tensor& mask) const {

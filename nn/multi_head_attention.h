@@ -34,6 +34,17 @@ public:
     Tensor operator()(const Tensor& query, const Tensor& key, const Tensor& value, const Tensor& mask = Tensor()) const {
         return forward(query, key, value, mask);
     }
+    // Block-local causal self-attention (004 §15.6.1): position i attends only
+    // to positions j <= i of its own block of `block` = L positions. The notes
+    // chunk a sequence of N into K blocks of N/K and get O(N^2 / K) instead of
+    // the O(N^2 d) of table 15.1; here the argument is the block's length
+    // L = N/K, the cost O(N L). Computed per block: x [B, T, D] is cut into
+    // ceil(T/L) blocks (the last padded with zeros that no real query sees),
+    // each block is one batch entry [B * T/L, L, D] of ordinary causal
+    // attention, so the scores are [B * T/L, H, L, L], never [T, T]. Equals
+    // forward(x, x, x, block_local_mask(T, L)) by value. last_attention() is
+    // then per block, [B * T/L, H, L, L].
+    Tensor forward_block_local(const Tensor& x, std::int64_t block) const;
     // Incremental self-attention: x_new [B, t, D] holds the newest positions;
     // their keys and values are appended to `cache` and they attend over every
     // cached position (add a mask for t > 1). Equals forward() on the whole prefix.

@@ -1,8 +1,11 @@
 // One gradcheck per nn module and model, with respect to its input and every
 // parameter (the module is converted to float64 and its own parameter tensors
 // are perturbed).
+#include <tuple>
+
 #include "catalog.h"
 #include "models/attention_rollout.h"
+#include "models/gpt.h"
 #include "models/transformer.h"
 #include "models/vit.h"
 #include "nn/attention_mask.h"
@@ -12,6 +15,7 @@
 #include "nn/learned_positional_embedding.h"
 #include "nn/linear.h"
 #include "nn/loss.h"
+#include "nn/mixture_of_experts.h"
 #include "nn/multi_head_attention.h"
 #include "nn/scaled_dot_product_attention.h"
 #include "nn/sinusoidal_positional_encoding.h"
@@ -109,6 +113,18 @@ std::vector<Case> module_cases() {
                          return gradcheck([&](auto& x) { return nn::scaled_dot_product_attention(x[0], x[1], x[2], mask); },
                                           {leaf({2, 2, 3, 4}, 30), leaf({2, 2, 5, 4}, 31), leaf({2, 2, 5, 4}, 32)});
                      }});
+    cases.push_back(module_case<nn::MultiHeadAttention>(
+        "nn", "MultiHeadAttention (block-local, L 2)", "[2,5,4], 2 heads", mha, [] { return std::vector{leaf({2, 5, 4}, 18)}; },
+        [](const nn::MultiHeadAttention& m, auto& x) { return m.forward_block_local(x[0], 2); }));
+    for (std::int64_t k : {1, 2})
+        cases.push_back(module_case<nn::MixtureOfExperts>(
+            "nn", k == 1 ? "MixtureOfExperts (top 1) + aux loss" : "MixtureOfExperts (top 2) + aux loss",
+            "[2,4,4], 3 experts, d_ff 5", [k] { return std::make_shared<nn::MixtureOfExperts>(4, 5, 3, k); },
+            [] { return std::vector{leaf({2, 4, 4}, 19)}; },
+            [](const nn::MixtureOfExperts& m, auto& x) {
+                Tensor y = sum(m(x[0]));
+                return y + m.aux_loss();
+            }));
     for (Norm norm : {Norm::pre, Norm::post})
         cases.push_back(module_case<nn::SublayerConnection>(
             "nn", norm == Norm::pre ? "SublayerConnection (pre-norm)" : "SublayerConnection (post-norm)",
@@ -153,6 +169,21 @@ std::vector<Case> module_cases() {
             return std::make_shared<models::ViT>(c);
         },
         [] { return std::vector{leaf({2, 1, 8, 8}, 17)}; }, [](const models::ViT& m, auto& x) { return m.forward(x[0]); }));
+    for (auto [name, block, experts] : {std::tuple{"GPT", 0, 0}, {"GPT (block-local L 2)", 2, 0}, {"GPT (MoE 3 experts, top 2)", 0, 3}}) {
+        cases.push_back(module_case<models::GPT>(
+            "models", name, "N 1, d 8, 2 heads, V 7, ids [2,5]",
+            [block, experts] {
+                models::GPTConfig c;
+                c.vocab = 7, c.context = 8, c.d_model = 8, c.n_layers = 1, c.heads = 2, c.d_ff = 12;
+                c.block = block, c.experts = experts, c.seed = 4;
+                return models::make_gpt(c);
+            },
+            [] { return std::vector<Tensor>{}; },
+            [](const models::GPT& m, auto&) {
+                Tensor logits = m.forward(ids({1, 3, 4, 0, 6, 2, 5, 5, 1, 0}, {2, 5}));
+                return sum(logits * logits) + m.aux_loss();
+            }));
+    }
     return cases;
 }
 

@@ -44,6 +44,7 @@ TEST_CASE("positional encodings add to the input", "[module]") {
     require_values(pe.forward(zeros({1, 1, 4}), 2), narrow(pe.table, 0, 2, 1).to_vector());
     nn::LearnedPositionalEmbedding lpe(5, 4);
     require_values(narrow(lpe(ones({2, 3, 4})), 0, 0, 1), (narrow(lpe.weight, 0, 0, 3) + 1.0).to_vector());
+    require_values(lpe.forward(zeros({1, 2, 4}), 3), narrow(lpe.weight, 0, 3, 2).to_vector());  // positions 3, 4
 }
 
 TEST_CASE("positional encodings pass gradcheck", "[gradcheck]") {
@@ -59,6 +60,7 @@ TEST_CASE("positional encodings reject sequences longer than max_len", "[errors]
     CHECK_THROWS_AS(pe(zeros({1, 2, 5})), ShapeError);
     nn::LearnedPositionalEmbedding lpe(3, 4);
     CHECK_THROWS_WITH(lpe(zeros({1, 4, 4})), Catch::Contains("LearnedPositionalEmbedding: input [1, 4, 4]"));
+    CHECK_THROWS_AS(lpe.forward(zeros({1, 2, 4}), 2), ShapeError);  // positions 2, 3 of 3
 }
 
 TEST_CASE("a float64 model's sinusoidal table is eq. 15.57 in float64, not widened float32 (004 §15.5.3)", "[module]") {

@@ -1,0 +1,142 @@
+#include "data/char_corpus.h"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+namespace data {
+
+std::u32string decode_utf8(const std::string& bytes) {
+    std::u32string out;
+    out.reserve(bytes.size());
+    const auto n = bytes.size();
+    for (std::size_t i = 0; i < n;) {
+        const auto b0 = static_cast<unsigned char>(bytes[i]);
+        // the sequence length from the lead byte, and the smallest code point it may encode
+        const std::size_t len = b0 < 0x80 ? 1 : (b0 >> 5) == 0x6 ? 2 : (b0 >> 4) == 0xE ? 3 : (b0 >> 3) == 0x1E ? 4 : 0;
+        const char32_t least = len == 2 ? 0x80 : len == 3 ? 0x800 : 0x10000;
+        if (len == 0 || i + len > n) throw DatasetError(fmt::format("decode_utf8: malformed UTF-8 at byte {}", i));
+        char32_t c = len == 1 ? b0 : b0 & (0x7F >> len);
+        for (std::size_t k = 1; k < len; ++k) {
+            const auto b = static_cast<unsigned char>(bytes[i + k]);
+            if ((b >> 6) != 0x2) throw DatasetError(fmt::format("decode_utf8: malformed UTF-8 at byte {}", i));
+            c = (c << 6) | (b & 0x3F);
+        }
+        if ((len > 1 && c < least) || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+            throw DatasetError(fmt::format("decode_utf8: malformed UTF-8 at byte {} (code point U+{:04X})", i,
+                                           static_cast<std::uint32_t>(c)));
+        out.push_back(c);
+        i += len;
+    }
+    return out;
+}
+
+std::string encode_utf8(const std::u32string& text) {
+    std::string out;
+    for (char32_t c : text) {
+        if (c < 0x80) {
+            out.push_back(static_cast<char>(c));
+        } else if (c < 0x800) {
+            out.push_back(static_cast<char>(0xC0 | (c >> 6)));
+            out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+        } else if (c < 0x10000) {
+            out.push_back(static_cast<char>(0xE0 | (c >> 12)));
+            out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
+            out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+        } else {
+            out.push_back(static_cast<char>(0xF0 | (c >> 18)));
+            out.push_back(static_cast<char>(0x80 | ((c >> 12) & 0x3F)));
+            out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
+            out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+        }
+    }
+    return out;
+}
+
+CharVocab::CharVocab(const std::u32string& text) : chars_(text) {
+    std::sort(chars_.begin(), chars_.end());
+    chars_.erase(std::unique(chars_.begin(), chars_.end()), chars_.end());
+}
+
+bool CharVocab::contains(char32_t c) const { return std::binary_search(chars_.begin(), chars_.end(), c); }
+
+std::vector<std::int64_t> CharVocab::encode(const std::u32string& text) const {
+    std::vector<std::int64_t> ids;
+    ids.reserve(text.size());
+    for (char32_t c : text) {
+        auto it = std::lower_bound(chars_.begin(), chars_.end(), c);
+        if (it == chars_.end() || *it != c)
+            throw DatasetError(fmt::format("CharVocab: the character '{}' (U+{:04X}) is not in the text's alphabet",
+                                           encode_utf8(std::u32string(1, c)), static_cast<std::uint32_t>(c)));
+        ids.push_back(it - chars_.begin());
+    }
+    return ids;
+}
+
+std::u32string CharVocab::decode(const std::vector<std::int64_t>& ids) const {
+    std::u32string text;
+    for (std::int64_t id : ids) {
+        if (id < 0 || id >= size())
+            throw autograd::IndexError(fmt::format("CharVocab: id {} is outside the alphabet [0, {})", id, size()));
+        text.push_back(chars_[static_cast<std::size_t>(id)]);
+    }
+    return text;
+}
+
+// The `fortunes` package's files, less its two files of pictures drawn in
+// characters (art, ascii-art): 2.4 MB of quotations, jokes and verse.
+const std::vector<std::string> kFortuneFiles = {
+    "computers", "cookie",   "debian",    "definitions", "disclaimer", "drugs",     "education",   "ethnic",
+    "food",      "goedel",   "humorists", "kids",        "knghtbrd",   "law",       "linux",       "linuxcookie",
+    "love",      "magic",    "medicine",  "men-women",   "miscellaneous", "news",   "paradoxum",   "people",
+    "perl",      "pets",     "platitudes", "politics",   "pratchett",  "science",   "songs-poems", "sports",
+    "startrek",  "tao",      "translate-me", "wisdom",   "work",       "zippy"};
+
+std::string read_text_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw DatasetError(fmt::format("cannot read {}", path));
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+std::string read_fortunes(const std::string& dir) {
+    std::string text;
+    for (const std::string& name : kFortuneFiles) {
+        std::string path = dir + "/" + name;
+        std::ifstream probe(path);
+        if (!probe)
+            throw DatasetError(fmt::format("cannot read {}: the default corpus is Debian's `fortunes` package "
+                                           "(apt-get install fortunes), or give a text file with --text",
+                                           path));
+        std::string body = read_text_file(path);
+        if (!text.empty() && !body.empty()) text += text.back() == '\n' ? "%\n" : "\n%\n";
+        for (char c : body) {
+            if (c == '\b') {  // an overstrike: the character before it is struck over, drop it
+                if (!text.empty()) text.pop_back();
+            } else if (c != '\a') {
+                text.push_back(c);
+            }
+        }
+    }
+    return text;
+}
+
+TextBatch text_batch(const std::vector<std::int64_t>& ids, const std::vector<std::int64_t>& starts, std::int64_t T) {
+    const auto B = static_cast<std::int64_t>(starts.size()), n = static_cast<std::int64_t>(ids.size());
+    TextBatch b{autograd::Tensor::empty({B, T}, autograd::Dtype::int64), autograd::Tensor::empty({B, T}, autograd::Dtype::int64)};
+    std::int64_t* x = b.inputs.data<std::int64_t>();
+    std::int64_t* y = b.targets.data<std::int64_t>();
+    for (std::int64_t i = 0; i < B; ++i) {
+        const std::int64_t s = starts[static_cast<std::size_t>(i)];
+        if (s < 0 || s + T + 1 > n)
+            throw autograd::IndexError(fmt::format("text_batch: a window of {} + 1 tokens at {} runs past the text's {}", T, s, n));
+        std::copy(ids.begin() + s, ids.begin() + s + T, x + i * T);
+        std::copy(ids.begin() + s + 1, ids.begin() + s + T + 1, y + i * T);
+    }
+    return b;
+}
+
+}  // namespace data

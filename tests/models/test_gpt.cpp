@@ -1,0 +1,148 @@
+// The decoder-only model: gradcheck over every parameter (plain, block-local,
+// mixture of experts), causality, block locality, the cache, tying, errors.
+#include <algorithm>
+
+#include "check.h"
+#include "models/gpt.h"
+
+using namespace autograd;
+
+namespace {
+
+struct Variant {
+    const char* name;
+    std::int64_t block, experts;
+    models::Positions positions;
+    bool tie;
+};
+
+const Variant kVariants[] = {
+    {"full attention, learned positions, tied", 0, 0, models::Positions::learned, true},
+    {"full attention, sinusoidal positions, untied", 0, 0, models::Positions::sinusoidal, false},
+    {"block-local attention (L 2)", 2, 0, models::Positions::learned, true},
+    {"mixture of 3 experts, top 2", 0, 3, models::Positions::learned, true},
+    {"block-local attention and mixture of experts", 2, 3, models::Positions::sinusoidal, true},
+};
+
+models::GPTConfig tiny(const Variant& v, std::int64_t layers = 1) {
+    models::GPTConfig c;
+    c.vocab = 7, c.context = 8, c.d_model = 8, c.n_layers = layers, c.heads = 2, c.d_ff = 12;
+    c.block = v.block, c.experts = v.experts, c.top_k = 2, c.positions = v.positions, c.tie_weights = v.tie;
+    c.seed = 4;
+    return c;
+}
+
+Tensor ids(const std::vector<double>& v, const Shape& s) { return tensor(v, s, Dtype::int64); }
+
+}  // namespace
+
+TEST_CASE("a tiny GPT passes gradcheck over every parameter, with and without MoE and block-local attention",
+          "[gradcheck]") {
+    for (const Variant& v : kVariants) {
+        auto model = models::make_gpt(tiny(v));
+        model->to(Dtype::float64);
+        Tensor x = ids({1, 3, 4, 0, 6, 2, 5, 5, 1, 0}, {2, 5});
+        Tensor w = rand64({2, 5, 7}, 9).detach();  // a fixed random read-out of the logits
+        std::vector<Tensor> params = model->parameters();
+        INFO(v.name << ", " << params.size() << " parameter tensors");
+        REQUIRE_GRADCHECK([&](const std::vector<Tensor>&) {
+            Tensor loss = sum(model->forward(x) * w);
+            return loss + model->aux_loss() * 0.5;  // the load-balancing term's gradient too
+        }, params);
+    }
+}
+
+TEST_CASE("GPT is causal: changing token j changes no logit before j", "[model]") {
+    for (const Variant& v : kVariants) {
+        auto model = models::make_gpt(tiny(v, 2));
+        model->to(Dtype::float64);
+        Tensor x = ids({1, 2, 3, 4, 5, 6, 0}, {1, 7});
+        Tensor before = model->forward(x);
+        for (std::int64_t j = 1; j < 7; ++j) {
+            Tensor changed = x.clone();
+            changed.set({0, j}, x.at({0, j}) == 6 ? 5 : 6);
+            Tensor after = model->forward(changed);
+            INFO(v.name << ", changed position " << j);
+            require_values(narrow(after, 1, 0, j), narrow(before, 1, 0, j).to_vector(), 1e-12);
+            CHECK(std::abs(after.at({0, j, 0}) - before.at({0, j, 0})) > 1e-9);  // and token j's own do change
+        }
+    }
+}
+
+TEST_CASE("block-local GPT: a token changes no logit outside its own block of L", "[model]") {
+    auto model = models::make_gpt(tiny(kVariants[2], 2));  // L = 2: blocks {0,1}, {2,3}, {4,5}, {6}
+    model->to(Dtype::float64);
+    Tensor x = ids({1, 2, 3, 4, 5, 6, 0}, {1, 7});
+    Tensor before = model->forward(x);
+    Tensor changed = x.clone();
+    changed.set({0, 2}, 0);
+    Tensor after = model->forward(changed);
+    require_values(narrow(after, 1, 4, 3), narrow(before, 1, 4, 3).to_vector(), 1e-12);  // later blocks unchanged
+    CHECK(std::abs(after.at({0, 3, 0}) - before.at({0, 3, 0})) > 1e-9);                   // its block's next token changes
+}
+
+TEST_CASE("GPT with caches fed a prefix in pieces gives the logits of the whole prefix", "[model]") {
+    for (const Variant& v : kVariants) {
+        auto model = models::make_gpt(tiny(v, 2));
+        model->to(Dtype::float64);
+        Tensor x = ids({1, 2, 3, 4, 5, 6, 0, 3, 2, 1, 4, 4, 1, 5}, {2, 7});
+        Tensor whole = model->forward(x);
+        std::vector<nn::KVCache> caches(2);
+        std::vector<Tensor> pieces;
+        for (auto [start, len] : {std::pair{0, 3}, {3, 1}, {4, 3}})
+            pieces.push_back(model->forward_cached(narrow(x, 1, start, len), caches));
+        INFO(v.name);
+        require_values(concat(pieces, 1), whole.to_vector(), 1e-10);
+    }
+}
+
+TEST_CASE("tied weights: the output projection is the token embedding, one tensor", "[model]") {
+    auto tied = models::make_gpt(tiny(kVariants[0]));
+    auto untied = models::make_gpt(tiny(kVariants[1]));
+    CHECK(tied->head->weight.raw_data() == tied->tok_embed->weight.raw_data());
+    // untied: its own W_out [7, 8]; sinusoidal: no learned P [8, 8]
+    CHECK(untied->parameter_count() - tied->parameter_count() == 7 * 8 - 8 * 8);
+    std::vector<std::string> names;
+    for (const auto& [name, p] : tied->named_parameters()) names.push_back(name);
+    CHECK(std::find(names.begin(), names.end(), "head.weight") == names.end());  // listed once, as tok_embed.weight
+    CHECK(std::find(names.begin(), names.end(), "blocks.0.attn.w_q.weight") != names.end());
+    auto moe = models::make_gpt(tiny(kVariants[3]));
+    names.clear();
+    for (const auto& [name, p] : moe->named_parameters()) names.push_back(name);
+    CHECK(std::find(names.begin(), names.end(), "blocks.0.moe.experts.2.w_1.weight") != names.end());
+}
+
+TEST_CASE("GPT's initialisation: N(0, 0.02), the residual projections smaller, biases zero", "[model]") {
+    models::GPTConfig c = tiny(kVariants[0], 2);
+    c.d_model = 64, c.d_ff = 256, c.vocab = 100, c.heads = 4;
+    auto model = models::make_gpt(c);
+    auto std_of = [](const Tensor& t) {
+        double s = 0;
+        for (double v : t.to_vector()) s += v * v;
+        return std::sqrt(s / static_cast<double>(t.numel()));
+    };
+    CHECK(std_of(model->tok_embed->weight) == Approx(0.02).epsilon(0.05));
+    CHECK(std_of((*model->blocks)[0].attn->w_o->weight) == Approx(0.01).epsilon(0.05));  // 0.02 / sqrt(2 N), N = 2
+    CHECK(std_of((*model->blocks)[1].mlp->w_1->bias) == 0);
+}
+
+TEST_CASE("GPT rejects bad token ids, shapes and configurations", "[errors]") {
+    auto model = models::make_gpt(tiny(kVariants[0]));
+    CHECK_THROWS_AS(model->forward(ids({1, 2, 9}, {1, 3})), IndexError);
+    CHECK_THROWS_AS(model->forward(zeros({1, 9}, Dtype::int64)), ShapeError);  // longer than the context
+    CHECK_THROWS_AS(model->forward(zeros({3}, Dtype::int64)), ShapeError);
+    CHECK_THROWS_AS(model->forward(zeros({1, 3})), DtypeError);
+    std::vector<nn::KVCache> one_cache(1), three(3);
+    CHECK_THROWS_AS(model->forward_cached(zeros({1, 3}, Dtype::int64), three), ValueError);
+    model->forward_cached(zeros({1, 6}, Dtype::int64), one_cache);
+    CHECK_THROWS_AS(model->forward_cached(zeros({1, 3}, Dtype::int64), one_cache), ShapeError);  // 6 + 3 > 8
+    models::GPTConfig c = tiny(kVariants[0]);
+    c.vocab = 0;
+    CHECK_THROWS_AS(models::make_gpt(c), ValueError);
+    c = tiny(kVariants[3]);
+    c.top_k = 4;
+    CHECK_THROWS_AS(models::make_gpt(c), ValueError);
+    c = tiny(kVariants[0]);
+    c.heads = 3;
+    CHECK_THROWS_AS(models::make_gpt(c), ValueError);
+}
