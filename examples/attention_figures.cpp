@@ -27,10 +27,8 @@ Tensor heads_side_by_side(const Tensor& attention) {
 std::vector<std::string> write_attention_figures(models::Transformer& model, const Tensor& src, const Tensor& tgt,
                                                  std::int64_t pad, const std::string& dir) {
     NoGradGuard no_grad;
-    const bool was_training = model.is_training();
-    model.eval();
+    nn::EvalGuard eval(model);
     model.forward(src, tgt, nn::padding_mask(src, pad), models::target_mask(tgt, pad));  // fills each layer's weights
-    model.train(was_training);
     std::vector<std::string> written;
     auto write = [&](const std::string& name, const Tensor& attention) {
         std::string path = fmt::format("{}/{}.png", dir, name);

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -27,6 +28,7 @@
 #include "nn/clip_grad.h"
 #include "nn/loss.h"
 #include "nn/lr_schedule.h"
+#include "nn/non_finite.h"
 #include "nn/optim/adamw.h"
 
 using namespace autograd;
@@ -55,6 +57,7 @@ struct Options {
     double temperature = 0.8;
     std::int64_t top_k = 0, sample_chars = 300;
     std::string save, load, csv;
+    bool detect_anomaly = false;
 };
 
 struct Corpus {
@@ -166,12 +169,15 @@ void train(models::GPT& model, const Corpus& c, const Options& o) {
             opt.zero_grad();
             Tensor ce = nn::cross_entropy(model.forward(b.inputs), b.targets);
             Tensor loss = o.experts > 0 ? ce + model.aux_loss() * o.aux : ce;  // + the load-balancing term
+            const double loss_value = ce.item();
+            nn::check_finite_loss(loss.item(), step);
             loss.backward();
+            nn::check_finite_gradients(model, step);
             nn::clip_grad_norm_(model.parameters(), o.clip);
             opt.set_lr(schedule.lr(step - 1));
             opt.step();
-            bar.update(i, b.targets.numel(), fmt::format("loss {:.3f}  lr {:.1e}", ce.item(), opt.lr()));
-            if (csv) csv << fmt::format("{},{},{},,\n", step, ce.item(), opt.lr());
+            bar.update(i, b.targets.numel(), fmt::format("loss {:.3f}  lr {:.1e}", loss_value, opt.lr()));
+            if (csv) csv << fmt::format("{},{},{},,\n", step, loss_value, opt.lr());
         }
         train_seconds += bar.seconds();
         train_tokens += o.steps * o.batch * o.context;
@@ -204,29 +210,33 @@ int main(int argc, char** argv) {
     app.add_option("--experts", o.experts, "a mixture of E expert MLPs in every block (004 §15.5.7); 0: one MLP")
         ->check(CLI::Range(0, 256));
     app.add_option("--top-k-experts", o.top_k_experts, "experts per character")->check(CLI::Range(1, 256));
-    app.add_option("--aux", o.aux, "coefficient of the MoE load-balancing loss")->check(CLI::Range(0.0, 100.0));
-    app.add_option("--dropout", o.dropout, "dropout probability")->check(CLI::Range(0.0, 0.99));
+    app.add_option("--aux", o.aux, "coefficient of the MoE load-balancing loss")->check(examples::finite_range(0.0, 100.0));
+    app.add_option("--dropout", o.dropout, "dropout probability")->check(examples::finite_range(0.0, 0.99));
     app.add_option("--batch", o.batch, "windows per batch")->check(CLI::Range(1, 100000));
     app.add_option("--epochs", o.epochs, "epochs (each --steps batches, then validation and a sample)")
         ->check(CLI::Range(0, 100000));
     app.add_option("--steps", o.steps, "batches per epoch")->check(CLI::Range(1, 10000000));
-    app.add_option("--lr", o.lr, "peak learning rate (AdamW; warmup, then cosine to a tenth)")->check(CLI::PositiveNumber);
-    app.add_option("--weight-decay", o.weight_decay, "AdamW's weight decay")->check(CLI::Range(0.0, 10.0));
-    app.add_option("--clip", o.clip, "gradient-norm clipping")->check(CLI::PositiveNumber);
+    app.add_option("--lr", o.lr, "peak learning rate (AdamW; warmup, then cosine to a tenth)")->check(examples::finite_positive());
+    app.add_option("--weight-decay", o.weight_decay, "AdamW's weight decay")->check(examples::finite_range(0.0, 10.0));
+    app.add_option("--clip", o.clip, "gradient-norm clipping")->check(examples::finite_positive());
     app.add_option("--val-fraction", o.val_fraction, "the text's last part held out for validation")
-        ->check(CLI::Range(0.01, 0.5));
+        ->check(examples::finite_range(0.01, 0.5));
     app.add_option("--val-windows", o.val_windows, "validation windows of --context characters, at most")
         ->check(CLI::Range(1, 10000000));
     app.add_option("--seed", o.seed, "seed of initialisation, batches and samples");
     app.add_option("--threads", o.threads, "threads (BLAS)")->check(CLI::Range(1, 256));
     app.add_option("--prompt", o.prompt, "text the samples continue (default: a new entry / a new line)");
-    app.add_option("--temperature", o.temperature, "sampling temperature; 0: greedy")->check(CLI::Range(0.0, 100.0));
+    app.add_option("--temperature", o.temperature, "sampling temperature; 0: greedy")->check(examples::finite_range(0.0, 100.0));
     app.add_option("--top-k", o.top_k, "sample among the k most probable characters; 0: all")->check(CLI::Range(0, 100000));
     app.add_option("--sample-chars", o.sample_chars, "characters per sample, at most")->check(CLI::Range(1, 1000000));
     app.add_option("--save", o.save, "write a checkpoint here after training");
     app.add_option("--load", o.load, "load this checkpoint and sample without training (same text and model flags)");
     app.add_option("--csv", o.csv, "write the loss curve (step,loss,lr,val_loss,val_perplexity) here");
+    app.add_flag("--detect-anomaly", o.detect_anomaly,
+                 "check every op's output and gradient, and name the first op that makes a NaN or an infinity (slow)");
     if (int status = examples::parse_flags(app, argc, argv, "char_lm", [&] {
+            examples::check_output_file("--save", o.save);
+            examples::check_output_file("--csv", o.csv);
             if (o.d_model % o.heads != 0) throw CLI::ValidationError("--heads", "must divide --d-model");
             if (o.experts > 0 && o.top_k_experts > o.experts)
                 throw CLI::ValidationError("--top-k-experts", "must be at most --experts");
@@ -240,6 +250,8 @@ int main(int argc, char** argv) {
         return status;
 
     try {
+        std::optional<AnomalyGuard> anomaly;
+        if (o.detect_anomaly) anomaly.emplace();
         set_num_threads(o.threads);
         manual_seed(o.seed);  // dropout
         Corpus corpus = load_corpus(o);
@@ -283,6 +295,10 @@ int main(int argc, char** argv) {
         fmt::print("sampling: {:.0f} tok/s with the KV cache, {:.0f} tok/s recomputing the window ({})\n",
                    static_cast<double>(final.tokens) / final.seconds, static_cast<double>(again.tokens) / again.seconds,
                    final.text == again.text ? "same text" : "TEXTS DIFFER");
+    } catch (const nn::NonFiniteError& e) {
+        fmt::print(stderr, "char_lm: {}: training stopped, nothing saved (try a lower --lr; --detect-anomaly names the op)\n",
+                   e.what());
+        return 1;
     } catch (const std::exception& e) {
         fmt::print(stderr, "char_lm: {}\n", e.what());
         return 1;
