@@ -12,7 +12,6 @@
 #include <cmath>
 #include <fstream>
 #include <memory>
-#include <optional>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -21,6 +20,7 @@
 #include "autograd/autograd.h"
 #include "data/char_corpus.h"
 #include "examples/flags.h"
+#include "examples/run_program.h"
 #include "examples/progress_bar.h"
 #include "models/generate.h"
 #include "models/gpt.h"
@@ -249,9 +249,7 @@ int main(int argc, char** argv) {
         status >= 0)
         return status;
 
-    try {
-        std::optional<AnomalyGuard> anomaly;
-        if (o.detect_anomaly) anomaly.emplace();
+    return examples::run_program("char_lm", o.detect_anomaly, [&] {
         set_num_threads(o.threads);
         manual_seed(o.seed);  // dropout
         Corpus corpus = load_corpus(o);
@@ -295,13 +293,6 @@ int main(int argc, char** argv) {
         fmt::print("sampling: {:.0f} tok/s with the KV cache, {:.0f} tok/s recomputing the window ({})\n",
                    static_cast<double>(final.tokens) / final.seconds, static_cast<double>(again.tokens) / again.seconds,
                    final.text == again.text ? "same text" : "TEXTS DIFFER");
-    } catch (const nn::NonFiniteError& e) {
-        fmt::print(stderr, "char_lm: {}: training stopped, nothing saved (try a lower --lr; --detect-anomaly names the op)\n",
-                   e.what());
-        return 1;
-    } catch (const std::exception& e) {
-        fmt::print(stderr, "char_lm: {}\n", e.what());
-        return 1;
-    }
-    return 0;
+        return 0;
+    });
 }

@@ -6,7 +6,6 @@
 #include <chrono>
 #include <fstream>
 #include <memory>
-#include <optional>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -16,6 +15,7 @@
 #include "data/copy_task.h"
 #include "examples/attention_figures.h"
 #include "examples/flags.h"
+#include "examples/run_program.h"
 #include "examples/loss_curve_png.h"
 #include "examples/progress_bar.h"
 #include "models/greedy_decode.h"
@@ -221,9 +221,7 @@ int main(int argc, char** argv) {
         status >= 0)
         return status;
 
-    try {
-        std::optional<AnomalyGuard> anomaly;
-        if (o.detect_anomaly) anomaly.emplace();
+    return examples::run_program("copy_task", o.detect_anomaly, [&] {
         set_num_threads(o.threads);
         manual_seed(o.seed);  // dropout
         auto model = models::make_transformer(model_config(o));
@@ -246,13 +244,6 @@ int main(int argc, char** argv) {
         }
         evaluate(*model, o);
         if (!o.figures.empty()) write_figures(*model, o);
-    } catch (const nn::NonFiniteError& e) {
-        fmt::print(stderr, "copy_task: {}: training stopped, nothing saved (try a lower --lr; --detect-anomaly names the op)\n",
-                   e.what());
-        return 1;
-    } catch (const std::exception& e) {
-        fmt::print(stderr, "copy_task: {}\n", e.what());
-        return 1;
-    }
-    return 0;
+        return 0;
+    });
 }

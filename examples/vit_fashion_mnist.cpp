@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
-#include <optional>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -16,6 +15,7 @@
 #include "autograd/autograd.h"
 #include "data/image_batches.h"
 #include "examples/flags.h"
+#include "examples/run_program.h"
 #include "examples/progress_bar.h"
 #include "examples/rollout_figure.h"
 #include "models/attention_rollout.h"
@@ -184,9 +184,7 @@ int main(int argc, char** argv) {
         status >= 0)
         return status;
 
-    try {
-        std::optional<AnomalyGuard> anomaly;
-        if (o.detect_anomaly) anomaly.emplace();
+    return examples::run_program("vit_fashion_mnist", o.detect_anomaly, [&] {
         set_num_threads(o.threads);
         manual_seed(o.seed);
         data::ImageSet train_images = data::load_fashion_mnist(data::Split::train, o.data_dir);
@@ -226,14 +224,6 @@ int main(int argc, char** argv) {
             fmt::print("\nattention rollout (image | map) written:\n");
             write_rollouts(model, test_images, mean, std, o.rollout);
         }
-    } catch (const nn::NonFiniteError& e) {
-        fmt::print(stderr,
-                   "vit_fashion_mnist: {}: training stopped, nothing saved (try a lower --lr; --detect-anomaly names the op)\n",
-                   e.what());
-        return 1;
-    } catch (const std::exception& e) {
-        fmt::print(stderr, "vit_fashion_mnist: {}\n", e.what());
-        return 1;
-    }
-    return 0;
+        return 0;
+    });
 }

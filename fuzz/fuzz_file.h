@@ -3,6 +3,7 @@
 // one scratch file per process (in memory where /dev/shm exists).
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 namespace fuzz {
@@ -10,8 +11,11 @@ namespace fuzz {
 // Writes the bytes to this process's scratch file number `slot` and returns its path.
 std::string write_scratch(const std::uint8_t* data, std::size_t size, int slot = 0);
 
-// Aborts (a finding) unless `message` is one printable line: names read from
-// a file must reach the terminal escaped.
-void require_one_printable_line(const char* message);
+// Runs `load` on the file at `path`. A clean rejection is a typed exception
+// whose message is one printable line naming the file (names read from a file
+// must reach the terminal escaped); anything else aborts, which libFuzzer
+// reports as a finding: std::bad_alloc or std::length_error (an allocation
+// sized by a field nobody checked), or a message that breaks those rules.
+void require_clean_rejection(const std::string& path, const std::function<void()>& load);
 
 }  // namespace fuzz

@@ -90,4 +90,14 @@ void Case::compare_gradients(const Tensor& out, const std::vector<std::pair<std:
         for (const auto& [name, p] : m->named_parameters()) compare("grad." + name, p.grad(), tol);
 }
 
+std::shared_ptr<models::Transformer> tiny_transformer(const Case& ref) {
+    models::TransformerConfig c;
+    c.src_vocab = c.tgt_vocab = 7;
+    c.n_layers = 1, c.d_model = 8, c.d_ff = 16, c.heads = 2, c.dropout = 0.0, c.norm = nn::Norm::pre;
+    auto model = models::make_transformer(c);
+    model->to(Dtype::float64);
+    ref.load_parameters(*model);
+    return model;
+}
+
 }  // namespace reference

@@ -11,6 +11,7 @@
 #include <catch2/catch.hpp>
 
 #include "autograd/autograd.h"
+#include "models/transformer.h"
 #include "nn/module.h"
 
 namespace reference {
@@ -43,5 +44,9 @@ private:
     double worst_ = 0;
     std::int64_t compared_ = 0;
 };
+
+// The tiny Transformer make_reference.py builds (V 7, N 1, d_model 8, d_ff 16,
+// 2 heads, pre-norm, no dropout), in float64, with the parameters of `ref`.
+std::shared_ptr<models::Transformer> tiny_transformer(const Case& ref);
 
 }  // namespace reference

@@ -31,12 +31,7 @@ TEST_CASE("attention rollout matches PyTorch: prod norm(mean_heads A + I), the [
 
 TEST_CASE("greedy decoding with the KV cache matches PyTorch's recomputing loop, token for token", "[reference]") {
     reference::Case ref("greedy_decode");
-    models::TransformerConfig c;
-    c.src_vocab = c.tgt_vocab = 7;
-    c.n_layers = 1, c.d_model = 8, c.d_ff = 16, c.heads = 2, c.dropout = 0.0, c.norm = nn::Norm::pre;
-    auto model = models::make_transformer(c);
-    model->to(Dtype::float64);
-    ref.load_parameters(*model);
+    auto model = reference::tiny_transformer(ref);
     NoGradGuard no_grad;
     const Tensor& src = ref["src"];
     models::Decoded d = models::greedy_decode(*model, src, nn::padding_mask(src, 0), 6, 1);

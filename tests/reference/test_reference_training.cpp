@@ -14,12 +14,7 @@ using namespace autograd;
 TEST_CASE("a whole tiny Transformer matches PyTorch: log-probabilities, loss and every parameter's gradient",
           "[reference]") {
     reference::Case ref("transformer");
-    models::TransformerConfig c;
-    c.src_vocab = c.tgt_vocab = 7;
-    c.n_layers = 1, c.d_model = 8, c.d_ff = 16, c.heads = 2, c.dropout = 0.0, c.norm = nn::Norm::pre;
-    auto model = models::make_transformer(c);
-    model->to(Dtype::float64);
-    ref.load_parameters(*model);
+    auto model = reference::tiny_transformer(ref);
     const Tensor &src = ref["src"], &tgt_in = ref["tgt_in"];
     Tensor out = model->forward(src, tgt_in, nn::padding_mask(src, 0), models::target_mask(tgt_in, 0));
     Tensor log_probs = model->generator->forward(out);
