@@ -91,10 +91,4 @@ AllocatorStats allocator_stats() {
     return c.stats;
 }
 
-void empty_cache() {
-    Cache& c = cache();
-    std::lock_guard lock(c.mu);
-    c.release_all();
-}
-
 }  // namespace autograd

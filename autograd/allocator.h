@@ -22,7 +22,4 @@ void* allocate(std::size_t bytes);
 void deallocate(void* p, std::size_t bytes);
 
 AllocatorStats allocator_stats();
-// Returns every cached block to the system.
-void empty_cache();
-
 }  // namespace autograd

@@ -116,7 +116,7 @@ double validation_loss(const models::GPT& model, const Corpus& c, const Options&
         std::vector<std::int64_t> chunk(starts.begin() + static_cast<std::ptrdiff_t>(i),
                                         starts.begin() + static_cast<std::ptrdiff_t>(std::min(starts.size(), i + static_cast<std::size_t>(o.batch))));
         data::TextBatch b = data::text_batch(c.val, chunk, o.context);
-        total += nn::cross_entropy(model.forward(b.inputs), b.targets).item() * static_cast<double>(b.targets.numel());
+        total += cross_entropy(model.forward(b.inputs), b.targets).item() * static_cast<double>(b.targets.numel());
         counted += b.targets.numel();
     }
     return total / static_cast<double>(counted);
@@ -167,14 +167,14 @@ void train(models::GPT& model, const Corpus& c, const Options& o) {
             for (auto& s : starts) s = gen.randint(last_start + 1);  // random windows of the training text
             data::TextBatch b = data::text_batch(c.train, starts, o.context);
             opt.zero_grad();
-            Tensor ce = nn::cross_entropy(model.forward(b.inputs), b.targets);
+            Tensor ce = cross_entropy(model.forward(b.inputs), b.targets);
             Tensor loss = o.experts > 0 ? ce + model.aux_loss() * o.aux : ce;  // + the load-balancing term
             const double loss_value = ce.item();
             nn::check_finite_loss(loss.item(), step);
             loss.backward();
             nn::check_finite_gradients(model, step);
             nn::clip_grad_norm_(model.parameters(), o.clip);
-            opt.set_lr(schedule.lr(step - 1));
+            opt.set_lr(schedule.lr(step));
             opt.step();
             bar.update(i, b.targets.numel(), fmt::format("loss {:.3f}  lr {:.1e}", loss_value, opt.lr()));
             if (csv) csv << fmt::format("{},{},{},,\n", step, loss_value, opt.lr());

@@ -37,6 +37,7 @@ struct Options {
     std::int64_t layers = 2, d_model = 64, d_ff = 256, heads = 4;
     double dropout = 0.0;
     std::string norm = "pre";
+    std::string layer_norm = "standard";  // or "annotated": 001's formula
     std::int64_t batch = 64, epochs = 30, batches_per_epoch = 50;
     std::string schedule = "warmup";  // the Transformer's (001), or "cosine"
     double lr = 1.0;  // warmup: the factor of the schedule (as the Annotated Transformer's LambdaLR); cosine: the peak
@@ -51,11 +52,13 @@ struct Options {
 };
 
 // The Annotated Transformer's run: V=11, N=2, d_model=512, d_ff=2048, h=8,
-// dropout 0.1, batch 80, 20 epochs of 20 batches, Adam(lr 0.5, betas (0.9,
-// 0.98), eps 1e-9) under the warmup schedule with warmup 400, no smoothing.
+// dropout 0.1, pre-norm with 001's LayerNorm, batch 80, 20 epochs of 20
+// batches, Adam(lr 0.5, betas (0.9, 0.98), eps 1e-9) under the warmup schedule
+// with warmup 400, no smoothing.
 void apply_preset(Options& o) {
     if (o.preset == "annotated") {
         o.layers = 2, o.d_model = 512, o.d_ff = 2048, o.heads = 8, o.dropout = 0.1, o.norm = "pre";
+        o.layer_norm = "annotated";
         o.batch = 80, o.epochs = 20, o.batches_per_epoch = 20, o.lr = 0.5, o.warmup = 400;
     }
 }
@@ -65,6 +68,7 @@ models::TransformerConfig model_config(const Options& o) {
     c.src_vocab = c.tgt_vocab = o.vocab;
     c.n_layers = o.layers, c.d_model = o.d_model, c.d_ff = o.d_ff, c.heads = o.heads, c.dropout = o.dropout;
     c.norm = o.norm == "post" ? nn::Norm::post : nn::Norm::pre;
+    c.layer_norm = o.layer_norm == "annotated" ? nn::LayerNormFormula::annotated : nn::LayerNormFormula::standard;
     c.seed = o.seed;
     return c;
 }
@@ -93,7 +97,7 @@ void train(models::Transformer& model, const Options& o) {
     std::unique_ptr<nn::WarmupCosineSchedule> cosine;
     if (o.schedule == "cosine")
         cosine = std::make_unique<nn::WarmupCosineSchedule>(o.lr, std::min(o.warmup, steps - 1), steps);
-    auto lr_at = [&](std::int64_t step) { return cosine ? cosine->lr(step - 1) : o.lr * warmup.lr(step); };
+    auto lr_at = [&](std::int64_t step) { return cosine ? cosine->lr(step) : o.lr * warmup.lr(step); };
     nn::LabelSmoothingLoss criterion(o.vocab, data::kCopyPad, o.smoothing);
     Generator gen(o.seed);
     examples::LossCurve curve;
@@ -191,6 +195,9 @@ int main(int argc, char** argv) {
     app.add_option("--heads", o.heads, "attention heads h (must divide d_model)")->check(CLI::Range(1, 256));
     app.add_option("--dropout", o.dropout, "dropout probability")->check(examples::finite_range(0.0, 0.99));
     app.add_option("--norm", o.norm, "residual form: pre or post (003)")->check(CLI::IsMember({"pre", "post"}));
+    app.add_option("--layer-norm", o.layer_norm,
+                   "standard ((a - mu) / sqrt(var + 1e-5), 003) or annotated (001: (a - mu) / (unbiased std + 1e-6))")
+        ->check(CLI::IsMember({"standard", "annotated"}));
     app.add_option("--batch", o.batch, "sequences per batch")->check(CLI::Range(1, 100000));
     app.add_option("--epochs", o.epochs, "epochs")->check(CLI::Range(0, 100000));
     app.add_option("--batches-per-epoch", o.batches_per_epoch, "batches per epoch")->check(CLI::Range(1, 1000000));
@@ -225,9 +232,10 @@ int main(int argc, char** argv) {
         set_num_threads(o.threads);
         manual_seed(o.seed);  // dropout
         auto model = models::make_transformer(model_config(o));
-        fmt::print("copy task: V={} length {} | Transformer N={} d_model={} d_ff={} h={} dropout {} {}-norm, {} parameters "
+        fmt::print("copy task: V={} length {} | Transformer N={} d_model={} d_ff={} h={} dropout {} {}-norm ({} LayerNorm), {} parameters "
                    "| batch {}, {} epochs x {} batches, Adam, {} schedule (warmup {}, lr {}) | {} threads\n",
-                   o.vocab, o.seq_len, o.layers, o.d_model, o.d_ff, o.heads, o.dropout, o.norm, model->parameter_count(),
+                   o.vocab, o.seq_len, o.layers, o.d_model, o.d_ff, o.heads, o.dropout, o.norm, o.layer_norm,
+                   model->parameter_count(),
                    o.batch, o.epochs, o.batches_per_epoch, o.schedule, o.warmup, o.lr, o.threads);
         auto start = std::chrono::steady_clock::now();
         if (!o.load.empty()) {

@@ -91,9 +91,9 @@ void train(models::ViT& model, data::ImageBatches& train_set, data::ImageBatches
         std::int64_t i = 0;
         double running = 0;
         while (train_set.next(b)) {
-            opt.set_lr(schedule.lr(step++));
+            opt.set_lr(schedule.lr(++step));
             opt.zero_grad();
-            Tensor loss = nn::cross_entropy(model.forward(b.images), b.labels, -100, o.smoothing);
+            Tensor loss = cross_entropy(model.forward(b.images), b.labels, -100, o.smoothing);
             const double loss_value = loss.item();
             nn::check_finite_loss(loss_value, step);
             loss.backward();

@@ -4,12 +4,10 @@
 
 namespace models {
 
-Decoder::Decoder(std::int64_t n_layers, std::int64_t d_model, std::int64_t heads, std::int64_t d_ff, double dropout,
-                 nn::Norm placement, nn::Activation activation, autograd::Generator& gen) {
+Decoder::Decoder(std::int64_t n_layers, const nn::BlockConfig& c, autograd::Generator& gen) {
     layers = register_module("layers", std::make_shared<nn::ModuleList<DecoderLayer>>());
-    for (std::int64_t i = 0; i < n_layers; ++i)
-        layers->push_back(std::make_shared<DecoderLayer>(d_model, heads, d_ff, dropout, placement, activation, gen));
-    if (placement == nn::Norm::pre) norm = register_module("norm", std::make_shared<nn::LayerNorm>(d_model));
+    for (std::int64_t i = 0; i < n_layers; ++i) layers->push_back(std::make_shared<DecoderLayer>(c, gen));
+    if (c.norm == nn::Norm::pre) norm = register_module("norm", std::make_shared<nn::LayerNorm>(c.d_model, c.layer_norm));
 }
 
 Tensor Decoder::forward(const Tensor& x, const Tensor& memory, const Tensor& src_mask, const Tensor& tgt_mask) const {
@@ -19,7 +17,7 @@ Tensor Decoder::forward(const Tensor& x, const Tensor& memory, const Tensor& src
 }
 
 Tensor Decoder::forward_cached(const Tensor& x_new, const Tensor& memory, const Tensor& src_mask,
-                               std::vector<DecoderLayerCache>& caches) const {
+                               DecoderCache& caches) const {
     if (caches.size() != layers->size())
         throw autograd::ValueError(fmt::format("Decoder: {} caches for {} layers", caches.size(), layers->size()));
     Tensor h = x_new;

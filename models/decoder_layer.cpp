@@ -2,28 +2,36 @@
 
 namespace models {
 
-DecoderLayer::DecoderLayer(std::int64_t d_model, std::int64_t heads, std::int64_t d_ff, double dropout, nn::Norm norm,
-                           nn::Activation activation, autograd::Generator& gen) {
-    self_attn = register_module("self_attn", std::make_shared<nn::MultiHeadAttention>(d_model, heads, dropout, gen));
-    src_attn = register_module("src_attn", std::make_shared<nn::MultiHeadAttention>(d_model, heads, dropout, gen));
-    feed_forward = register_module("feed_forward", std::make_shared<nn::FeedForward>(d_model, d_ff, dropout, activation, gen));
+DecoderLayer::DecoderLayer(const nn::BlockConfig& c, autograd::Generator& gen) {
+    self_attn = register_module("self_attn", std::make_shared<nn::MultiHeadAttention>(c.d_model, c.heads, c.dropout, gen));
+    src_attn = register_module("src_attn", std::make_shared<nn::MultiHeadAttention>(c.d_model, c.heads, c.dropout, gen));
+    feed_forward = register_module(
+        "feed_forward", std::make_shared<nn::FeedForward>(c.d_model, c.d_ff, c.dropout, c.activation, gen));
     sublayer = register_module("sublayer", std::make_shared<nn::ModuleList<nn::SublayerConnection>>());
-    for (int i = 0; i < 3; ++i) sublayer->push_back(std::make_shared<nn::SublayerConnection>(d_model, dropout, norm));
+    for (int i = 0; i < 3; ++i)
+        sublayer->push_back(std::make_shared<nn::SublayerConnection>(c.d_model, c.dropout, c.norm, c.layer_norm));
 }
 
+// pre-norm (the default), with m = memory, the encoder's output:
+//   h_1 = x   + MaskedMHSA(LN(x))              queries, keys, values from the decoder (causal)
+//   h_2 = h_1 + MHA(LN(h_1), m, m)             queries from the decoder, keys and values from m
+//   out = h_2 + FFN(LN(h_2))
+// post-norm moves each LN outside the sum: h_1 = LN(x + MaskedMHSA(x)), ...
 Tensor DecoderLayer::forward(const Tensor& x, const Tensor& memory, const Tensor& src_mask, const Tensor& tgt_mask) const {
-    Tensor h = (*sublayer)[0].forward(x, [&](const Tensor& y) { return self_attn->forward(y, y, y, tgt_mask); });
-    h = (*sublayer)[1].forward(h, [&](const Tensor& y) { return src_attn->forward(y, memory, memory, src_mask); });
-    return (*sublayer)[2].forward(h, [&](const Tensor& y) { return feed_forward->forward(y); });
+    const nn::SublayerConnection &around_self = (*sublayer)[0], &around_cross = (*sublayer)[1], &around_ffn = (*sublayer)[2];
+    Tensor h = around_self(x, [&](const Tensor& y) { return (*self_attn)(y, y, y, tgt_mask); });
+    h = around_cross(h, [&](const Tensor& y) { return (*src_attn)(y, memory, memory, src_mask); });
+    return around_ffn(h, [&](const Tensor& y) { return (*feed_forward)(y); });
 }
 
+// The same equations for the newest position: its query attends to every
+// cached key, so no causal mask is needed.
 Tensor DecoderLayer::forward_cached(const Tensor& x_new, const Tensor& memory, const Tensor& src_mask,
                                     DecoderLayerCache& cache) const {
-    // One new query attends to every cached position: no causal mask is needed.
-    Tensor h = (*sublayer)[0].forward(x_new, [&](const Tensor& y) { return self_attn->forward_cached(y, cache.self_attn); });
-    h = (*sublayer)[1].forward(
-        h, [&](const Tensor& y) { return src_attn->forward_memory_cached(y, memory, cache.src_attn, src_mask); });
-    return (*sublayer)[2].forward(h, [&](const Tensor& y) { return feed_forward->forward(y); });
+    const nn::SublayerConnection &around_self = (*sublayer)[0], &around_cross = (*sublayer)[1], &around_ffn = (*sublayer)[2];
+    Tensor h = around_self(x_new, [&](const Tensor& y) { return self_attn->forward_cached(y, cache.self_attn); });
+    h = around_cross(h, [&](const Tensor& y) { return src_attn->forward_memory_cached(y, memory, cache.src_attn, src_mask); });
+    return around_ffn(h, [&](const Tensor& y) { return (*feed_forward)(y); });
 }
 
 }  // namespace models

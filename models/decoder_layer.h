@@ -1,6 +1,7 @@
 #pragma once
 #include <memory>
 
+#include "nn/block_config.h"
 #include "nn/feed_forward.h"
 #include "nn/multi_head_attention.h"
 #include "nn/sublayer_connection.h"
@@ -19,11 +20,10 @@ struct DecoderLayerCache {
 // One decoder block (001 DecoderLayer; 004 §15.5.4; 000's DecoderBlock):
 // masked self-attention, cross-attention to the encoder output (queries from
 // the decoder, keys and values from memory), feed-forward; each in a residual
-// sublayer (pre- or post-norm, 003).
+// sublayer. The equations are above forward() in the .cpp.
 class DecoderLayer : public nn::Module {
 public:
-    DecoderLayer(std::int64_t d_model, std::int64_t heads, std::int64_t d_ff, double dropout, nn::Norm norm,
-                 nn::Activation activation, autograd::Generator& gen);
+    DecoderLayer(const nn::BlockConfig& config, autograd::Generator& gen);
     // x [B, T, D], memory [B, S, D], src_mask [B, 1, S], tgt_mask [B or 1, T, T] -> [B, T, D]
     Tensor forward(const Tensor& x, const Tensor& memory, const Tensor& src_mask, const Tensor& tgt_mask) const;
     // The newest position(s) only, x_new [B, 1, D], attending through `cache`:
@@ -33,7 +33,7 @@ public:
 
     std::shared_ptr<nn::MultiHeadAttention> self_attn, src_attn;
     std::shared_ptr<nn::FeedForward> feed_forward;
-    std::shared_ptr<nn::ModuleList<nn::SublayerConnection>> sublayer;
+    std::shared_ptr<nn::ModuleList<nn::SublayerConnection>> sublayer;  // 001's sublayer[0], [1] and [2]
 };
 
 }  // namespace models

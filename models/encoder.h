@@ -11,8 +11,7 @@ namespace models {
 // un-normalised; in post-norm the last layer already ends in one).
 class Encoder : public nn::Module {
 public:
-    Encoder(std::int64_t n_layers, std::int64_t d_model, std::int64_t heads, std::int64_t d_ff, double dropout,
-            nn::Norm norm, nn::Activation activation, autograd::Generator& gen);
+    Encoder(std::int64_t n_layers, const nn::BlockConfig& config, autograd::Generator& gen);
     Tensor forward(const Tensor& x, const Tensor& mask) const;
 
     std::shared_ptr<nn::ModuleList<EncoderLayer>> layers;

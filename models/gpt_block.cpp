@@ -4,28 +4,36 @@
 
 namespace models {
 
-GPTBlock::GPTBlock(std::int64_t d_model, std::int64_t heads, std::int64_t d_ff, double dropout, std::int64_t block_size,
-                   std::int64_t experts, std::int64_t top_k, autograd::Generator& gen)
+GPTBlock::GPTBlock(const nn::BlockConfig& c, std::int64_t block_size, std::int64_t experts, std::int64_t top_k,
+                   autograd::Generator& gen)
     : block(block_size) {
-    attn = register_module("attn", std::make_shared<nn::MultiHeadAttention>(d_model, heads, dropout, gen));
+    attn = register_module("attn", std::make_shared<nn::MultiHeadAttention>(c.d_model, c.heads, c.dropout, gen));
     if (experts > 0)
-        moe = register_module("moe", std::make_shared<nn::MixtureOfExperts>(d_model, d_ff, experts, top_k, dropout, gen));
+        moe = register_module("moe",
+                              std::make_shared<nn::MixtureOfExperts>(c.d_model, c.d_ff, experts, top_k, c.dropout, gen));
     else
-        mlp = register_module("mlp", std::make_shared<nn::FeedForward>(d_model, d_ff, dropout, nn::Activation::gelu, gen));
+        mlp = register_module("mlp",
+                              std::make_shared<nn::FeedForward>(c.d_model, c.d_ff, c.dropout, nn::Activation::gelu, gen));
     sublayer = register_module("sublayer", std::make_shared<nn::ModuleList<nn::SublayerConnection>>());
-    for (int i = 0; i < 2; ++i) sublayer->push_back(std::make_shared<nn::SublayerConnection>(d_model, dropout, nn::Norm::pre));
+    for (int i = 0; i < 2; ++i)
+        sublayer->push_back(std::make_shared<nn::SublayerConnection>(c.d_model, c.dropout, nn::Norm::pre, c.layer_norm));
 }
 
+//   h'  = h  + CausalSelfAttention(LN(h))      causal over the prefix, or within blocks of L (004 §15.6.1)
+//   out = h' + MLP(LN(h'))                      GELU MLP, or the mixture of experts (004 §15.5.7)
 Tensor GPTBlock::forward(const Tensor& x) const {
-    Tensor h = (*sublayer)[0].forward(x, [&](const Tensor& y) {
-        return block > 0 ? attn->forward_block_local(y, block) : attn->forward(y, y, y, nn::subsequent_mask(y.size(1)));
+    const nn::SublayerConnection &around_attention = (*sublayer)[0], &around_mlp = (*sublayer)[1];
+    Tensor h = around_attention(x, [&](const Tensor& y) {
+        return block > 0 ? attn->forward_block_local(y, block) : (*attn)(y, y, y, nn::subsequent_mask(y.size(1)));
     });
-    return (*sublayer)[1].forward(h, [&](const Tensor& y) { return feed_forward(y); });
+    return around_mlp(h, [&](const Tensor& y) { return feed_forward(y); });
 }
 
+// The same equations for the newest positions, attending through the cache.
 Tensor GPTBlock::forward_cached(const Tensor& x_new, nn::KVCache& cache, const Tensor& mask) const {
-    Tensor h = (*sublayer)[0].forward(x_new, [&](const Tensor& y) { return attn->forward_cached(y, cache, mask); });
-    return (*sublayer)[1].forward(h, [&](const Tensor& y) { return feed_forward(y); });
+    const nn::SublayerConnection &around_attention = (*sublayer)[0], &around_mlp = (*sublayer)[1];
+    Tensor h = around_attention(x_new, [&](const Tensor& y) { return attn->forward_cached(y, cache, mask); });
+    return around_mlp(h, [&](const Tensor& y) { return feed_forward(y); });
 }
 
 }  // namespace models

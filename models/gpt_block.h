@@ -1,6 +1,7 @@
 #pragma once
 #include <memory>
 
+#include "nn/block_config.h"
 #include "nn/feed_forward.h"
 #include "nn/mixture_of_experts.h"
 #include "nn/multi_head_attention.h"
@@ -10,15 +11,15 @@ namespace models {
 
 using autograd::Tensor;
 
-// One decoder-only block (002 "Decoders"; nanoGPT's Block), pre-norm:
-//   h' = h + CausalSelfAttention(LN(h)),   out = h' + MLP(LN(h'))
-// The attention is causal over the whole prefix, or block-local (block = L > 0:
+// One decoder-only block (002 "Decoders"; nanoGPT's Block), pre-norm; the
+// equations are above forward() in the .cpp. The attention is causal over the whole prefix, or block-local (block = L > 0:
 // causal within blocks of L positions, 004 §15.6.1). The MLP is a GELU
 // FeedForward, or a MixtureOfExperts (experts > 0, 004 §15.5.7).
 class GPTBlock : public nn::Module {
 public:
-    GPTBlock(std::int64_t d_model, std::int64_t heads, std::int64_t d_ff, double dropout, std::int64_t block,
-             std::int64_t experts, std::int64_t top_k, autograd::Generator& gen);
+    // `config`'s norm and activation are not read: a GPT block is pre-norm with a GELU MLP.
+    GPTBlock(const nn::BlockConfig& config, std::int64_t block, std::int64_t experts, std::int64_t top_k,
+             autograd::Generator& gen);
     // x [B, T, D] -> [B, T, D]
     Tensor forward(const Tensor& x) const;
     // x_new [B, t, D], the newest positions; `mask` [1, t, past + t] (undefined
@@ -30,7 +31,7 @@ public:
     std::shared_ptr<nn::MultiHeadAttention> attn;
     std::shared_ptr<nn::FeedForward> mlp;         // one of mlp and moe is set
     std::shared_ptr<nn::MixtureOfExperts> moe;
-    std::shared_ptr<nn::ModuleList<nn::SublayerConnection>> sublayer;
+    std::shared_ptr<nn::ModuleList<nn::SublayerConnection>> sublayer;  // around attention, around the MLP
     std::int64_t block;
 
 private:

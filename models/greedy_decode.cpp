@@ -70,11 +70,10 @@ Decoded greedy_loop(const Transformer& model, const Tensor& src, const Tensor& s
 
 Decoded greedy_decode(const Transformer& model, const Tensor& src, const Tensor& src_mask, std::int64_t max_len,
                       std::int64_t start_symbol, std::int64_t end_symbol) {
-    std::vector<DecoderLayerCache> caches(model.decoder->layers->size());
+    DecoderCache cache = model.new_cache();
     auto next = [&](const Tensor& memory, const Tensor& tokens, std::int64_t t) {
-        Tensor last = narrow(tokens, 1, t - 1, 1);                                  // [B, 1]: only the newest token
-        Tensor x = model.tgt_pos->forward(model.tgt_embed->forward(last), t - 1);  // [B, 1, D] at position t-1
-        Tensor out = model.decoder->forward_cached(x, memory, src_mask, caches);   // [B, 1, D]
+        Tensor last = narrow(tokens, 1, t - 1, 1);                               // [B, 1]: only the newest token
+        Tensor out = model.decode_step(memory, src_mask, last, t - 1, cache);   // [B, 1, D] at position t-1
         return reshape(model.generator->forward(out), {tokens.size(0), -1});
     };
     return greedy_loop(model, src, src_mask, max_len, start_symbol, end_symbol, next);

@@ -25,21 +25,24 @@ PatchEmbedding::PatchEmbedding(std::int64_t size, std::int64_t c, std::int64_t p
     if (p <= 0 || size % p != 0)
         throw ValueError(fmt::format("PatchEmbedding: patch {} must divide the image size {}", p, size));
     n_patches = (size / p) * (size / p);
-    proj = register_module("proj", std::make_shared<nn::Linear>(p * p * c, d, true, gen));
+    // Drawn from `gen` in the order E, x_class, E_pos, and registered in the
+    // order x_class, E_pos, E: both as before E_pos became a module, so a seed
+    // gives the same model and the parameters keep their indices.
+    auto e = std::make_shared<nn::Linear>(p * p * c, d, true, gen);
     class_token = register_parameter("class_token", zeros({1, 1, d}));
-    position = register_parameter("position", zeros({n_patches + 1, d}));
     nn::init::normal_(class_token, 0, 0.02, gen);
-    nn::init::normal_(position, 0, 0.02, gen);
+    position = register_module("position", std::make_shared<nn::LearnedPositionalEmbedding>(n_patches + 1, d, gen));
+    proj = register_module("proj", e);
 }
 
 Tensor PatchEmbedding::forward(const Tensor& images) const {
     if (images.dim() != 4 || images.size(1) != channels || images.size(2) != image_size || images.size(3) != image_size)
         throw ShapeError(fmt::format("PatchEmbedding: images {} must be [B, {}, {}, {}]", shape_str(images.shape()),
                                      channels, image_size, image_size));
-    const std::int64_t B = images.size(0), D = position.size(1);
-    Tensor tokens = proj->forward(extract_patches(images, patch));           // [B, N, D]: x_p^i E
-    Tensor cls = broadcast_to(class_token, {B, 1, D});                       // x_class for every image
-    return concat({cls, tokens}, 1) + position;                              // + E_pos
+    const std::int64_t B = images.size(0), D = class_token.size(2);
+    Tensor tokens = (*proj)(extract_patches(images, patch));   // [B, N, D]: x_p^i E
+    Tensor cls = broadcast_to(class_token, {B, 1, D});         // x_class for every image
+    return (*position)(concat({cls, tokens}, 1));              // + E_pos
 }
 
 }  // namespace models

@@ -1,6 +1,7 @@
 #pragma once
 #include <memory>
 
+#include "nn/learned_positional_embedding.h"
 #include "nn/linear.h"
 
 namespace models {
@@ -25,11 +26,12 @@ public:
     PatchEmbedding(std::int64_t image_size, std::int64_t channels, std::int64_t patch, std::int64_t d_model,
                    autograd::Generator& gen);
     Tensor forward(const Tensor& images) const;  // [B, C, H, W] -> z_0 [B, N + 1, D]
+    Tensor operator()(const Tensor& images) const { return forward(images); }
 
     std::int64_t image_size, channels, patch, n_patches;
-    std::shared_ptr<nn::Linear> proj;  // E (with a bias)
-    Tensor class_token;                // x_class [1, 1, D]
-    Tensor position;                   // E_pos [N + 1, D]
+    Tensor class_token;                                    // x_class [1, 1, D]
+    std::shared_ptr<nn::LearnedPositionalEmbedding> position;  // E_pos [N + 1, D] ("position.weight")
+    std::shared_ptr<nn::Linear> proj;                      // E (with a bias)
 };
 
 }  // namespace models

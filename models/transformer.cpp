@@ -17,10 +17,8 @@ Transformer::Transformer(const TransformerConfig& c) : config(c) {
     tgt_embed = register_module("tgt_embed", std::make_shared<nn::Embedding>(c.tgt_vocab, c.d_model, true, gen));
     src_pos = register_module("src_pos", std::make_shared<nn::SinusoidalPositionalEncoding>(c.d_model, c.dropout, c.max_len));
     tgt_pos = register_module("tgt_pos", std::make_shared<nn::SinusoidalPositionalEncoding>(c.d_model, c.dropout, c.max_len));
-    encoder = register_module("encoder", std::make_shared<Encoder>(c.n_layers, c.d_model, c.heads, c.d_ff, c.dropout,
-                                                                   c.norm, c.activation, gen));
-    decoder = register_module("decoder", std::make_shared<Decoder>(c.n_layers, c.d_model, c.heads, c.d_ff, c.dropout,
-                                                                   c.norm, c.activation, gen));
+    encoder = register_module("encoder", std::make_shared<Encoder>(c.n_layers, c.block_config(), gen));
+    decoder = register_module("decoder", std::make_shared<Decoder>(c.n_layers, c.block_config(), gen));
     generator = register_module("generator", std::make_shared<models::Generator>(c.d_model, c.tgt_vocab, gen));
     if (c.share_embeddings) {
         tgt_embed->weight = tgt_embed->replace_parameter("weight", src_embed->weight);
@@ -34,6 +32,11 @@ Tensor Transformer::encode(const Tensor& src, const Tensor& src_mask) const {
 
 Tensor Transformer::decode(const Tensor& memory, const Tensor& src_mask, const Tensor& tgt, const Tensor& tgt_mask) const {
     return decoder->forward(tgt_pos->forward(tgt_embed->forward(tgt)), memory, src_mask, tgt_mask);
+}
+
+Tensor Transformer::decode_step(const Tensor& memory, const Tensor& src_mask, const Tensor& last, std::int64_t position,
+                               DecoderCache& cache) const {
+    return decoder->forward_cached(tgt_pos->forward(tgt_embed->forward(last), position), memory, src_mask, cache);
 }
 
 Tensor Transformer::forward(const Tensor& src, const Tensor& tgt, const Tensor& src_mask, const Tensor& tgt_mask) const {

@@ -1,6 +1,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "models/decoder.h"
 #include "models/encoder.h"
@@ -20,9 +21,12 @@ struct TransformerConfig {
     double dropout = 0.1;
     nn::Norm norm = nn::Norm::pre;
     nn::Activation activation = nn::Activation::relu;
+    nn::LayerNormFormula layer_norm = nn::LayerNormFormula::standard;  // 003's, or 001's exactly
     bool share_embeddings = false;  // source, target and generator share one matrix (001)
     std::int64_t max_len = 5000;
     std::uint64_t seed = 0;  // of the Glorot initialisation
+
+    nn::BlockConfig block_config() const { return {d_model, heads, d_ff, dropout, norm, activation, layer_norm}; }
 };
 
 // The encoder-decoder Transformer, composed as 001's EncoderDecoder
@@ -40,6 +44,14 @@ public:
     // tgt int64 [B, T], tgt_mask [B or 1, T, T] -> [B, T, D]
     Tensor decode(const Tensor& memory, const Tensor& src_mask, const Tensor& tgt, const Tensor& tgt_mask) const;
     Tensor forward(const Tensor& src, const Tensor& tgt, const Tensor& src_mask, const Tensor& tgt_mask) const;
+
+    // Cached decoding (000 §15.5.4 note i): the newest target tokens last
+    // int64 [B, 1], at position `position`, through the decoder with `cache`
+    // (start from new_cache()) -> [B, 1, D]; equals decode() of the whole
+    // prefix at that position, for one token's work.
+    Tensor decode_step(const Tensor& memory, const Tensor& src_mask, const Tensor& last, std::int64_t position,
+                       DecoderCache& cache) const;
+    DecoderCache new_cache() const { return DecoderCache(decoder->layers->size()); }
 
     TransformerConfig config;
     std::shared_ptr<nn::Embedding> src_embed, tgt_embed;  // scaled by sqrt(d_model) (001)

@@ -13,17 +13,21 @@ ViT::ViT(const ViTConfig& c) : config(c) {
     embed = register_module("embed", std::make_shared<PatchEmbedding>(c.image_size, c.channels, c.patch, c.d_model, gen));
     layers = register_module("layers", std::make_shared<nn::ModuleList<EncoderLayer>>());
     for (std::int64_t l = 0; l < c.depth; ++l)
-        layers->push_back(std::make_shared<EncoderLayer>(c.d_model, c.heads, c.mlp, c.dropout, nn::Norm::pre,
-                                                         nn::Activation::gelu, gen));
+        layers->push_back(std::make_shared<EncoderLayer>(c.block_config(), gen));
     norm = register_module("norm", std::make_shared<nn::LayerNorm>(c.d_model));
     head = register_module("head", std::make_shared<nn::Linear>(c.d_model, c.classes, true, gen));
 }
 
+//   z_0  = [x_class; x_p^1 E; ...; x_p^N E] + E_pos               PatchEmbedding
+//   z'_l = MSA(LN(z_{l-1})) + z_{l-1},      l = 1..L               EncoderLayer (pre-norm,
+//   z_l  = MLP(LN(z'_l)) + z'_l                                     GELU MLP)
+//   y    = LN(z_L^0)                                                the [CLASS] position
+//   logits = y W_head + b_head
 Tensor ViT::forward(const Tensor& images) const {
-    Tensor z = embed->forward(images);                       // z_0 [B, N+1, D]
-    for (const auto& layer : *layers) z = layer->forward(z, Tensor());  // every patch sees every patch
-    Tensor y = norm->forward(reshape(narrow(z, 1, 0, 1), {z.size(0), z.size(2)}));  // LN(z_L^0)
-    return head->forward(y);
+    Tensor z = (*embed)(images);                                           // z_0 [B, N+1, D]
+    for (const auto& layer : *layers) z = layer->forward(z, Tensor());    // no mask: every patch sees every patch
+    Tensor y = (*norm)(reshape(narrow(z, 1, 0, 1), {z.size(0), z.size(2)}));  // LN(z_L^0) [B, D]
+    return (*head)(y);
 }
 
 }  // namespace models

@@ -19,14 +19,15 @@ struct ViTConfig {
     double dropout = 0.0;
     std::int64_t classes = 10;
     std::uint64_t seed = 0;
+
+    // 002's ViT blocks are pre-norm with a GELU MLP.
+    nn::BlockConfig block_config() const { return {d_model, heads, mlp, dropout, nn::Norm::pre, nn::Activation::gelu}; }
 };
 
-// The Vision Transformer, as 002's equations (004 §15.5.6; 000 §15.5.6):
-//   z_0  = [x_class; x_p^1 E; ...; x_p^N E] + E_pos             (PatchEmbedding)
-//   z'_l = MSA(LN(z_{l-1})) + z_{l-1},   l = 1..L                (pre-norm EncoderLayer,
-//   z_l  = MLP(LN(z'_l)) + z'_l                                   GELU MLP)
-//   y    = LN(z_L^0)                                              (the [CLASS] position)
-// and a linear head maps y to class logits.
+// The Vision Transformer (002's ViT equations; 004 §15.5.6; 000 §15.5.6):
+// patch embedding, L pre-norm encoder blocks with a GELU MLP, and a linear
+// head on the normalised [CLASS] position. The equations are above forward()
+// in the .cpp.
 class ViT : public nn::Module {
 public:
     explicit ViT(const ViTConfig& config);

@@ -26,7 +26,9 @@ namespace {
 static_assert(std::endian::native == std::endian::little, "the checkpoint format is little-endian");
 
 constexpr char kMagic[8] = {'L', 'E', 'C', 'T', 'E', 'R', 'N', '\0'};
-constexpr std::uint32_t kVersion = 2;  // 2: per-parameter step counts ("step.<i>") in the optimizer state
+// 2: per-parameter step counts ("step.<i>") in the optimizer state;
+// 3: the ViT's position table is a LearnedPositionalEmbedding ("position" -> "position.weight").
+constexpr std::uint32_t kVersion = 3;
 enum Kind : std::uint8_t { kParameter = 0, kOptimizerState = 1 };
 
 std::uint8_t dtype_code(Dtype d) { return d == Dtype::float32 ? 0 : d == Dtype::float64 ? 1 : 2; }
@@ -202,6 +204,14 @@ void add_version1_step_counts(std::vector<std::pair<std::string, Tensor>>& state
         state.emplace_back("step." + i, autograd::tensor({static_cast<double>(step)}, {1}, Dtype::int64));
 }
 
+// Before version 3, PatchEmbedding kept E_pos as its own parameter "position";
+// it is now a LearnedPositionalEmbedding, whose table is "position.weight".
+std::string version3_name(const std::string& name) {
+    const std::string old = "position";
+    bool is_old = name == old || (name.size() > old.size() && name.ends_with("." + old));
+    return is_old ? name + ".weight" : name;
+}
+
 }  // namespace
 
 void save_checkpoint(const std::string& path, const Module& module, const optim::Optimizer* optimizer) {
@@ -246,8 +256,8 @@ void load_checkpoint(const std::string& path, Module& module, optim::Optimizer* 
                                           bytes.size(), kHeader + 4));
     Reader r{bytes, path, sizeof kMagic, bytes.size() - 4};
     auto version = r.get<std::uint32_t>("the version");
-    if (version != 1 && version != kVersion)
-        throw CheckpointError(fmt::format("load_checkpoint: {} has format version {}; this build reads versions 1 and {}",
+    if (version < 1 || version > kVersion)
+        throw CheckpointError(fmt::format("load_checkpoint: {} has format version {}; this build reads versions 1 to {}",
                                           path, version, kVersion));
     auto flags = r.get<std::uint32_t>("the flags");
     auto step = r.get<std::int64_t>("the step count");
@@ -275,7 +285,7 @@ void load_checkpoint(const std::string& path, Module& module, optim::Optimizer* 
     for (const Record& rec : records) {
         if (rec.kind == kOptimizerState) {
             state.emplace_back(rec.name, tensor_of(rec));
-        } else if (!saved.emplace(rec.name, tensor_of(rec)).second) {
+        } else if (!saved.emplace(version < 3 ? version3_name(rec.name) : rec.name, tensor_of(rec)).second) {
             r.corrupt(fmt::format("parameter '{}' appears twice", printable(rec.name)));
         }
     }

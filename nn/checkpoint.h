@@ -2,16 +2,18 @@
 // Checkpoints: a module's named parameters, and optionally an optimizer's
 // state and step count, in one versioned, checksummed binary file.
 //
-// Format, version 2 (integers little-endian, as written by x86-64 and ARM):
+// Format, version 3 (integers little-endian, as written by x86-64 and ARM):
 //   magic     8 bytes   "LECTERN\0"
-//   version   u32       2 (version 1 files load too: see "step" below)
+//   version   u32       3 (versions 1 and 2 load too: see "name" and "step" below)
 //   flags     u32       bit 0: the file holds optimizer state
 //   step      i64       the optimizer's step count (0 without optimizer state)
 //   count     u32       number of tensor records that follow
 //   record    count times:
 //     kind      u8      0 = parameter, 1 = optimizer state
 //     name_len  u32     then name_len bytes of the name
-//                       (parameter: "encoder.layers.0.self_attn.w_q.weight";
+//                       (parameter: "encoder.layers.0.self_attn.w_q.weight"; in
+//                        versions 1 and 2 the ViT's "embed.position" was not yet
+//                        a module: it loads as "embed.position.weight";
 //                        optimizer state: "exp_avg.3" = state "exp_avg" of parameter 3;
 //                        "step.3" = int64 [1], parameter 3's update count, new in
 //                        version 2: a version 1 file gives every parameter with

@@ -3,19 +3,28 @@
 
 namespace nn {
 
-// Layer normalisation over the last dim with a learned gain and bias
-// (003 "Layer normalization": s = gamma a_hat + beta, a_hat = (a - mu) / sqrt(v + eps)).
-// gamma starts at 1, beta at 0. (001's LayerNorm divides by std + eps with an
-// unbiased std; Lectern follows 003's formula, as torch.nn.LayerNorm does.)
+// Which layer normalisation (the notes give two):
+//   standard:  s = gamma (a - mu) / sqrt(v + eps) + beta,  v the biased variance, eps 1e-5
+//              (003 "Layer normalization"; torch.nn.LayerNorm)
+//   annotated: s = gamma (a - mu) / (sigma + eps) + beta,  sigma the unbiased standard
+//              deviation (divides by D - 1), eps 1e-6 outside the root (001's LayerNorm)
+enum class LayerNormFormula { standard, annotated };
+
+// Layer normalisation over the last dim with a learned gain gamma (starts at 1)
+// and bias beta (starts at 0). The standard formula is one fused op
+// (autograd::layer_norm); 001's is composed of elementary ops.
 class LayerNorm : public Module {
 public:
-    explicit LayerNorm(std::int64_t d, double eps = 1e-5);
+    explicit LayerNorm(std::int64_t d, double eps = 1e-5, LayerNormFormula formula = LayerNormFormula::standard);
+    // The formula with its own note's eps.
+    LayerNorm(std::int64_t d, LayerNormFormula formula);
     Tensor forward(const Tensor& x) const;
     Tensor operator()(const Tensor& x) const { return forward(x); }
 
     Tensor gamma;  // [d]
     Tensor beta;   // [d]
     double eps;
+    LayerNormFormula formula;
 };
 
 }  // namespace nn

@@ -8,10 +8,6 @@ namespace nn {
 
 using namespace autograd;
 
-Tensor cross_entropy(const Tensor& logits, const Tensor& target, std::int64_t ignore_index, double label_smoothing) {
-    return autograd::cross_entropy(logits, target, ignore_index, label_smoothing);
-}
-
 namespace {
 
 // A target distribution q over the classes for each row, as a constant tensor

@@ -9,11 +9,7 @@ namespace nn {
 
 using autograd::Tensor;
 
-// Cross-entropy from logits [..., C] and int64 targets [...], PyTorch's
-// semantics (autograd::cross_entropy: fused, stable; label smoothing as
-// torch.nn.CrossEntropyLoss(label_smoothing=eps)).
-Tensor cross_entropy(const Tensor& logits, const Tensor& target, std::int64_t ignore_index = -100,
-                     double label_smoothing = 0.0);
+// Cross-entropy from logits is the fused op autograd::cross_entropy.
 
 // Negative log-likelihood of log-probabilities [..., C] (e.g. the Generator's
 // log_softmax): mean over non-ignored rows of -log_probs[target].

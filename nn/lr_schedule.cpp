@@ -31,9 +31,10 @@ WarmupCosineSchedule::WarmupCosineSchedule(double p, std::int64_t w, std::int64_
 }
 
 double WarmupCosineSchedule::lr(std::int64_t step) const {
-    if (step < warmup) return peak * static_cast<double>(step + 1) / static_cast<double>(warmup);
-    if (step >= total) return min_lr;
-    double progress = static_cast<double>(step - warmup) / static_cast<double>(total - warmup);
+    step = std::max<std::int64_t>(step, 1);
+    if (step <= warmup) return peak * static_cast<double>(step) / static_cast<double>(warmup);
+    if (step > total) return min_lr;
+    double progress = static_cast<double>(step - 1 - warmup) / static_cast<double>(total - warmup);
     return min_lr + (peak - min_lr) * 0.5 * (1 + std::cos(std::numbers::pi * progress));
 }
 

@@ -1,5 +1,7 @@
 #pragma once
 // Learning-rate schedules. Set the rate on the optimizer before each step.
+// Both count steps from 1, as the paper does: pass the number of the step
+// about to be taken (1 for the first).
 #include <cstdint>
 
 namespace nn {
@@ -18,8 +20,9 @@ public:
     double factor;
 };
 
-// Linear warmup to `peak` over `warmup` steps, then cosine decay to `min_lr`
-// at `total` steps (and min_lr after). Steps count from 0: lr(0) = peak / warmup.
+// Linear warmup to `peak` over steps 1..warmup (lr(1) = peak / warmup,
+// lr(warmup) = peak), then a half cosine from peak at step warmup + 1 down to
+// min_lr at step total + 1, one past the last of `total` steps (min_lr after).
 class WarmupCosineSchedule {
 public:
     WarmupCosineSchedule(double peak, std::int64_t warmup, std::int64_t total, double min_lr = 0.0);

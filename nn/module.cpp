@@ -65,12 +65,6 @@ std::vector<Tensor> Module::parameters() const {
     return out;
 }
 
-std::vector<std::pair<std::string, Module*>> Module::named_children() const {
-    std::vector<std::pair<std::string, Module*>> out;
-    for (const auto& [name, child] : children_) out.emplace_back(name, child.get());
-    return out;
-}
-
 std::int64_t Module::parameter_count() const {
     std::int64_t n = 0;
     for (const Tensor& t : parameters()) n += t.numel();

@@ -29,7 +29,6 @@ public:
     // shared by several modules (tied weights) appears once, under its first name.
     std::vector<std::pair<std::string, Tensor>> named_parameters() const;
     std::vector<Tensor> parameters() const;
-    std::vector<std::pair<std::string, Module*>> named_children() const;
     std::int64_t parameter_count() const;  // number of scalars
 
     void train(bool on = true);  // whole tree

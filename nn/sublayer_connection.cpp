@@ -2,14 +2,16 @@
 
 namespace nn {
 
-SublayerConnection::SublayerConnection(std::int64_t d_model, double p, Norm n) : placement(n) {
-    norm = register_module("norm", std::make_shared<LayerNorm>(d_model));
+SublayerConnection::SublayerConnection(std::int64_t d_model, double p, Norm n, LayerNormFormula formula) : placement(n) {
+    norm = register_module("norm", std::make_shared<LayerNorm>(d_model, formula));
     dropout = register_module("dropout", std::make_shared<Dropout>(p));
 }
 
+// pre-norm:   x + Dropout(sublayer(LN(x)))     (001's SublayerConnection: "more stable")
+// post-norm:  LN(x + Dropout(sublayer(x)))     (the original Transformer; 000's EncoderBlock)
 Tensor SublayerConnection::forward(const Tensor& x, const std::function<Tensor(const Tensor&)>& sublayer) const {
-    if (placement == Norm::pre) return x + dropout->forward(sublayer(norm->forward(x)));
-    return norm->forward(x + dropout->forward(sublayer(x)));
+    if (placement == Norm::pre) return x + (*dropout)(sublayer((*norm)(x)));
+    return (*norm)(x + (*dropout)(sublayer(x)));
 }
 
 }  // namespace nn

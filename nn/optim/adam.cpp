@@ -8,11 +8,14 @@ namespace nn::optim {
 
 using namespace autograd;
 
-Adam::Adam(std::vector<Tensor> params, AdamOptions o) : Optimizer(std::move(params), o.lr), options(o) {
+Adam::Adam(std::vector<Tensor> params, AdamOptions o) : Adam(std::move(params), o, 0.0) {}
+
+Adam::Adam(std::vector<Tensor> params, AdamOptions o, double default_weight_decay)
+    : Optimizer(std::move(params), o.lr), options(o), weight_decay_(o.weight_decay.value_or(default_weight_decay)) {
     if (!(o.beta1 >= 0 && o.beta1 < 1) || !(o.beta2 >= 0 && o.beta2 < 1))
         throw ValueError(fmt::format("Adam: betas ({}, {}) must be in [0, 1)", o.beta1, o.beta2));
-    if (!(o.eps >= 0) || !(o.weight_decay >= 0))
-        throw ValueError(fmt::format("Adam: eps {} and weight_decay {} must be >= 0", o.eps, o.weight_decay));
+    if (!(o.eps >= 0) || !(weight_decay_ >= 0))
+        throw ValueError(fmt::format("Adam: eps {} and weight_decay {} must be >= 0", o.eps, weight_decay_));
 }
 
 void Adam::update(std::size_t i, Tensor& param, const Tensor& grad) { adam_update(i, param, grad, false); }
@@ -30,7 +33,7 @@ void Adam::adam_update(std::size_t i, Tensor& param, const Tensor& grad, bool de
         T* v = v_state.data<T>();
         const T b1 = static_cast<T>(options.beta1), b2 = static_cast<T>(options.beta2), eps = static_cast<T>(options.eps);
         const T step = static_cast<T>(lr_ / c1), inv_sqrt_c2 = static_cast<T>(1 / std::sqrt(c2));
-        const T wd = static_cast<T>(options.weight_decay), decay = static_cast<T>(1 - lr_ * options.weight_decay);
+        const T wd = static_cast<T>(weight_decay_), decay = static_cast<T>(1 - lr_ * weight_decay_);
         for (std::int64_t k = 0, n = param.numel(); k < n; ++k) {
             T gk = decoupled ? g[k] : g[k] + wd * p[k];
             if (decoupled) p[k] *= decay;  // AdamW: p -= lr wd p, apart from the gradient

@@ -2,8 +2,7 @@
 
 namespace nn::optim {
 
-AdamW::AdamW(std::vector<Tensor> params, AdamWOptions o)
-    : Adam(std::move(params), {.lr = o.lr, .beta1 = o.beta1, .beta2 = o.beta2, .eps = o.eps, .weight_decay = o.weight_decay}) {}
+AdamW::AdamW(std::vector<Tensor> params, AdamWOptions o) : Adam(std::move(params), o, 1e-2) {}
 
 void AdamW::update(std::size_t i, Tensor& param, const Tensor& grad) { adam_update(i, param, grad, true); }
 

@@ -3,17 +3,9 @@
 
 namespace nn::optim {
 
-// AdamW's options: Adam's, with PyTorch's default weight decay for AdamW.
-struct AdamWOptions {
-    double lr = 1e-3;
-    double beta1 = 0.9;
-    double beta2 = 0.999;
-    double eps = 1e-8;
-    double weight_decay = 1e-2;
-};
-
 // torch.optim.AdamW (Loshchilov & Hutter): Adam with decoupled weight decay,
 // p -= lr wd p before the Adam step; the decay never enters the moments.
+// PyTorch's default weight decay for AdamW, 1e-2, applies when none is given.
 class AdamW : public Adam {
 public:
     AdamW(std::vector<Tensor> params, AdamWOptions options = {});

@@ -39,13 +39,13 @@ double learn_repeated_text(std::int64_t experts, std::int64_t block, int steps, 
         }
         opt.zero_grad();
         Tensor logits = model->forward(x);
-        Tensor loss = nn::cross_entropy(logits, y) + model->aux_loss() * 0.01;
+        Tensor loss = cross_entropy(logits, y) + model->aux_loss() * 0.01;
         loss.backward();
         opt.step();
         Tensor certain = y.clone();
         for (std::int64_t i = 0; i < B * T; ++i)
             if (i % T % span < 5) certain.data<std::int64_t>()[i] = -100;  // ignored
-        last = nn::cross_entropy(logits, certain).item();
+        last = cross_entropy(logits, certain).item();
     }
     return last;
 }

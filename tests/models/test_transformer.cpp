@@ -84,3 +84,29 @@ TEST_CASE("the Transformer rejects bad token ids and shapes", "[errors]") {
     CHECK_THROWS_AS(model->encode(ok, nn::subsequent_mask(2)), ShapeError);
     CHECK_THROWS_AS(model->encode(tensor({1, 2}, {1, 2}), Tensor()), DtypeError);
 }
+
+TEST_CASE("001's LayerNorm reaches every norm of the Transformer, and changes its output", "[model]") {
+    auto c = tiny(nn::Norm::pre);
+    c.layer_norm = nn::LayerNormFormula::annotated;
+    auto annotated = models::make_transformer(c);
+    auto standard = models::make_transformer(tiny(nn::Norm::pre));
+    std::vector<const nn::LayerNorm*> norms{annotated->encoder->norm.get(), annotated->decoder->norm.get()};
+    for (const auto& layer : *annotated->encoder->layers)
+        for (const auto& s : *layer->sublayer) norms.push_back(s->norm.get());
+    for (const auto& layer : *annotated->decoder->layers)
+        for (const auto& s : *layer->sublayer) norms.push_back(s->norm.get());
+    CHECK(norms.size() == 2 + 2 + 3);
+    for (const nn::LayerNorm* n : norms) {
+        CHECK(n->formula == nn::LayerNormFormula::annotated);
+        CHECK(n->eps == 1e-6);
+    }
+    Tensor src = tensor({1, 3, 4, 2}, {1, 4}, Dtype::int64), tgt = tensor({1, 3, 4}, {1, 3}, Dtype::int64);
+    NoGradGuard no_grad;
+    auto out = [&](const models::Transformer& m) {
+        return m.forward(src, tgt, nn::padding_mask(src, 0), models::target_mask(tgt, 0)).to_vector();
+    };
+    std::vector<double> a = out(*annotated), s = out(*standard);
+    double largest = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) largest = std::max(largest, std::abs(a[i] - s[i]));
+    CHECK(largest > 1e-3);  // same weights (same seed), another normalisation
+}

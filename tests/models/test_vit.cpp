@@ -38,8 +38,8 @@ TEST_CASE("the patch embedding prepends [CLASS] and adds E_pos (002)", "[model]"
     CHECK(z.shape() == Shape{2, 5, 8});
     // A black image: every patch row is E's bias + E_pos; row 0 is x_class + E_pos[0].
     require_values(narrow(narrow(z, 0, 1, 1), 1, 0, 1), (reshape(embed.class_token, {1, 1, 8}) +
-                                                          narrow(embed.position, 0, 0, 1)).to_vector(), 1e-6);
-    require_values(narrow(narrow(z, 0, 0, 1), 1, 2, 1), (embed.proj->bias + narrow(embed.position, 0, 2, 1)).to_vector(), 1e-6);
+                                                          narrow(embed.position->weight, 0, 0, 1)).to_vector(), 1e-6);
+    require_values(narrow(narrow(z, 0, 0, 1), 1, 2, 1), (embed.proj->bias + narrow(embed.position->weight, 0, 2, 1)).to_vector(), 1e-6);
 }
 
 TEST_CASE("the patch embedding passes gradcheck w.r.t. images, E, [CLASS] and E_pos", "[gradcheck]") {

@@ -31,7 +31,7 @@ TEST_CASE("a tiny ViT learns a synthetic quadrant task to high accuracy", "[trai
     for (int step = 0; step < 150; ++step) {
         quadrant_batch(32, g, x, y);
         opt.zero_grad();
-        nn::cross_entropy(vit.forward(x), y).backward();
+        cross_entropy(vit.forward(x), y).backward();
         opt.step();
     }
     quadrant_batch(500, g, x, y);

@@ -13,6 +13,7 @@
 #include "nn_check.h"
 #include "nn/checkpoint.h"
 #include "nn/feed_forward.h"
+#include "nn/learned_positional_embedding.h"
 #include "nn/optim/adam.h"
 
 using namespace autograd;
@@ -108,9 +109,9 @@ TEST_CASE("each kind of bad checkpoint gets its error and leaves the module unch
     require_rejected(bad, target, "wrong magic");
 
     std::string version = bytes;
-    version[8] = 3;
+    version[8] = 4;
     write_all(bad, version);
-    require_rejected(bad, target, "format version 3; this build reads versions 1 and 2");
+    require_rejected(bad, target, "format version 4; this build reads versions 1 to 3");
 
     nn::FeedForward wider(4, 9);
     nn::save_checkpoint(bad, wider);
@@ -348,4 +349,31 @@ TEST_CASE("per-parameter step counts survive a checkpoint: resumed training equa
         step(b, opt_b, s);
     }
     CHECK(snapshot(b) == snapshot(a));
+}
+
+// ---- the position table's new name (format version 3)
+
+TEST_CASE("a version 2 checkpoint's 'position' table loads as 'position.weight'; a version 3 one must use the new name",
+          "[io]") {
+    // PatchEmbedding's E_pos was a parameter "position" before version 3; it is
+    // now a LearnedPositionalEmbedding registered as "position".
+    struct Holder : nn::Module {
+        std::shared_ptr<nn::LearnedPositionalEmbedding> position;
+        Holder() { position = register_module("position", std::make_shared<nn::LearnedPositionalEmbedding>(2, 1)); }
+    };
+    TempDir dir;
+    auto f32 = [](float v) { return std::string(reinterpret_cast<const char*>(&v), sizeof v); };
+    for (std::uint32_t version : {2u, 3u}) {
+        Crafted file(1, version);
+        file.record("position", 0, {2, 1}).put_bytes(f32(0.25f) + f32(-1.5f));
+        const std::string path = dir.file(fmt::format("v{}.lckpt", version));
+        write_all(path, file.sealed());
+        Holder h;
+        if (version == 2) {
+            nn::load_checkpoint(path, h);
+            CHECK(h.position->weight.to_vector() == std::vector<double>{0.25, -1.5});
+        } else {
+            CHECK_THROWS_WITH(nn::load_checkpoint(path, h), Catch::Contains("has no parameter 'position.weight'"));
+        }
+    }
 }

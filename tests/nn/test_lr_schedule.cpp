@@ -19,12 +19,16 @@ TEST_CASE("the Transformer's warmup schedule at given steps (001)", "[optim]") {
 
 TEST_CASE("warmup + cosine: linear rise, half-cosine fall, floor", "[optim]") {
     nn::WarmupCosineSchedule s(1e-3, 10, 110, 1e-5);
-    CHECK(s.lr(0) == Approx(1e-4));
-    CHECK(s.lr(9) == Approx(1e-3));
+    CHECK(s.lr(1) == Approx(1e-4));  // steps count from 1, as WarmupSchedule's
+    CHECK(s.lr(0) == s.lr(1));
+    CHECK(s.lr(5) == Approx(5e-4));
     CHECK(s.lr(10) == Approx(1e-3));
-    CHECK(s.lr(60) == Approx(1e-5 + (1e-3 - 1e-5) * 0.5));  // halfway down
-    CHECK(s.lr(110) == Approx(1e-5));
+    CHECK(s.lr(11) == Approx(1e-3));
+    CHECK(s.lr(61) == Approx(1e-5 + (1e-3 - 1e-5) * 0.5));  // halfway down
+    CHECK(s.lr(111) == Approx(1e-5));
     CHECK(s.lr(500) == Approx(1e-5));
+    nn::WarmupCosineSchedule no_warmup(1e-3, 0, 10);
+    CHECK(no_warmup.lr(1) == Approx(1e-3));
 }
 
 TEST_CASE("schedules reject bad arguments", "[errors]") {

@@ -270,7 +270,7 @@ def main():
     # one pre-norm GELU layer, 3 classes. Patches are taken row by row, each
     # flattened row-major (with one channel the layout has no other choice).
     vs = {"embed.proj.weight": (d, 4), "embed.proj.bias": (d,), "embed.class_token": (1, 1, d),
-          "embed.position": (5, d)}
+          "embed.position.weight": (5, d)}
     vs.update(layer_shapes("layers.0.", d, 16, 2, ["self_attn"]))
     vs.update(ln_shapes("norm.", d))
     vs.update(linear_shapes("head.", d, 3))
@@ -279,7 +279,7 @@ def main():
         img = l["images"]                                                        # [B, 1, 4, 4]
         patches = img.reshape(2, 1, 2, 2, 2, 2).permute(0, 2, 4, 3, 5, 1).reshape(2, 4, 4)  # x_p^i, row by row
         z = torch.cat([l["embed.class_token"].expand(2, 1, d),
-                       linear(patches, l["embed.proj.weight"], l["embed.proj.bias"])], 1) + l["embed.position"]
+                       linear(patches, l["embed.proj.weight"], l["embed.proj.bias"])], 1) + l["embed.position.weight"]
         z = encoder_layer(l, "layers.0.", z, None, heads, "pre", "gelu")        # z_1
         y = layer_norm(z[:, 0], l["norm.gamma"], l["norm.beta"])                # y = LN(z_L^0)
         return {"logits": linear(y, l["head.weight"], l["head.bias"])}

@@ -103,7 +103,7 @@ TEST_CASE("encoder and decoder layers match PyTorch, pre-norm and post-norm", "[
         const std::string suffix = norm == nn::Norm::pre ? "_pre" : "_post";
         {
             reference::Case ref("encoder_layer" + suffix);
-            models::EncoderLayer layer(8, 2, 16, 0.0, norm, nn::Activation::relu, default_generator());
+            models::EncoderLayer layer({8, 2, 16, 0.0, norm, nn::Activation::relu}, default_generator());
             layer.to(Dtype::float64);
             ref.load_parameters(layer);
             Tensor x = ref.input("x");
@@ -113,7 +113,7 @@ TEST_CASE("encoder and decoder layers match PyTorch, pre-norm and post-norm", "[
         }
         {
             reference::Case ref("decoder_layer" + suffix);
-            models::DecoderLayer layer(8, 2, 16, 0.0, norm, nn::Activation::relu, default_generator());
+            models::DecoderLayer layer({8, 2, 16, 0.0, norm, nn::Activation::relu}, default_generator());
             layer.to(Dtype::float64);
             ref.load_parameters(layer);
             Tensor x = ref.input("x"), memory = ref.input("memory");

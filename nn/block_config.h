@@ -1,0 +1,23 @@
+#pragma once
+#include <cstdint>
+
+#include "nn/feed_forward.h"
+#include "nn/layer_norm.h"
+#include "nn/sublayer_connection.h"
+
+namespace nn {
+
+// What every transformer block is built from: the arguments 001's make_model
+// passes to each EncoderLayer and DecoderLayer (004 §15.5.4), and the choices
+// the notes differ on. One value, so a block's constructor takes it whole.
+struct BlockConfig {
+    std::int64_t d_model = 512;
+    std::int64_t heads = 8;     // h; d_k = d_v = d_model / h
+    std::int64_t d_ff = 2048;   // the feed-forward network's hidden width
+    double dropout = 0.1;
+    Norm norm = Norm::pre;                          // where the residual's LayerNorm sits (003)
+    Activation activation = Activation::relu;       // the FFN's phi: ReLU (001) or GELU (002's MLP)
+    LayerNormFormula layer_norm = LayerNormFormula::standard;  // 003's or 001's LayerNorm
+};
+
+}  // namespace nn
