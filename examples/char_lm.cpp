@@ -191,11 +191,8 @@ void train(models::GPT& model, const Corpus& c, const Options& o) {
     if (!o.csv.empty()) fmt::print("loss curve written to {}\n", o.csv);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-    Options o;
-    CLI::App app{"Train a character-level GPT on a text and sample from it."};
+// The flags.
+void add_flags(CLI::App& app, Options& o) {
     app.add_option("--text", o.text, "a UTF-8 text file to train on (default: Debian's fortunes, /usr/share/games/fortunes)")
         ->check(CLI::ExistingFile);
     app.add_option("--context", o.context, "T, characters the model sees (the positions' table)")->check(CLI::Range(2, 8192));
@@ -234,65 +231,77 @@ int main(int argc, char** argv) {
     app.add_option("--csv", o.csv, "write the loss curve (step,loss,lr,val_loss,val_perplexity) here");
     app.add_flag("--detect-anomaly", o.detect_anomaly,
                  "check every op's output and gradient, and name the first op that makes a NaN or an infinity (slow)");
-    if (int status = examples::parse_flags(app, argc, argv, "char_lm", [&] {
-            examples::check_output_file("--save", o.save);
-            examples::check_output_file("--csv", o.csv);
-            if (o.d_model % o.heads != 0) throw CLI::ValidationError("--heads", "must divide --d-model");
-            if (o.experts > 0 && o.top_k_experts > o.experts)
-                throw CLI::ValidationError("--top-k-experts", "must be at most --experts");
-            try {
-                data::decode_utf8(o.prompt);
-            } catch (const data::DatasetError&) {
-                throw CLI::ValidationError("--prompt", "is not valid UTF-8");
-            }
-        });
-        status >= 0)
-        return status;
+}
 
-    return examples::run_program("char_lm", o.detect_anomaly, [&] {
-        set_num_threads(o.threads);
-        manual_seed(o.seed);  // dropout
-        Corpus corpus = load_corpus(o);
-        if (static_cast<std::int64_t>(corpus.train.size()) < o.context + 1 ||
-            static_cast<std::int64_t>(corpus.val.size()) < o.context + 1)
-            throw data::DatasetError(fmt::format("{}: {} training and {} validation characters; both need more than "
-                                                 "--context {}", corpus.name, corpus.train.size(), corpus.val.size(), o.context));
-        for (char32_t ch : data::decode_utf8(o.prompt))
-            if (!corpus.vocab->contains(ch)) {
-                fmt::print(stderr, "char_lm: --prompt: '{}' does not occur in the text, so the model has no token for it\n",
-                           data::encode_utf8(std::u32string(1, ch)));
-                return 2;
-            }
-        auto model = models::make_gpt(model_config(o, corpus.vocab->size()));
-        fmt::print("char LM on {}: {} characters ({} train, {} validation), alphabet of {}\n", corpus.name,
-                   corpus.train.size() + corpus.val.size(), corpus.train.size(), corpus.val.size(), corpus.vocab->size());
-        fmt::print("GPT N={} d_model={} h={} d_ff={} context {} {} positions{}{}{}, {} parameters | batch {}, {} epochs x {} "
-                   "steps, AdamW lr {} | {} threads\n",
-                   o.layers, o.d_model, o.heads, o.d_ff, o.context, o.positions, o.untie ? "" : ", tied output",
-                   o.block > 0 ? fmt::format(", block-local L={}", o.block) : "",
-                   o.experts > 0 ? fmt::format(", MoE {} experts top-{}", o.experts, o.top_k_experts) : "",
-                   model->parameter_count(), o.batch, o.epochs, o.steps, o.lr, o.threads);
-        auto start = std::chrono::steady_clock::now();
-        if (!o.load.empty()) {
-            nn::load_checkpoint(o.load, *model);
-            fmt::print("loaded {}\n", o.load);
-        } else {
-            train(*model, corpus, o);
-            fmt::print("trained in {}\n", examples::ProgressBar::clock(
-                                              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()));
+// What no single flag's check can see: flags that must agree, and output
+// paths that must be writable, all before any work starts.
+void check_flags(const Options& o) {
+    examples::check_output_file("--save", o.save);
+    examples::check_output_file("--csv", o.csv);
+    if (o.d_model % o.heads != 0) throw CLI::ValidationError("--heads", "must divide --d-model");
+    if (o.experts > 0 && o.top_k_experts > o.experts)
+        throw CLI::ValidationError("--top-k-experts", "must be at most --experts");
+    try {
+        data::decode_utf8(o.prompt);
+    } catch (const data::DatasetError&) {
+        throw CLI::ValidationError("--prompt", "is not valid UTF-8");
+    }
+}
+
+// Reads the text, trains (or loads), saves, reports validation loss and samples.
+int run(const Options& o) {
+    set_num_threads(o.threads);
+    manual_seed(o.seed);  // dropout
+    Corpus corpus = load_corpus(o);
+    if (static_cast<std::int64_t>(corpus.train.size()) < o.context + 1 ||
+        static_cast<std::int64_t>(corpus.val.size()) < o.context + 1)
+        throw data::DatasetError(fmt::format("{}: {} training and {} validation characters; both need more than "
+                                             "--context {}", corpus.name, corpus.train.size(), corpus.val.size(), o.context));
+    for (char32_t ch : data::decode_utf8(o.prompt))
+        if (!corpus.vocab->contains(ch)) {
+            fmt::print(stderr, "char_lm: --prompt: '{}' does not occur in the text, so the model has no token for it\n",
+                       data::encode_utf8(std::u32string(1, ch)));
+            return 2;
         }
-        if (!o.save.empty()) {
-            nn::save_checkpoint(o.save, *model);
-            fmt::print("checkpoint written to {}\n", o.save);
-        }
-        double val = validation_loss(*model, corpus, o);
-        Sample final = sample(*model, corpus, o, o.seed);
-        Sample again = sample(*model, corpus, o, o.seed, /*use_cache=*/false);  // the same text, recomputed
-        print_sample(fmt::format("sample (temperature {}, top-k {}, seed {})", o.temperature, o.top_k, o.seed), final);
-        fmt::print("validation loss {:.3f} nats/char, perplexity {:.2f}\n", val, std::exp(val));
-        fmt::print("sampling: {:.0f} tok/s with the KV cache, {:.0f} tok/s recomputing the window ({})\n",
-                   static_cast<double>(final.tokens) / final.seconds, static_cast<double>(again.tokens) / again.seconds,
-                   final.text == again.text ? "same text" : "TEXTS DIFFER");
-        return 0;
-    });
+    auto model = models::make_gpt(model_config(o, corpus.vocab->size()));
+    fmt::print("char LM on {}: {} characters ({} train, {} validation), alphabet of {}\n", corpus.name,
+               corpus.train.size() + corpus.val.size(), corpus.train.size(), corpus.val.size(), corpus.vocab->size());
+    fmt::print("GPT N={} d_model={} h={} d_ff={} context {} {} positions{}{}{}, {} parameters | batch {}, {} epochs x {} "
+               "steps, AdamW lr {} | {} threads\n",
+               o.layers, o.d_model, o.heads, o.d_ff, o.context, o.positions, o.untie ? "" : ", tied output",
+               o.block > 0 ? fmt::format(", block-local L={}", o.block) : "",
+               o.experts > 0 ? fmt::format(", MoE {} experts top-{}", o.experts, o.top_k_experts) : "",
+               model->parameter_count(), o.batch, o.epochs, o.steps, o.lr, o.threads);
+    auto start = std::chrono::steady_clock::now();
+    if (!o.load.empty()) {
+        nn::load_checkpoint(o.load, *model);
+        fmt::print("loaded {}\n", o.load);
+    } else {
+        train(*model, corpus, o);
+        fmt::print("trained in {}\n", examples::ProgressBar::clock(
+                                          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()));
+    }
+    if (!o.save.empty()) {
+        nn::save_checkpoint(o.save, *model);
+        fmt::print("checkpoint written to {}\n", o.save);
+    }
+    double val = validation_loss(*model, corpus, o);
+    Sample final = sample(*model, corpus, o, o.seed);
+    Sample again = sample(*model, corpus, o, o.seed, /*use_cache=*/false);  // the same text, recomputed
+    print_sample(fmt::format("sample (temperature {}, top-k {}, seed {})", o.temperature, o.top_k, o.seed), final);
+    fmt::print("validation loss {:.3f} nats/char, perplexity {:.2f}\n", val, std::exp(val));
+    fmt::print("sampling: {:.0f} tok/s with the KV cache, {:.0f} tok/s recomputing the window ({})\n",
+               static_cast<double>(final.tokens) / final.seconds, static_cast<double>(again.tokens) / again.seconds,
+               final.text == again.text ? "same text" : "TEXTS DIFFER");
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Options o;
+    CLI::App app{"Train a character-level GPT on a text and sample from it."};
+    add_flags(app, o);
+    if (int status = examples::parse_flags(app, argc, argv, "char_lm", [&] { check_flags(o); }); status >= 0) return status;
+    return examples::run_program("char_lm", o.detect_anomaly, [&] { return run(o); });
 }

@@ -80,13 +80,12 @@ Tensor batch_loss(const models::Transformer& model, const data::CopyBatch& b, co
     return criterion(model.generator->forward(out), b.tgt_out);
 }
 
-double eval_loss(models::Transformer& model, const Options& o, const nn::LabelSmoothingLoss& criterion) {
+double eval_loss(const models::Transformer& model, const Options& o, const nn::LabelSmoothingLoss& criterion) {
     NoGradGuard no_grad;
-    model.eval();
+    nn::EvalGuard eval(model);
     Generator gen(o.seed + 7777);  // the same held-out batches every epoch
     double total = 0;
     for (int i = 0; i < 5; ++i) total += batch_loss(model, data::copy_task_batch(o.vocab, o.seq_len, o.batch, gen), criterion).item();
-    model.train();
     return total / 5;
 }
 
@@ -178,11 +177,8 @@ void write_figures(models::Transformer& model, const Options& o) {
         fmt::print("  {}\n", path);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-    Options o;
-    CLI::App app{"Train a Transformer on the copy task, then decode held-out sequences."};
+// The flags; the preset, read first, sets the defaults the other flags override.
+void add_flags(CLI::App& app, Options& o, int argc, char** argv) {
     app.add_option("--preset", o.preset, "default (about a minute on 2 cores) or annotated (the Annotated Transformer's run)")
         ->check(CLI::IsMember({"default", "annotated"}));
     o.preset = examples::peek_preset(argc, argv, o.preset);  // the preset sets defaults, flags override them
@@ -218,40 +214,51 @@ int main(int argc, char** argv) {
                    "after training, write each layer's attention maps for a held-out sequence into this folder");
     app.add_flag("--detect-anomaly", o.detect_anomaly,
                  "check every op's output and gradient, and name the first op that makes a NaN or an infinity (slow)");
-    if (int status = examples::parse_flags(app, argc, argv, "copy_task", [&] {
-            if (o.d_model % o.heads != 0) throw CLI::ValidationError("--heads", "must divide --d-model");
-            examples::check_output_file("--save", o.save);
-            examples::check_output_file("--csv", o.csv);
-            examples::check_output_file("--csv", o.csv + ".png");
-            examples::check_output_folder("--figures", o.figures);
-        });
-        status >= 0)
-        return status;
+}
 
-    return examples::run_program("copy_task", o.detect_anomaly, [&] {
-        set_num_threads(o.threads);
-        manual_seed(o.seed);  // dropout
-        auto model = models::make_transformer(model_config(o));
-        fmt::print("copy task: V={} length {} | Transformer N={} d_model={} d_ff={} h={} dropout {} {}-norm ({} LayerNorm), {} parameters "
-                   "| batch {}, {} epochs x {} batches, Adam, {} schedule (warmup {}, lr {}) | {} threads\n",
-                   o.vocab, o.seq_len, o.layers, o.d_model, o.d_ff, o.heads, o.dropout, o.norm, o.layer_norm,
-                   model->parameter_count(),
-                   o.batch, o.epochs, o.batches_per_epoch, o.schedule, o.warmup, o.lr, o.threads);
-        auto start = std::chrono::steady_clock::now();
-        if (!o.load.empty()) {
-            nn::load_checkpoint(o.load, *model);
-            fmt::print("loaded {}\n", o.load);
-        } else {
-            train(*model, o);
-            fmt::print("trained in {}\n", examples::ProgressBar::clock(
-                                              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()));
-        }
-        if (!o.save.empty()) {
-            nn::save_checkpoint(o.save, *model);
-            fmt::print("checkpoint written to {}\n", o.save);
-        }
-        evaluate(*model, o);
-        if (!o.figures.empty()) write_figures(*model, o);
-        return 0;
-    });
+// What no single flag's check can see: flags that must agree, and output
+// paths that must be writable, all before any work starts.
+void check_flags(const Options& o) {
+    if (o.d_model % o.heads != 0) throw CLI::ValidationError("--heads", "must divide --d-model");
+    examples::check_output_file("--save", o.save);
+    examples::check_output_file("--csv", o.csv);
+    examples::check_output_file("--csv", o.csv + ".png");
+    examples::check_output_folder("--figures", o.figures);
+}
+
+// Trains (or loads), saves, decodes held-out sequences and draws the figures asked for.
+int run(const Options& o) {
+    set_num_threads(o.threads);
+    manual_seed(o.seed);  // dropout
+    auto model = models::make_transformer(model_config(o));
+    fmt::print("copy task: V={} length {} | Transformer N={} d_model={} d_ff={} h={} dropout {} {}-norm ({} LayerNorm), "
+               "{} parameters | batch {}, {} epochs x {} batches, Adam, {} schedule (warmup {}, lr {}) | {} threads\n",
+               o.vocab, o.seq_len, o.layers, o.d_model, o.d_ff, o.heads, o.dropout, o.norm, o.layer_norm,
+               model->parameter_count(), o.batch, o.epochs, o.batches_per_epoch, o.schedule, o.warmup, o.lr, o.threads);
+    auto start = std::chrono::steady_clock::now();
+    if (!o.load.empty()) {
+        nn::load_checkpoint(o.load, *model);
+        fmt::print("loaded {}\n", o.load);
+    } else {
+        train(*model, o);
+        fmt::print("trained in {}\n", examples::ProgressBar::clock(
+                                          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()));
+    }
+    if (!o.save.empty()) {
+        nn::save_checkpoint(o.save, *model);
+        fmt::print("checkpoint written to {}\n", o.save);
+    }
+    evaluate(*model, o);
+    if (!o.figures.empty()) write_figures(*model, o);
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Options o;
+    CLI::App app{"Train a Transformer on the copy task, then decode held-out sequences."};
+    add_flags(app, o, argc, argv);
+    if (int status = examples::parse_flags(app, argc, argv, "copy_task", [&] { check_flags(o); }); status >= 0) return status;
+    return examples::run_program("copy_task", o.detect_anomaly, [&] { return run(o); });
 }

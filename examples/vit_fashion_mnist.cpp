@@ -58,10 +58,9 @@ models::ViTConfig model_config(const Options& o) {
 }
 
 // Test accuracy, and the confusion matrix counts[true][predicted].
-double evaluate(models::ViT& model, data::ImageBatches& test, std::vector<std::vector<std::int64_t>>* confusion) {
+double evaluate(const models::ViT& model, data::ImageBatches& test, std::vector<std::vector<std::int64_t>>* confusion) {
     NoGradGuard no_grad;
-    bool was_training = model.is_training();
-    model.eval();
+    nn::EvalGuard eval(model);
     std::int64_t correct = 0;
     test.reset();
     data::ImageBatch b;
@@ -73,7 +72,6 @@ double evaluate(models::ViT& model, data::ImageBatches& test, std::vector<std::v
             if (confusion) (*confusion)[y][p] += 1;
         }
     }
-    model.train(was_training);
     return static_cast<double>(correct) / static_cast<double>(test.size());
 }
 
@@ -124,10 +122,10 @@ void report(models::ViT& model, data::ImageBatches& test_set) {
     }
 }
 
-void write_rollouts(models::ViT& model, const data::ImageSet& test, double mean, double std, const std::string& dir) {
+void write_rollouts(const models::ViT& model, const data::ImageSet& test, double mean, double std, const std::string& dir) {
     std::filesystem::create_directories(dir);
     NoGradGuard no_grad;
-    model.eval();
+    nn::EvalGuard eval(model);
     const std::int64_t n = 8;
     Tensor images = (narrow(test.images, 0, 0, n) - mean) / std;
     Tensor pred = argmax(model.forward(images), -1);
@@ -144,11 +142,8 @@ void write_rollouts(models::ViT& model, const data::ImageSet& test, double mean,
     }
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-    Options o;
-    CLI::App app{"Train a Vision Transformer on Fashion-MNIST and evaluate it on the test set."};
+// The flags; the preset, read first, sets the defaults the other flags override.
+void add_flags(CLI::App& app, Options& o, int argc, char** argv) {
     app.add_option("--preset", o.preset, "default (>= 88% in under 10 minutes) or long (aims at 91%)")
         ->check(CLI::IsMember({"default", "long"}));
     o.preset = examples::peek_preset(argc, argv, o.preset);  // the preset sets defaults, flags override them
@@ -176,54 +171,66 @@ int main(int argc, char** argv) {
     app.add_option("--rollout", o.rollout, "write attention-rollout PNGs of 8 test images into this folder");
     app.add_flag("--detect-anomaly", o.detect_anomaly,
                  "check every op's output and gradient, and name the first op that makes a NaN or an infinity (slow)");
-    if (int status = examples::parse_flags(app, argc, argv, "vit_fashion_mnist", [&] {
-            if (o.d_model % o.heads != 0) throw CLI::ValidationError("--heads", "must divide --d-model");
-            examples::check_output_file("--save", o.save);
-            examples::check_output_folder("--rollout", o.rollout);
-        });
-        status >= 0)
-        return status;
+}
 
-    return examples::run_program("vit_fashion_mnist", o.detect_anomaly, [&] {
-        set_num_threads(o.threads);
-        manual_seed(o.seed);
-        data::ImageSet train_images = data::load_fashion_mnist(data::Split::train, o.data_dir);
-        data::ImageSet test_images = data::load_fashion_mnist(data::Split::test, o.data_dir);
-        // Normalised with the whole training set's statistics, so a checkpoint
-        // sees the same inputs whatever --train-limit it was trained with.
-        auto [mean, std] = data::pixel_statistics(train_images);
-        if (o.train_limit > 0) {
-            train_images.images = narrow(train_images.images, 0, 0, o.train_limit);
-            train_images.labels = narrow(train_images.labels, 0, 0, o.train_limit);
-        }
-        data::ImageBatches train_set(train_images, o.batch, mean, std, true, o.seed);
-        data::ImageBatches test_set(test_images, 500, mean, std, false, 0);
-        models::ViT model(model_config(o));
-        fmt::print("ViT on Fashion-MNIST: {} training / {} test images | patch {} ({} patches), D={} L={} heads={} "
-                   "MLP={} dropout {}, {} parameters | AdamW lr {} wd {}, warmup {} + cosine, smoothing {}, batch {}, "
-                   "{} epochs | {} threads\n",
-                   train_set.size(), test_set.size(), o.patch, model.embed->n_patches, o.d_model, o.depth, o.heads,
-                   o.mlp, o.dropout, model.parameter_count(), o.lr, o.weight_decay, o.warmup, o.smoothing, o.batch,
-                   o.epochs, o.threads);
-        auto start = std::chrono::steady_clock::now();
-        if (!o.load.empty()) {
-            nn::load_checkpoint(o.load, model);
-            fmt::print("loaded {}\n", o.load);
-        } else {
-            train(model, train_set, test_set, o);
-            double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-            fmt::print("trained in {} ({:.0f} images/s including the per-epoch test passes)\n",
-                       examples::ProgressBar::clock(s), static_cast<double>(o.epochs * train_set.size()) / s);
-        }
-        if (!o.save.empty()) {
-            nn::save_checkpoint(o.save, model);
-            fmt::print("checkpoint written to {}\n", o.save);
-        }
-        report(model, test_set);
-        if (!o.rollout.empty()) {
-            fmt::print("\nattention rollout (image | map) written:\n");
-            write_rollouts(model, test_images, mean, std, o.rollout);
-        }
-        return 0;
-    });
+// What no single flag's check can see: flags that must agree, and output
+// paths that must be writable, all before any work starts.
+void check_flags(const Options& o) {
+    if (o.d_model % o.heads != 0) throw CLI::ValidationError("--heads", "must divide --d-model");
+    examples::check_output_file("--save", o.save);
+    examples::check_output_folder("--rollout", o.rollout);
+}
+
+// Loads Fashion-MNIST, trains (or loads), saves, reports test accuracy and draws the rollouts asked for.
+int run(const Options& o) {
+    set_num_threads(o.threads);
+    manual_seed(o.seed);
+    data::ImageSet train_images = data::load_fashion_mnist(data::Split::train, o.data_dir);
+    data::ImageSet test_images = data::load_fashion_mnist(data::Split::test, o.data_dir);
+    // Normalised with the whole training set's statistics, so a checkpoint
+    // sees the same inputs whatever --train-limit it was trained with.
+    auto [mean, std] = data::pixel_statistics(train_images);
+    if (o.train_limit > 0) {
+        train_images.images = narrow(train_images.images, 0, 0, o.train_limit);
+        train_images.labels = narrow(train_images.labels, 0, 0, o.train_limit);
+    }
+    data::ImageBatches train_set(train_images, o.batch, mean, std, true, o.seed);
+    data::ImageBatches test_set(test_images, 500, mean, std, false, 0);
+    models::ViT model(model_config(o));
+    fmt::print("ViT on Fashion-MNIST: {} training / {} test images | patch {} ({} patches), D={} L={} heads={} "
+               "MLP={} dropout {}, {} parameters | AdamW lr {} wd {}, warmup {} + cosine, smoothing {}, batch {}, "
+               "{} epochs | {} threads\n",
+               train_set.size(), test_set.size(), o.patch, model.embed->n_patches, o.d_model, o.depth, o.heads,
+               o.mlp, o.dropout, model.parameter_count(), o.lr, o.weight_decay, o.warmup, o.smoothing, o.batch,
+               o.epochs, o.threads);
+    auto start = std::chrono::steady_clock::now();
+    if (!o.load.empty()) {
+        nn::load_checkpoint(o.load, model);
+        fmt::print("loaded {}\n", o.load);
+    } else {
+        train(model, train_set, test_set, o);
+        double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        fmt::print("trained in {} ({:.0f} images/s including the per-epoch test passes)\n",
+                   examples::ProgressBar::clock(s), static_cast<double>(o.epochs * train_set.size()) / s);
+    }
+    if (!o.save.empty()) {
+        nn::save_checkpoint(o.save, model);
+        fmt::print("checkpoint written to {}\n", o.save);
+    }
+    report(model, test_set);
+    if (!o.rollout.empty()) {
+        fmt::print("\nattention rollout (image | map) written:\n");
+        write_rollouts(model, test_images, mean, std, o.rollout);
+    }
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Options o;
+    CLI::App app{"Train a Vision Transformer on Fashion-MNIST and evaluate it on the test set."};
+    add_flags(app, o, argc, argv);
+    if (int status = examples::parse_flags(app, argc, argv, "vit_fashion_mnist", [&] { check_flags(o); }); status >= 0) return status;
+    return examples::run_program("vit_fashion_mnist", o.detect_anomaly, [&] { return run(o); });
 }
