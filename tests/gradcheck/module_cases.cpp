@@ -52,10 +52,12 @@ Case module_case(std::string layer, std::string name, std::string shapes, std::f
             }};
 }
 
-models::TransformerConfig tiny_transformer(nn::Norm norm) {
+models::TransformerConfig tiny_transformer(nn::Norm norm,
+                                           nn::LayerNormFormula layer_norm = nn::LayerNormFormula::standard) {
     models::TransformerConfig c;
     c.src_vocab = c.tgt_vocab = 7;
     c.n_layers = 1, c.d_model = 8, c.d_ff = 16, c.heads = 2, c.dropout = 0.0, c.norm = norm, c.seed = 3;
+    c.layer_norm = layer_norm;
     return c;
 }
 
@@ -146,10 +148,13 @@ std::vector<Case> module_cases() {
                              return gradcheck([&](auto& x) { return crit(log_softmax(x[0], -1), t); }, {leaf({2, 3, 5}, 15)});
                          }});
     }
-    for (Norm norm : {Norm::pre, Norm::post})
+    using LN = nn::LayerNormFormula;
+    for (auto [name, norm, ln] : {std::tuple{"Transformer (pre-norm)", Norm::pre, LN::standard},
+                                  {"Transformer (post-norm)", Norm::post, LN::standard},
+                                  {"Transformer (pre-norm, 001's LayerNorm)", Norm::pre, LN::annotated}})
         cases.push_back(module_case<models::Transformer>(
-            "models", norm == Norm::pre ? "Transformer (pre-norm)" : "Transformer (post-norm)",
-            "N 1, d 8, 2 heads, src [2,4], tgt [2,3]", [norm] { return models::make_transformer(tiny_transformer(norm)); },
+            "models", name, "N 1, d 8, 2 heads, src [2,4], tgt [2,3]",
+            [norm, ln] { return models::make_transformer(tiny_transformer(norm, ln)); },
             [] { return std::vector<Tensor>{}; },
             [](const models::Transformer& m, auto&) {
                 Tensor src = ids({1, 3, 4, 0, 1, 5, 6, 2}, {2, 4}), tgt = ids({1, 3, 4, 1, 5, 6}, {2, 3});
@@ -170,13 +175,23 @@ std::vector<Case> module_cases() {
             return std::make_shared<models::ViT>(c);
         },
         [] { return std::vector{leaf({2, 1, 8, 8}, 17)}; }, [](const models::ViT& m, auto& x) { return m.forward(x[0]); }));
-    for (auto [name, block, experts] : {std::tuple{"GPT", 0, 0}, {"GPT (block-local L 2)", 2, 0}, {"GPT (MoE 3 experts, top 2)", 0, 3}}) {
+    struct GPTVariant {
+        const char* name;
+        std::int64_t block, experts;
+        models::Positions positions;
+        bool tie;
+    };
+    for (GPTVariant v : {GPTVariant{"GPT", 0, 0, models::Positions::learned, true},
+                         {"GPT (sinusoidal positions, untied)", 0, 0, models::Positions::sinusoidal, false},
+                         {"GPT (block-local L 2)", 2, 0, models::Positions::learned, true},
+                         {"GPT (MoE 3 experts, top 2)", 0, 3, models::Positions::learned, true},
+                         {"GPT (block-local L 2 and MoE)", 2, 3, models::Positions::sinusoidal, true}}) {
         cases.push_back(module_case<models::GPT>(
-            "models", name, "N 1, d 8, 2 heads, V 7, ids [2,5]",
-            [block, experts] {
+            "models", v.name, "N 1, d 8, 2 heads, V 7, ids [2,5]",
+            [v] {
                 models::GPTConfig c;
                 c.vocab = 7, c.context = 8, c.d_model = 8, c.n_layers = 1, c.heads = 2, c.d_ff = 12;
-                c.block = block, c.experts = experts, c.seed = 4;
+                c.block = v.block, c.experts = v.experts, c.positions = v.positions, c.tie_weights = v.tie, c.seed = 4;
                 return models::make_gpt(c);
             },
             [] { return std::vector<Tensor>{}; },

@@ -1,4 +1,5 @@
-// The whole Transformer: gradcheck over every parameter, decoder causality, errors.
+// The whole Transformer: decoder causality, parameters, errors. Its gradient
+// checks (pre-norm, post-norm, 001's LayerNorm) are in the catalog.
 #include "check.h"
 #include "models/transformer.h"
 #include "nn/attention_mask.h"
@@ -18,21 +19,6 @@ models::TransformerConfig tiny(nn::Norm norm) {
 Tensor ids(const std::vector<double>& v, const Shape& s) { return tensor(v, s, Dtype::int64); }
 
 }  // namespace
-
-TEST_CASE("a tiny Transformer passes gradcheck over every parameter, pre-norm and post-norm", "[gradcheck]") {
-    for (nn::Norm norm : {nn::Norm::pre, nn::Norm::post}) {
-        auto model = models::make_transformer(tiny(norm));
-        model->to(Dtype::float64);
-        Tensor src = ids({1, 3, 4, 0, 1, 5, 6, 2}, {2, 4});  // one padded source position
-        Tensor tgt = ids({1, 3, 4, 1, 5, 6}, {2, 3});
-        Tensor src_mask = nn::padding_mask(src, 0), tgt_mask = models::target_mask(tgt, 0);
-        std::vector<Tensor> params = model->parameters();
-        INFO((norm == nn::Norm::pre ? "pre-norm" : "post-norm") << ", " << params.size() << " parameter tensors");
-        REQUIRE_GRADCHECK([&](const std::vector<Tensor>&) {
-            return model->generator->forward(model->forward(src, tgt, src_mask, tgt_mask));
-        }, params);
-    }
-}
 
 TEST_CASE("the decoder is causal: changing target token j changes no output before j", "[model]") {
     auto model = models::make_transformer(tiny(nn::Norm::pre));

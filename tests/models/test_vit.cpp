@@ -1,4 +1,5 @@
-// The Vision Transformer: patch extraction, gradchecks, attention rollout.
+// The Vision Transformer: patch extraction, the patch embedding, attention
+// rollout. Its gradient checks are in the catalog.
 #include "check.h"
 #include "models/attention_rollout.h"
 #include "models/vit.h"
@@ -40,22 +41,6 @@ TEST_CASE("the patch embedding prepends [CLASS] and adds E_pos (002)", "[model]"
     require_values(narrow(narrow(z, 0, 1, 1), 1, 0, 1), (reshape(embed.class_token, {1, 1, 8}) +
                                                           narrow(embed.position->weight, 0, 0, 1)).to_vector(), 1e-6);
     require_values(narrow(narrow(z, 0, 0, 1), 1, 2, 1), (embed.proj->bias + narrow(embed.position->weight, 0, 2, 1)).to_vector(), 1e-6);
-}
-
-TEST_CASE("the patch embedding passes gradcheck w.r.t. images, E, [CLASS] and E_pos", "[gradcheck]") {
-    Generator g(1);
-    models::PatchEmbedding embed(8, 2, 4, 6, g);
-    embed.to(Dtype::float64);
-    std::vector<Tensor> inputs{rand64({2, 2, 8, 8}, 3)};
-    for (const Tensor& p : embed.parameters()) inputs.push_back(p);
-    REQUIRE_GRADCHECK([&](const std::vector<Tensor>& x) { return embed.forward(x[0]); }, inputs);
-}
-
-TEST_CASE("a tiny ViT passes gradcheck over every parameter", "[gradcheck]") {
-    models::ViT vit(tiny());
-    vit.to(Dtype::float64);
-    Tensor images = rand64({2, 1, 8, 8}, 4).detach();
-    REQUIRE_GRADCHECK([&](const std::vector<Tensor>&) { return vit.forward(images); }, vit.parameters());
 }
 
 TEST_CASE("attention rollout: rows of the product are distributions; identity attention keeps only the residual", "[model]") {

@@ -1,6 +1,6 @@
 // Block-local attention (004 §15.6.1, table 15.1): the masks by value, and the
 // per-block computation against full attention under the block mask.
-#include "nn_check.h"
+#include "check.h"
 #include "nn/attention_mask.h"
 #include "nn/multi_head_attention.h"
 
@@ -51,11 +51,6 @@ TEST_CASE("block-local attention: a token in another block changes nothing, one 
     Tensor after = mha.forward_block_local(changed, 4);
     require_values(narrow(after, 1, 4, 4), narrow(before, 1, 4, 4).to_vector(), 1e-12);  // block {4..7}
     CHECK(std::abs(after.at({0, 2, 0}) - before.at({0, 2, 0})) > 1e-6);
-}
-
-TEST_CASE("block-local attention passes gradcheck over input and parameters", "[gradcheck]") {
-    nn::MultiHeadAttention mha(4, 2);
-    require_module_gradcheck(mha, {rand64({2, 5, 4}, 4)}, [&](const std::vector<Tensor>& x) { return mha.forward_block_local(x[0], 2); });
 }
 
 TEST_CASE("block-local attention and masks reject a block size that is not positive", "[errors]") {

@@ -10,7 +10,7 @@
 #include <fstream>
 #include <iterator>
 
-#include "nn_check.h"
+#include "check.h"
 #include "nn/checkpoint.h"
 #include "nn/feed_forward.h"
 #include "nn/learned_positional_embedding.h"

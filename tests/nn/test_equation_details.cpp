@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "nn_check.h"
+#include "check.h"
 #include "nn/init.h"
 #include "nn/layer_norm.h"
 #include "nn/multi_head_attention.h"

@@ -1,5 +1,5 @@
 // Linear: y = x W^T + b.
-#include "nn_check.h"
+#include "check.h"
 #include "nn/linear.h"
 
 using namespace autograd;
@@ -15,14 +15,6 @@ TEST_CASE("Linear computes x W^T + b by hand", "[module]") {
     require_values(lin(tensor({1, 1}, {1, 2})), {13, 27, 41});
     CHECK(lin(zeros({4, 5, 2})).shape() == Shape{4, 5, 3});
     CHECK(lin(zeros({2})).shape() == Shape{3});
-}
-
-TEST_CASE("Linear passes gradcheck w.r.t. input, weight and bias", "[gradcheck]") {
-    nn::Linear lin(4, 3);
-    require_module_gradcheck(lin, {rand64({2, 5, 4}, 1)}, [&](const std::vector<Tensor>& x) { return lin(x[0]); });
-    nn::Linear no_bias(3, 2, false);
-    CHECK(no_bias.named_parameters().size() == 1);
-    require_module_gradcheck(no_bias, {rand64({4, 3}, 2)}, [&](const std::vector<Tensor>& x) { return no_bias(x[0]); });
 }
 
 TEST_CASE("Linear rejects inputs of the wrong width", "[errors]") {

@@ -1,8 +1,9 @@
 // The mixture-of-experts layer (004 §15.5.7): routing, the gate-weighted sum
-// worked out by hand, the load-balancing loss, gradcheck.
+// worked out by hand, the load-balancing loss. Its gradient check is in the
+// catalog (tests/gradcheck/module_cases.cpp), as every module's is.
 #include <set>
 
-#include "nn_check.h"
+#include "check.h"
 #include "nn/mixture_of_experts.h"
 
 using namespace autograd;
@@ -67,17 +68,6 @@ TEST_CASE("MoE: with one expert and k = 1 the layer is that expert's FFN", "[mod
     Tensor x = rand64({2, 3, 4}, 4).detach();
     require_values(moe(x), (*moe.experts)[0](x).to_vector(), 1e-12);
     CHECK(moe.aux_loss().item() == Approx(1.0));  // everything on the one expert: f = P = 1
-}
-
-TEST_CASE("MoE passes gradcheck over input, gate and every expert, k = 1 and k = 2", "[gradcheck]") {
-    for (std::int64_t k : {1, 2}) {
-        nn::MixtureOfExperts moe(4, 5, 3, k);
-        // output plus the load-balancing loss, so both gradients are checked
-        require_module_gradcheck(moe, {rand64({2, 4, 4}, 5)}, [&](const std::vector<Tensor>& x) {
-            Tensor y = sum(moe(x[0]));  // first: aux_loss() is the last forward's
-            return y + moe.aux_loss();
-        });
-    }
 }
 
 TEST_CASE("MoE rejects bad sizes and inputs", "[errors]") {

@@ -1,5 +1,5 @@
 // nn::Module: named parameters over the tree, train/eval, to(), zero_grad.
-#include "nn_check.h"
+#include "check.h"
 #include "nn/feed_forward.h"
 #include "nn/linear.h"
 

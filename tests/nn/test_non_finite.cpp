@@ -2,7 +2,7 @@
 // the value (nn/non_finite.h).
 #include <limits>
 
-#include "nn_check.h"
+#include "check.h"
 #include "nn/linear.h"
 #include "nn/non_finite.h"
 

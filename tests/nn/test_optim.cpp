@@ -2,7 +2,7 @@
 #include <cmath>
 #include <memory>
 
-#include "nn_check.h"
+#include "check.h"
 #include "nn/clip_grad.h"
 #include "nn/optim/adam.h"
 #include "nn/optim/adamw.h"

@@ -2,7 +2,7 @@
 // worked example step by step, masks, and the heads computed one by one.
 #include <cmath>
 
-#include "nn_check.h"
+#include "check.h"
 #include "nn/attention_mask.h"
 #include "nn/init.h"
 #include "nn/linear.h"
