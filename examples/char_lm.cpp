@@ -20,6 +20,7 @@
 #include "autograd/autograd.h"
 #include "data/char_corpus.h"
 #include "examples/flags.h"
+#include "examples/load_or_train.h"
 #include "examples/run_program.h"
 #include "examples/progress_bar.h"
 #include "models/generate.h"
@@ -272,19 +273,8 @@ int run(const Options& o) {
                o.block > 0 ? fmt::format(", block-local L={}", o.block) : "",
                o.experts > 0 ? fmt::format(", MoE {} experts top-{}", o.experts, o.top_k_experts) : "",
                model->parameter_count(), o.batch, o.epochs, o.steps, o.lr, o.threads);
-    auto start = std::chrono::steady_clock::now();
-    if (!o.load.empty()) {
-        nn::load_checkpoint(o.load, *model);
-        fmt::print("loaded {}\n", o.load);
-    } else {
-        train(*model, corpus, o);
-        fmt::print("trained in {}\n", examples::ProgressBar::clock(
-                                          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()));
-    }
-    if (!o.save.empty()) {
-        nn::save_checkpoint(o.save, *model);
-        fmt::print("checkpoint written to {}\n", o.save);
-    }
+    examples::load_or_train(*model, o.load, [&] { train(*model, corpus, o); });
+    examples::save_if_asked(*model, o.save);
     double val = validation_loss(*model, corpus, o);
     Sample final = sample(*model, corpus, o, o.seed);
     Sample again = sample(*model, corpus, o, o.seed, /*use_cache=*/false);  // the same text, recomputed

@@ -3,7 +3,6 @@
 //   ./build/examples/copy_task                     the default preset (about a minute on 2 cores)
 //   ./build/examples/copy_task --preset annotated  the Annotated Transformer's exact configuration
 //   ./build/examples/copy_task --help              every flag
-#include <chrono>
 #include <fstream>
 #include <memory>
 #include <string>
@@ -15,6 +14,7 @@
 #include "data/copy_task.h"
 #include "examples/attention_figures.h"
 #include "examples/flags.h"
+#include "examples/load_or_train.h"
 #include "examples/run_program.h"
 #include "examples/loss_curve_png.h"
 #include "examples/progress_bar.h"
@@ -235,19 +235,8 @@ int run(const Options& o) {
                "{} parameters | batch {}, {} epochs x {} batches, Adam, {} schedule (warmup {}, lr {}) | {} threads\n",
                o.vocab, o.seq_len, o.layers, o.d_model, o.d_ff, o.heads, o.dropout, o.norm, o.layer_norm,
                model->parameter_count(), o.batch, o.epochs, o.batches_per_epoch, o.schedule, o.warmup, o.lr, o.threads);
-    auto start = std::chrono::steady_clock::now();
-    if (!o.load.empty()) {
-        nn::load_checkpoint(o.load, *model);
-        fmt::print("loaded {}\n", o.load);
-    } else {
-        train(*model, o);
-        fmt::print("trained in {}\n", examples::ProgressBar::clock(
-                                          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()));
-    }
-    if (!o.save.empty()) {
-        nn::save_checkpoint(o.save, *model);
-        fmt::print("checkpoint written to {}\n", o.save);
-    }
+    examples::load_or_train(*model, o.load, [&] { train(*model, o); });
+    examples::save_if_asked(*model, o.save);
     evaluate(*model, o);
     if (!o.figures.empty()) write_figures(*model, o);
     return 0;

@@ -15,6 +15,7 @@
 #include "autograd/autograd.h"
 #include "data/image_batches.h"
 #include "examples/flags.h"
+#include "examples/load_or_train.h"
 #include "examples/run_program.h"
 #include "examples/progress_bar.h"
 #include "examples/rollout_figure.h"
@@ -203,20 +204,11 @@ int run(const Options& o) {
                train_set.size(), test_set.size(), o.patch, model.embed->n_patches, o.d_model, o.depth, o.heads,
                o.mlp, o.dropout, model.parameter_count(), o.lr, o.weight_decay, o.warmup, o.smoothing, o.batch,
                o.epochs, o.threads);
-    auto start = std::chrono::steady_clock::now();
-    if (!o.load.empty()) {
-        nn::load_checkpoint(o.load, model);
-        fmt::print("loaded {}\n", o.load);
-    } else {
-        train(model, train_set, test_set, o);
-        double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        fmt::print("trained in {} ({:.0f} images/s including the per-epoch test passes)\n",
-                   examples::ProgressBar::clock(s), static_cast<double>(o.epochs * train_set.size()) / s);
-    }
-    if (!o.save.empty()) {
-        nn::save_checkpoint(o.save, model);
-        fmt::print("checkpoint written to {}\n", o.save);
-    }
+    double seconds = examples::load_or_train(model, o.load, [&] { train(model, train_set, test_set, o); });
+    if (seconds > 0)
+        fmt::print("{:.0f} images/s, including the per-epoch test passes\n",
+                   static_cast<double>(o.epochs * train_set.size()) / seconds);
+    examples::save_if_asked(model, o.save);
     report(model, test_set);
     if (!o.rollout.empty()) {
         fmt::print("\nattention rollout (image | map) written:\n");
