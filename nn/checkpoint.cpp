@@ -246,8 +246,22 @@ void save_checkpoint(const std::string& path, const Module& module, const optim:
     sync_folder_of(path);
 }
 
-void load_checkpoint(const std::string& path, Module& module, optim::Optimizer* optimizer) {
-    std::string bytes = read_file(path);
+namespace {
+
+// A checkpoint file whose layout and checksum have been verified; its tensors
+// are still bytes in `bytes`.
+struct CheckedFile {
+    std::string bytes;
+    std::uint32_t version, flags;
+    std::int64_t step;
+    std::vector<Record> records;
+};
+
+// Reads the file and checks its header, every record's layout and the
+// checksum, in that order: a corrupt file costs no allocation beyond its size.
+CheckedFile read_checked(const std::string& path) {
+    CheckedFile f{read_file(path), 0, 0, 0, {}};
+    const std::string& bytes = f.bytes;
     constexpr std::size_t kHeader = sizeof kMagic + 4 + 4 + 8 + 4;
     if (bytes.size() < sizeof kMagic || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
         throw CheckpointError(fmt::format("load_checkpoint: {} is not a Lectern checkpoint (wrong magic)", path));
@@ -255,41 +269,28 @@ void load_checkpoint(const std::string& path, Module& module, optim::Optimizer* 
         throw CheckpointError(fmt::format("load_checkpoint: {} is truncated: {} bytes, a header needs {}", path,
                                           bytes.size(), kHeader + 4));
     Reader r{bytes, path, sizeof kMagic, bytes.size() - 4};
-    auto version = r.get<std::uint32_t>("the version");
-    if (version < 1 || version > kVersion)
+    f.version = r.get<std::uint32_t>("the version");
+    if (f.version < 1 || f.version > kVersion)
         throw CheckpointError(fmt::format("load_checkpoint: {} has format version {}; this build reads versions 1 to {}",
-                                          path, version, kVersion));
-    auto flags = r.get<std::uint32_t>("the flags");
-    auto step = r.get<std::int64_t>("the step count");
+                                          path, f.version, kVersion));
+    f.flags = r.get<std::uint32_t>("the flags");
+    f.step = r.get<std::int64_t>("the step count");
     auto count = r.get<std::uint32_t>("the record count");
     if (count > r.remaining() / kMinRecord)
         r.corrupt(fmt::format("{} records cannot fit in the {} bytes that remain", count, r.remaining()));
-    // First the layout of every record, then the checksum, and only then any
-    // tensor: a corrupt file costs no allocation beyond its own size.
-    std::vector<Record> records;
-    records.reserve(count);
-    for (std::uint32_t i = 0; i < count; ++i) records.push_back(r.record(i));
+    f.records.reserve(count);
+    for (std::uint32_t i = 0; i < count; ++i) f.records.push_back(r.record(i));
     if (r.pos != r.end) r.corrupt(fmt::format("{} unexpected bytes after the records", r.remaining()));
     std::uint32_t stored;
     std::memcpy(&stored, bytes.data() + r.end, sizeof stored);
     if (stored != crc_of(bytes, sizeof kMagic, r.end)) r.corrupt("checksum mismatch");
+    return f;
+}
 
-    auto tensor_of = [&](const Record& rec) {
-        Tensor t = Tensor::empty(rec.shape, rec.dtype);
-        std::memcpy(t.raw_data(), bytes.data() + rec.offset, rec.bytes);
-        return t;
-    };
-    // Validate against the module before touching it.
-    std::map<std::string, Tensor> saved;
-    std::vector<std::pair<std::string, Tensor>> state;
-    for (const Record& rec : records) {
-        if (rec.kind == kOptimizerState) {
-            state.emplace_back(rec.name, tensor_of(rec));
-        } else if (!saved.emplace(version < 3 ? version3_name(rec.name) : rec.name, tensor_of(rec)).second) {
-            r.corrupt(fmt::format("parameter '{}' appears twice", printable(rec.name)));
-        }
-    }
-    auto params = module.named_parameters();
+// Every parameter of the model is in the file with its shape and dtype, and
+// the file has no other.
+void check_parameters(const std::map<std::string, Tensor>& saved,
+                      const std::vector<std::pair<std::string, Tensor>>& params, const std::string& path) {
     for (const auto& [name, p] : params) {
         auto it = saved.find(name);
         if (it == saved.end())
@@ -301,19 +302,41 @@ void load_checkpoint(const std::string& path, Module& module, optim::Optimizer* 
             throw CheckpointError(fmt::format("load_checkpoint: parameter '{}' is {} in {} but {} in the model", name,
                                               dtype_name(it->second.dtype()), path, dtype_name(p.dtype())));
     }
-    if (saved.size() != params.size()) {
-        for (const auto& [name, t] : saved) {
-            bool known = false;
-            for (const auto& [pname, p] : params) known = known || pname == name;
-            if (!known)
-                throw CheckpointError(fmt::format("load_checkpoint: {} has unexpected parameter '{}'", path, printable(name)));
+    for (const auto& [name, t] : saved) {
+        bool known = false;
+        for (const auto& [pname, p] : params) known = known || pname == name;
+        if (!known)
+            throw CheckpointError(fmt::format("load_checkpoint: {} has unexpected parameter '{}'", path, printable(name)));
+    }
+}
+
+}  // namespace
+
+void load_checkpoint(const std::string& path, Module& module, optim::Optimizer* optimizer) {
+    CheckedFile file = read_checked(path);
+    auto tensor_of = [&](const Record& rec) {
+        Tensor t = Tensor::empty(rec.shape, rec.dtype);
+        std::memcpy(t.raw_data(), file.bytes.data() + rec.offset, rec.bytes);
+        return t;
+    };
+    // Validate against the module and optimizer before touching either.
+    std::map<std::string, Tensor> saved;
+    std::vector<std::pair<std::string, Tensor>> state;
+    for (const Record& rec : file.records) {
+        if (rec.kind == kOptimizerState) {
+            state.emplace_back(rec.name, tensor_of(rec));
+        } else if (!saved.emplace(file.version < 3 ? version3_name(rec.name) : rec.name, tensor_of(rec)).second) {
+            throw CheckpointError(
+                fmt::format("load_checkpoint: {} is corrupted: parameter '{}' appears twice", path, printable(rec.name)));
         }
     }
+    auto params = module.named_parameters();
+    check_parameters(saved, params, path);
     if (optimizer) {
-        if (!(flags & 1u)) throw CheckpointError(fmt::format("load_checkpoint: {} holds no optimizer state", path));
-        if (version == 1) add_version1_step_counts(state, step);
+        if (!(file.flags & 1u)) throw CheckpointError(fmt::format("load_checkpoint: {} holds no optimizer state", path));
+        if (file.version == 1) add_version1_step_counts(state, file.step);
         try {
-            optimizer->load_state(state, step);  // validates everything before changing the optimizer
+            optimizer->load_state(state, file.step);  // validates everything before changing the optimizer
         } catch (const Error& e) {
             // The message may quote state names from the file.
             throw CheckpointError(
