@@ -1,56 +1,25 @@
-#include "nn/checkpoint.h"
-
-#include <fcntl.h>
-#include <unistd.h>
-#include <zlib.h>
-
+// Loading a checkpoint: every size, the layout and the checksum checked before
+// anything is allocated or changed.
 #include <algorithm>
-#include <bit>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <map>
 #include <set>
-#include <random>
 #include <string_view>
 
 #include <fmt/format.h>
 
+#include "nn/checkpoint.h"
+#include "nn/checkpoint_format.h"
+
 namespace nn {
 
 using namespace autograd;
+using namespace checkpoint_format;
 
 namespace {
-
-static_assert(std::endian::native == std::endian::little, "the checkpoint format is little-endian");
-
-constexpr char kMagic[8] = {'L', 'E', 'C', 'T', 'E', 'R', 'N', '\0'};
-// 2: per-parameter step counts ("step.<i>") in the optimizer state;
-// 3: the ViT's position table is a LearnedPositionalEmbedding ("position" -> "position.weight").
-constexpr std::uint32_t kVersion = 3;
-enum Kind : std::uint8_t { kParameter = 0, kOptimizerState = 1 };
-
-std::uint8_t dtype_code(Dtype d) { return d == Dtype::float32 ? 0 : d == Dtype::float64 ? 1 : 2; }
-
-// ---- writing ---------------------------------------------------------------
-
-struct Writer {
-    std::string bytes;
-    template <class T> void put(T v) { bytes.append(reinterpret_cast<const char*>(&v), sizeof v); }
-    void put_bytes(const void* p, std::size_t n) { bytes.append(static_cast<const char*>(p), n); }
-    void put_tensor(Kind kind, const std::string& name, const Tensor& t) {
-        put<std::uint8_t>(kind);
-        put<std::uint32_t>(static_cast<std::uint32_t>(name.size()));
-        put_bytes(name.data(), name.size());
-        put<std::uint8_t>(dtype_code(t.dtype()));
-        put<std::uint32_t>(static_cast<std::uint32_t>(t.dim()));
-        for (auto d : t.shape()) put<std::int64_t>(d);
-        put_bytes(t.raw_data(), static_cast<std::size_t>(t.numel()) * dtype_size(t.dtype()));
-    }
-};
-
-// ---- reading ---------------------------------------------------------------
 
 // A name read from the file, safe to put in a message: bytes outside printable
 // ASCII (and the backslash) as \xNN, since a NUL would cut the message short and
@@ -150,50 +119,6 @@ std::string read_file(const std::string& path) {
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-// crc32_z takes a size_t length: zlib's crc32 takes 32 bits and would check
-// only part of a file over 4 GiB.
-std::uint32_t crc_of(const std::string& bytes, std::size_t from, std::size_t to) {
-    return static_cast<std::uint32_t>(crc32_z(0L, reinterpret_cast<const Bytef*>(bytes.data() + from), to - from));
-}
-
-// ---- saving ----------------------------------------------------------------
-
-// Creates a new temporary file beside `path` (same folder, so the rename is
-// atomic). O_EXCL and O_NOFOLLOW: whatever already has the name, a link planted
-// there or another process's save in progress, is never followed, truncated or
-// reused; a fresh random name is tried instead.
-std::pair<int, std::string> create_temporary(const std::string& path) {
-    std::random_device random;
-    for (int attempt = 0; attempt < 16; ++attempt) {
-        std::string tmp = attempt == 0 ? path + ".tmp" : fmt::format("{}.tmp.{:08x}", path, random());
-        int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-        if (fd >= 0) return {fd, tmp};
-        if (errno != EEXIST)
-            throw CheckpointError(fmt::format("save_checkpoint: cannot create {}: {}", tmp, std::strerror(errno)));
-    }
-    throw CheckpointError(fmt::format("save_checkpoint: cannot create a temporary file beside {}: 16 names taken", path));
-}
-
-bool write_fully(int fd, const std::string& bytes) {
-    for (std::size_t done = 0; done < bytes.size();) {
-        ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return false;
-        done += static_cast<std::size_t>(n);
-    }
-    return true;
-}
-
-// Makes the rename itself durable. Best effort: the new file is already in
-// place, so a folder that cannot be synced is not a failed save.
-void sync_folder_of(const std::string& path) {
-    std::string dir = std::filesystem::path(path).parent_path().string();
-    int fd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0) return;
-    ::fsync(fd);
-    ::close(fd);
-}
-
 // Version 1 kept one step count for the whole optimizer, and bias-corrected
 // every parameter with it: each parameter that has state is given that count.
 void add_version1_step_counts(std::vector<std::pair<std::string, Tensor>>& state, std::int64_t step) {
@@ -211,42 +136,6 @@ std::string version3_name(const std::string& name) {
     bool is_old = name == old || (name.size() > old.size() && name.ends_with("." + old));
     return is_old ? name + ".weight" : name;
 }
-
-}  // namespace
-
-void save_checkpoint(const std::string& path, const Module& module, const optim::Optimizer* optimizer) {
-    auto params = module.named_parameters();
-    std::vector<std::pair<std::string, Tensor>> state;
-    if (optimizer) state = optimizer->named_state();
-    Writer w;
-    w.put_bytes(kMagic, sizeof kMagic);
-    w.put<std::uint32_t>(kVersion);
-    w.put<std::uint32_t>(optimizer ? 1u : 0u);
-    w.put<std::int64_t>(optimizer ? optimizer->step_count() : 0);
-    w.put<std::uint32_t>(static_cast<std::uint32_t>(params.size() + state.size()));
-    for (const auto& [name, t] : params) w.put_tensor(kParameter, name, t);
-    for (const auto& [name, t] : state) w.put_tensor(kOptimizerState, name, t);
-    w.put<std::uint32_t>(crc_of(w.bytes, sizeof kMagic, w.bytes.size()));
-
-    // Write and sync a temporary file, then rename it over the old one: the
-    // previous checkpoint survives a failed write, a crash or a power loss.
-    auto [fd, tmp] = create_temporary(path);
-    bool ok = write_fully(fd, w.bytes) && ::fsync(fd) == 0;
-    int err = ok ? 0 : errno;
-    if (::close(fd) != 0 && ok) ok = false, err = errno;
-    if (ok && ::rename(tmp.c_str(), path.c_str()) != 0) {
-        err = errno;
-        ::unlink(tmp.c_str());
-        throw CheckpointError(fmt::format("save_checkpoint: cannot rename {} to {}: {}", tmp, path, std::strerror(err)));
-    }
-    if (!ok) {
-        ::unlink(tmp.c_str());
-        throw CheckpointError(fmt::format("save_checkpoint: writing {} failed: {}", tmp, std::strerror(err)));
-    }
-    sync_folder_of(path);
-}
-
-namespace {
 
 // A checkpoint file whose layout and checksum have been verified; its tensors
 // are still bytes in `bytes`.
