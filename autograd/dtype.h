@@ -1,5 +1,5 @@
 #pragma once
-// Element types. float32 trains, float64 checks gradients (DESIGN.md); int64
+// Element types. float32 trains, float64 checks gradients (docs/design.md, "Two floating types"); int64
 // holds token ids, class labels and masks, and is never differentiated.
 #include <cstddef>
 #include <cstdint>

@@ -1,5 +1,5 @@
 #pragma once
-// Gradient check in float64 (DESIGN.md; PyTorch's gradcheck convention):
+// Gradient check in float64 (docs/design.md, "Tests and benchmarks"; PyTorch's gradcheck convention):
 // every element of every input that requires grad is moved by +-eps and the
 // central difference (L(x+eps) - L(x-eps)) / 2eps is compared with the
 // analytic gradient. L = sum(f(inputs) * w) with fixed random weights w, so a

@@ -1,5 +1,5 @@
 #pragma once
-// The define-by-run graph (DESIGN.md, "autograd"): each differentiable op that
+// The define-by-run graph (docs/design.md, "The graph is built as the ops run"): each differentiable op that
 // sees an input requiring grad records a Node holding its inputs and its
 // backward formula. backward() visits the nodes once, in reverse topological
 // order, accumulates into the leaves' grad(), then frees the graph.

@@ -1,5 +1,5 @@
 #pragma once
-// One thread setting for the whole framework (DESIGN.md, "Threads"): BLAS's
+// One thread setting for the whole framework (docs/design.md, "Speed on two cores"): BLAS's
 // pool and Lectern's kernels never both spin on the same cores. Lectern's own
 // elementwise kernels run on the calling thread; the matrix products use
 // OpenBLAS's pool of set_num_threads() threads.

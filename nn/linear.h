@@ -4,7 +4,7 @@
 namespace nn {
 
 // y = x W^T + b (PyTorch's layout: weight [out, in]). On x [..., in] this is
-// ONE GEMM over all leading dims (DESIGN.md, "Performance"). Initialised as
+// ONE GEMM over all leading dims (docs/design.md, "Speed on two cores"). Initialised as
 // PyTorch: W, b ~ U(-1/sqrt(in), 1/sqrt(in)).
 class Linear : public Module {
 public:

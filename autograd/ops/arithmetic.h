@@ -1,5 +1,5 @@
 #pragma once
-// Elementwise arithmetic with NumPy broadcasting (DESIGN.md, "autograd").
+// Elementwise arithmetic with NumPy broadcasting (docs/design.md, "The graph is built as the ops run").
 // The backward of a broadcast operand sums the gradient back to its shape
 // (sum_to, broadcast.h). Both operands must have the same floating dtype; a
 // double operand is a scalar of the tensor's dtype.

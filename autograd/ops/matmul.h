@@ -1,5 +1,5 @@
 #pragma once
-// Matrix product through BLAS (DESIGN.md, "Performance").
+// Matrix product through BLAS (docs/design.md, "Speed on two cores").
 #include "autograd/tensor.h"
 
 namespace autograd {
