@@ -1,0 +1,22 @@
+#include "benchmarks/workload.h"
+
+#include "benchmarks/copy_task_bench.h"
+#include "benchmarks/decode_bench.h"
+#include "benchmarks/vit_bench.h"
+
+namespace benchmarks {
+
+const std::vector<Workload>& workloads() {
+    static const std::vector<Workload> all = [] {
+        std::vector<Workload> w;
+        for (const CopyTaskSetup& s : {copy_task_small(), copy_task_annotated()})
+            w.push_back({s.workload, s.description, [s](const RunSettings& run) { return bench_copy_task(s, run); }});
+        for (const ViTSetup& s : {vit_patch7(), vit_default()})
+            w.push_back({s.workload, s.description, [s](const RunSettings& run) { return bench_vit(s, run); }});
+        w.push_back({"decode", "greedy decoding per token, with and without the KV cache, 16/64/256 tokens", bench_decode});
+        return w;
+    }();
+    return all;
+}
+
+}  // namespace benchmarks
