@@ -16,27 +16,31 @@ std::vector<std::int64_t> decode_lengths(bool quick) {
     return {16, 64, 256};
 }
 
-std::vector<Record> bench_decode(const RunSettings& run) {
+std::vector<Record> bench_decode(Decoding way, const RunSettings& run) {
     const CopyTaskSetup s = copy_task_small();
     auto model = models::make_transformer(s.model);
     Generator gen(s.model.seed);
     const int runs = run.quick ? 1 : 5;
+    const bool cached = way == Decoding::cached;
     std::vector<Record> records;
     for (std::int64_t n : decode_lengths(run.quick)) {
         data::CopyBatch b = data::copy_task_batch(s.model.src_vocab, n + 1, 1, gen);
         Tensor mask = nn::padding_mask(b.src, data::kCopyPad);
-        const double per_token = 1e3 / static_cast<double>(n);
-        const double cached = per_token * median_seconds([&] { models::greedy_decode(*model, b.src, mask, n + 1, 1); }, runs);
-        const double recompute =
-            per_token * median_seconds([&] { models::greedy_decode_recompute(*model, b.src, mask, n + 1, 1); }, runs);
+        const double seconds = median_seconds(
+            [&] {
+                if (cached)
+                    models::greedy_decode(*model, b.src, mask, n + 1, 1);
+                else
+                    models::greedy_decode_recompute(*model, b.src, mask, n + 1, 1);
+            },
+            runs);
         Record r;
-        r.strings = {{"framework", "lectern"}, {"kind", "decode"}, {"workload", "decode"},
-                     {"description", "greedy decoding, copy task small model, 1 sequence"}};
+        r.strings = {{"framework", "lectern"}, {"kind", "decode"}, {"workload", cached ? "decode_cached" : "decode_recompute"},
+                     {"decoding", cached ? "cached" : "recompute"}};
         r.numbers = {{"tokens", static_cast<double>(n)},
                      {"batch", 1},
                      {"runs", runs},
-                     {"cached_ms_per_token", cached},
-                     {"recompute_ms_per_token", recompute},
+                     {"ms_per_token", 1e3 * seconds / static_cast<double>(n)},
                      {"peak_rss_mb", peak_rss_mb()}};
         records.push_back(r);
     }

@@ -1,10 +1,11 @@
 #pragma once
 // Greedy decoding per token, with the key/value cache (models::greedy_decode)
-// and without it (greedy_decode_recompute, which re-decodes the whole prefix
-// at every step), on the copy task's small model (untrained: the time does not
+// or without it (greedy_decode_recompute, which re-decodes the whole prefix at
+// every step), on the copy task's small model (untrained: the time does not
 // depend on the weights, and without an end symbol every run decodes all the
 // tokens). One sequence at a time, as a user waiting for an answer; its source
-// is a start symbol and `tokens` random symbols, and `tokens` are decoded.
+// is a start symbol and `tokens` random symbols, and `tokens` are decoded. The
+// two ways are two workloads, so that each one's peak RSS is its own.
 #include <cstdint>
 #include <vector>
 
@@ -12,10 +13,12 @@
 
 namespace benchmarks {
 
+enum class Decoding { cached, recompute };
+
 std::vector<std::int64_t> decode_lengths(bool quick);  // 16, 64, 256 (quick: 16)
 
 // One record per length: milliseconds per decoded token, the encoder's one
-// pass included, medians of several whole decodings.
-std::vector<Record> bench_decode(const RunSettings& run);
+// pass included, the median of several whole decodings.
+std::vector<Record> bench_decode(Decoding way, const RunSettings& run);
 
 }  // namespace benchmarks

@@ -35,7 +35,7 @@ import subprocess
 import sys
 import time
 
-WORKLOADS = ["copy_small", "copy_annotated", "vit_patch7", "vit_default", "decode"]
+WORKLOADS = ["copy_small", "copy_annotated", "vit_patch7", "vit_default", "decode_cached", "decode_recompute"]
 
 BEST_ENVIRONMENT = {
     "MALLOC_MMAP_THRESHOLD_": str(32 << 20),  # glibc refuses larger values
@@ -447,20 +447,18 @@ def median_seconds(f, runs):  # benchmarks/median_time.h: a warm-up call, then t
     return statistics.median(times)
 
 
-def bench_decode(args):
+def bench_decode(workload, args):
     s = COPY_SETUPS["copy_small"]
     model = Transformer(VOCAB, 2, s["d_model"], s["d_ff"], s["heads"], 0.1)
     model.eval()
     gen = torch.Generator().manual_seed(1)
-    runs = 1 if args.quick else 5
+    runs, cached = 1 if args.quick else 5, workload == "decode_cached"
     for n in [16] if args.quick else [16, 64, 256]:
         src = copy_batch(VOCAB, n + 1, 1, gen)[0]
         mask = padding_mask(src)
-        cached = median_seconds(lambda: greedy_decode(model, src, mask, n + 1, True), runs)
-        recompute = median_seconds(lambda: greedy_decode(model, src, mask, n + 1, False), runs)
-        emit({"framework": "pytorch", "kind": "decode", "workload": "decode", "tokens": n, "batch": 1, "runs": runs,
-              "cached_ms_per_token": 1e3 * cached / n, "recompute_ms_per_token": 1e3 * recompute / n,
-              "peak_rss_mb": peak_rss_mb()})
+        seconds = median_seconds(lambda: greedy_decode(model, src, mask, n + 1, cached), runs)
+        emit({"framework": "pytorch", "kind": "decode", "workload": workload, "decoding": workload[len("decode_"):],
+              "tokens": n, "batch": 1, "runs": runs, "ms_per_token": 1e3 * seconds / n, "peak_rss_mb": peak_rss_mb()})
 
 
 def run_one(args):
@@ -474,7 +472,7 @@ def run_one(args):
     elif args.workload.startswith("vit_"):
         bench_vit(args.workload, args)
     else:
-        bench_decode(args)
+        bench_decode(args.workload, args)
 
 
 def run_all(args):
