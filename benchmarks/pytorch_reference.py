@@ -452,8 +452,9 @@ def bench_decode(workload, args):
     model = Transformer(VOCAB, 2, s["d_model"], s["d_ff"], s["heads"], 0.1)
     model.eval()
     gen = torch.Generator().manual_seed(1)
-    runs, cached = 1 if args.quick else 5, workload == "decode_cached"
+    cached = workload == "decode_cached"
     for n in [16] if args.quick else [16, 64, 256]:
+        runs = 1 if args.quick else max(5, 1280 // n)  # as decode_bench.cpp: more runs of the short decodings
         src = copy_batch(VOCAB, n + 1, 1, gen)[0]
         mask = padding_mask(src)
         seconds = median_seconds(lambda: greedy_decode(model, src, mask, n + 1, cached), runs)
