@@ -154,7 +154,7 @@ int main(int argc, char** argv) {
     std::string list;
     for (const Workload& w : workloads()) {
         names.push_back(w.name);
-        list += fmt::format("\n  {:<15} {}", w.name, w.description);
+        list += fmt::format("\n  {:<17} {}", w.name, w.description);
     }
     CLI::App app{"Time Lectern's training steps and decoding, beside PyTorch's when it is installed (figures only, never "
                  "fails on time)."};
