@@ -1,0 +1,184 @@
+// Lectern against PyTorch on the models students run (issue 13), in one run:
+// this machine's sgemm peak; training steps of the copy task (small and
+// annotated) and of the ViT (patch 7 and the default preset), forward,
+// backward and optimizer separately and together; greedy decoding per token
+// with and without the KV cache; throughput, model FLOPs, utilisation of the
+// peak, peak RSS; and, when PyTorch is installed, the same workloads through
+// pytorch_reference.py and the ratios. Each workload runs in a process of its
+// own (this program again, with --json), so each peak RSS is that workload's.
+// Figures only; it never passes or fails on time.
+//   ./build/benchmarks/bench_models                      everything (a few minutes)
+//   ./build/benchmarks/bench_models --workload vit_patch7 one workload
+//   ./build/benchmarks/bench_models --quick --no-pytorch  the test suite's short run
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "autograd/autograd.h"
+#include "benchmarks/child_process.h"
+#include "benchmarks/machine_info.h"
+#include "benchmarks/report.h"
+#include "benchmarks/workload.h"
+#include "examples/flags.h"
+#include "examples/run_program.h"
+
+#ifndef LECTERN_PYTORCH_REFERENCE
+#define LECTERN_PYTORCH_REFERENCE "benchmarks/pytorch_reference.py"
+#endif
+
+using namespace benchmarks;
+
+namespace {
+
+struct Options {
+    std::string workload = "all";
+    RunSettings run;
+    int threads = 2;
+    bool json = false, no_pytorch = false;
+    std::string python = "/usr/bin/python3", script = LECTERN_PYTORCH_REFERENCE;
+};
+
+std::vector<Record> parse_records(const std::string& text) {
+    std::vector<Record> records;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+        if (auto r = parse_json_line(line)) records.push_back(*r);
+    return records;
+}
+
+// The flags a child run gets: the same settings, one workload.
+std::vector<std::string> child_flags(const Options& o, const std::string& workload) {
+    std::vector<std::string> a = {"--workload", workload, "--steps", std::to_string(o.run.steps), "--warmup",
+                                  std::to_string(o.run.warmup), "--threads", std::to_string(o.threads), "--data",
+                                  o.run.data_dir};
+    if (o.run.quick) a.push_back("--quick");
+    return a;
+}
+
+// Why PyTorch will not be run, or "" if it will.
+std::string pytorch_missing(const Options& o) {
+    if (o.no_pytorch) return "--no-pytorch";
+    if (!std::filesystem::exists(o.python)) return o.python + " not found";
+    if (run_child({o.python, "-c", "import torch"}, true).status != 0) return o.python + " cannot import torch";
+    if (!std::filesystem::exists(o.script)) return o.script + " not found";
+    return "";
+}
+
+// Runs one workload in a child process; its records, or none (and a line on stderr).
+std::vector<Record> run_workload(const std::vector<std::string>& argv, const std::string& who) {
+    ChildOutput out = run_child(argv);
+    std::vector<Record> records = parse_records(out.stdout_text);
+    if (out.status != 0 || records.empty())
+        fmt::print(stderr, "bench_models: the {} run failed (exit status {}): {}\n", who, out.status,
+                   fmt::join(argv, " "));
+    return records;
+}
+
+std::string step_summary(const std::vector<Record>& records) {
+    for (const Record& r : records)
+        if (r.string("kind") == "train") return fmt::format("{:.2f} ms/step", r.number("step_ms"));
+    std::string s;
+    for (const Record& r : records)
+        if (r.string("kind") == "decode")
+            s += fmt::format("{}{:.0f} tokens {:.3f} ms/token", s.empty() ? "" : ", ", r.number("tokens"),
+                             r.number("ms_per_token"));
+    return s.empty() ? "failed" : s;
+}
+
+int drive(const Options& o) {
+    fmt::print("bench_models: Lectern{} on the copy task, the ViT and greedy decoding | {} threads | medians of {} "
+               "steps after {} warm-up{}\n",
+               o.no_pytorch ? "" : " against PyTorch", o.threads, o.run.steps, o.run.warmup, o.run.quick ? " | quick" : "");
+    fmt::print("machine: {}\n", machine_line());
+    Results res;
+    res.warmup = o.run.warmup, res.steps = o.run.steps;
+    const std::int64_t n = o.run.quick ? 512 : 2048;
+    res.peak = measure_sgemm_peak(n, o.run.quick ? 3 : 9);
+    fmt::print("sgemm peak: {:.1f} GFLOP/s (cblas_sgemm [{}, {}] x [{}, {}], float32, {} threads, median of {})\n",
+               res.peak.gflops, n, n, n, n, o.threads, o.run.quick ? 3 : 9);
+    const std::string missing = pytorch_missing(o);
+    bool pytorch = missing.empty();
+    if (!pytorch) fmt::print("PyTorch: not run ({})\n", missing);
+    const std::string self = self_path();
+    int failures = 0;
+    for (const Workload& w : workloads()) {
+        if (o.workload != "all" && o.workload != w.name) continue;
+        res.order.push_back(w.name);
+        fmt::print("{}: {}\n", w.name, w.description);
+        std::fflush(stdout);
+        std::vector<std::string> argv = {self, "--json"};
+        for (const std::string& a : child_flags(o, w.name)) argv.push_back(a);
+        res.lectern[w.name] = run_workload(argv, "Lectern " + w.name);
+        failures += res.lectern[w.name].empty();
+        fmt::print("  Lectern  {}\n", step_summary(res.lectern[w.name]));
+        if (!pytorch) continue;
+        std::fflush(stdout);
+        argv = {o.python, o.script};
+        for (const std::string& a : child_flags(o, w.name)) argv.push_back(a);
+        std::vector<Record> records = run_workload(argv, "PyTorch " + w.name);
+        for (const Record& r : records)
+            if (r.string("kind") == "meta") {
+                if (w.name == res.order.front())
+                    fmt::print("  PyTorch: torch {}, {} threads, {}\n", r.string("torch"), r.number("threads"),
+                               r.string("environment"));
+            } else {
+                res.pytorch[w.name].push_back(r);
+            }
+        failures += res.pytorch[w.name].empty();
+        fmt::print("  PyTorch  {}\n", step_summary(res.pytorch[w.name]));
+    }
+    print_report(res);
+    return failures > 0 ? 1 : 0;
+}
+
+// --json: one workload in this process, its records as JSON lines on stdout.
+int run_one(const Options& o) {
+    for (const Workload& w : workloads())
+        if (w.name == o.workload) {
+            for (const Record& r : w.run(o.run)) fmt::print("{}\n", to_json_line(r));
+            return 0;
+        }
+    throw std::runtime_error(fmt::format("--json needs one --workload, got '{}'", o.workload));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Options o;
+    std::vector<std::string> names = {"all"};
+    std::string list;
+    for (const Workload& w : workloads()) {
+        names.push_back(w.name);
+        list += fmt::format("\n  {:<17} {}", w.name, w.description);
+    }
+    CLI::App app{"Time Lectern's training steps and decoding, beside PyTorch's when it is installed (figures only, never "
+                 "fails on time)."};
+    app.add_option("--workload", o.workload, "all, or one of:" + list)->check(CLI::IsMember(names));
+    app.add_option("--steps", o.run.steps, "timed training steps per workload (default 30; --quick: 3)")
+        ->check(CLI::Range(1, 100000));
+    app.add_option("--warmup", o.run.warmup, "untimed steps first (default 5; --quick: 1)")->check(CLI::Range(0, 100000));
+    app.add_flag("--quick", o.run.quick, "a short run (seconds): few steps, a small sgemm, decoding 16 tokens only");
+    app.add_option("--threads", o.threads, "threads (BLAS; PyTorch's intra-op threads)")->check(CLI::Range(1, 256));
+    app.add_option("--data", o.run.data_dir, "folder of Fashion-MNIST's gzipped IDX files");
+    app.add_flag("--no-pytorch", o.no_pytorch, "do not run the PyTorch reference even if it is installed");
+    app.add_option("--python", o.python, "the Python that has torch (default /usr/bin/python3, Debian's python3-torch)");
+    app.add_option("--pytorch-script", o.script, "the PyTorch reference script");
+    app.add_flag("--json", o.json, "run one --workload in this process and print its figures as JSON lines (what the "
+                                   "driver reads from each child)");
+    if (int status = examples::parse_flags(app, argc, argv, "bench_models", [&] {
+            if (o.json && o.workload == "all") throw CLI::ValidationError("--json", "needs one --workload");
+            if (o.run.quick && app.count("--steps") == 0) o.run.steps = 3;
+            if (o.run.quick && app.count("--warmup") == 0) o.run.warmup = 1;
+        });
+        status >= 0)
+        return status;
+    return examples::run_program("bench_models", false, [&] {
+        autograd::set_num_threads(o.threads);
+        return o.json ? run_one(o) : drive(o);
+    });
+}

@@ -1,0 +1,105 @@
+#include "benchmarks/record.h"
+
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+
+#include <fmt/format.h>
+
+namespace benchmarks {
+
+double Record::number(const std::string& key) const {
+    auto it = numbers.find(key);
+    return it == numbers.end() ? std::numeric_limits<double>::quiet_NaN() : it->second;
+}
+
+std::string Record::string(const std::string& key) const {
+    auto it = strings.find(key);
+    return it == strings.end() ? std::string() : it->second;
+}
+
+namespace {
+
+std::string quoted(const std::string& s) {
+    std::string out = "\"";
+    for (char c : s) {
+        if (c == '"' || c == '\\') out += '\\';
+        out += c;
+    }
+    return out + '"';
+}
+
+// A small recursive-descent reader of the one shape this format has.
+class Reader {
+public:
+    explicit Reader(const std::string& text) : p_(text.c_str()) {}
+
+    std::optional<Record> object() {
+        Record r;
+        if (!take('{')) return std::nullopt;
+        if (take('}')) return end() ? std::optional(r) : std::nullopt;
+        do {
+            std::string key;
+            if (!string(key) || !take(':')) return std::nullopt;
+            skip_space();
+            if (*p_ == '"') {
+                std::string value;
+                if (!string(value)) return std::nullopt;
+                r.strings[key] = value;
+            } else if (!word("null") && !word("true") && !word("false")) {
+                char* end = nullptr;
+                double v = std::strtod(p_, &end);
+                if (end == p_) return std::nullopt;
+                r.numbers[key] = v;
+                p_ = end;
+            }
+        } while (take(','));
+        return take('}') && end() ? std::optional(r) : std::nullopt;
+    }
+
+private:
+    void skip_space() {
+        while (std::isspace(static_cast<unsigned char>(*p_))) ++p_;
+    }
+    bool take(char c) {
+        skip_space();
+        if (*p_ != c) return false;
+        ++p_;
+        return true;
+    }
+    bool word(const char* w) {
+        if (std::strncmp(p_, w, std::strlen(w)) != 0) return false;
+        p_ += std::strlen(w);
+        return true;
+    }
+    bool end() {
+        skip_space();
+        return *p_ == '\0';
+    }
+    bool string(std::string& out) {
+        if (!take('"')) return false;
+        for (; *p_ && *p_ != '"'; ++p_) {
+            if (*p_ == '\\' && p_[1]) ++p_;  // \" and \\ (the only escapes these lines hold)
+            out += *p_;
+        }
+        return take('"');
+    }
+
+    const char* p_;
+};
+
+}  // namespace
+
+std::string to_json_line(const Record& r) {
+    std::string out;
+    for (const auto& [k, v] : r.strings) out += fmt::format("{}{}: {}", out.empty() ? "" : ", ", quoted(k), quoted(v));
+    for (const auto& [k, v] : r.numbers)
+        out += fmt::format("{}{}: {}", out.empty() ? "" : ", ", quoted(k), std::isfinite(v) ? fmt::format("{}", v) : "null");
+    return "{" + out + "}";
+}
+
+std::optional<Record> parse_json_line(const std::string& line) { return Reader(line).object(); }
+
+}  // namespace benchmarks
