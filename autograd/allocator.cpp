@@ -1,5 +1,6 @@
 #include "autograd/allocator.h"
 
+#include <bit>
 #include <cstdint>
 #include <cstdlib>
 #include <mutex>
@@ -12,12 +13,19 @@ namespace {
 
 constexpr std::size_t kAlign = 64;
 
-// Sizes are rounded up to a multiple of 64 bytes, so requests of one shape map
-// to one free list. A request so large that rounding up would wrap past
+// Requests are rounded up to a size class, and each class has one free list.
+// Up to 64 KiB the classes are multiples of 64 bytes. Above, there are eight
+// classes per power of two (at most 12.5% rounding), so sizes that change a
+// little from call to call share a list. Decoding that re-runs a growing
+// prefix asks for a new size at every step, and would otherwise leave one
+// cached block of each. A request so large that rounding up would wrap past
 // SIZE_MAX is one no system can serve: bad_alloc, not a tiny block.
 std::size_t size_class(std::size_t bytes) {
-    if (bytes > SIZE_MAX - (kAlign - 1)) throw std::bad_alloc();
-    return bytes == 0 ? kAlign : (bytes + kAlign - 1) / kAlign * kAlign;
+    constexpr std::size_t kFine = std::size_t{64} << 10;
+    if (bytes <= kFine) return bytes == 0 ? kAlign : (bytes + kAlign - 1) / kAlign * kAlign;
+    const std::size_t step = std::bit_floor(bytes) / 8;  // >= 8 KiB, a multiple of 64
+    if (bytes > SIZE_MAX - (step - 1)) throw std::bad_alloc();
+    return (bytes + step - 1) / step * step;
 }
 
 struct Cache {

@@ -1,7 +1,7 @@
 #pragma once
 // Tensor storage comes from a caching allocator: a freed block goes on a free
-// list keyed by its size and is handed out again for the next request of that
-// size. On these machines first-touching fresh pages is slow (docs/design.md,
+// list keyed by its size class and is handed out again for the next request of
+// that class. On these machines first-touching fresh pages is slow (docs/design.md,
 // "Speed on two cores": 14x on an 800x2048 op), and a training step repeats the same
 // sizes every step, so in steady state nothing new is mapped.
 #include <cstddef>
