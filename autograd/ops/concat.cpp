@@ -41,14 +41,9 @@ void copy_slab(const Tensor& x, const Tensor& y, int d, std::int64_t start, std:
     }
 }
 
-}  // namespace
-
-// y = [x_0, x_1, ...] joined along dim;  dx_i = narrow(dy, dim, offset_i, size_i)
-Tensor concat(const std::vector<Tensor>& xs, std::int64_t dim) {
-    if (xs.empty()) throw ValueError("concat: no tensors to join");
-    for (const Tensor& x : xs) check_defined("concat", x);
+// concat's output shape; ShapeError/DtypeError when the tensors do not fit together.
+Shape check_concat(const std::vector<Tensor>& xs, int d) {
     const Tensor& first = xs[0];
-    int d = normalize_dim("concat", dim, first.dim());
     Shape out = first.shape();
     out[d] = 0;
     for (const Tensor& x : xs) {
@@ -60,7 +55,17 @@ Tensor concat(const std::vector<Tensor>& xs, std::int64_t dim) {
                                          shape_str(x.shape()), d));
         out[d] += x.size(d);
     }
-    Tensor y = Tensor::empty(out, first.dtype());
+    return out;
+}
+
+}  // namespace
+
+// y = [x_0, x_1, ...] joined along dim;  dx_i = narrow(dy, dim, offset_i, size_i)
+Tensor concat(const std::vector<Tensor>& xs, std::int64_t dim) {
+    if (xs.empty()) throw ValueError("concat: no tensors to join");
+    for (const Tensor& x : xs) check_defined("concat", x);
+    int d = normalize_dim("concat", dim, xs[0].dim());
+    Tensor y = Tensor::empty(check_concat(xs, d), xs[0].dtype());
     std::vector<std::int64_t> offsets;
     std::int64_t offset = 0;
     for (const Tensor& x : xs) {
