@@ -16,21 +16,9 @@ namespace {
 // Backward, a scatter-add (a row picked twice gets both gradients):
 //   dx[o, index[i], :] += dy[o, i, :]
 
-struct Gather {
-    std::int64_t outer = 1, n = 1, inner = 1, count = 0;
-};
-
-Gather gather_of(const Tensor& x, int d, const Tensor& index) {
-    Gather g;
-    const Shape& s = x.shape();
-    for (int i = 0; i < d; ++i) g.outer *= s[i];
-    g.n = s[d];
-    for (std::size_t i = d + 1; i < s.size(); ++i) g.inner *= s[i];
-    g.count = index.numel();
-    return g;
-}
-
-Tensor index_select_forward(const Tensor& x, int d, const Tensor& index, const Gather& g) {
+Tensor index_select_forward(const Tensor& x, int d, const Tensor& index) {
+    const AroundDim g = around_dim(x.shape(), d);
+    const std::int64_t count = index.numel();
     const Shape& xs = x.shape();
     Shape y_shape(xs.begin(), xs.begin() + d);
     y_shape.insert(y_shape.end(), index.shape().begin(), index.shape().end());
@@ -41,20 +29,22 @@ Tensor index_select_forward(const Tensor& x, int d, const Tensor& index, const G
     const auto* px = static_cast<const char*>(x.raw_data());
     auto* py = static_cast<char*>(y.raw_data());
     for (std::int64_t o = 0; o < g.outer; ++o)
-        for (std::int64_t i = 0; i < g.count; ++i)
-            std::memcpy(py + (o * g.count + i) * row_bytes, px + (o * g.n + idx[i]) * row_bytes,
+        for (std::int64_t i = 0; i < count; ++i)
+            std::memcpy(py + (o * count + i) * row_bytes, px + (o * g.n + idx[i]) * row_bytes,
                         static_cast<std::size_t>(row_bytes));
     return y;
 }
 
-Tensor index_select_backward(const Tensor& dy, const Shape& x_shape, const Tensor& index, const Gather& g) {
+Tensor index_select_backward(const Tensor& dy, const Shape& x_shape, int d, const Tensor& index) {
+    const AroundDim g = around_dim(x_shape, d);
+    const std::int64_t count = index.numel();
     Tensor dx = zeros(x_shape, dy.dtype());
     const std::int64_t* idx = index.data<std::int64_t>();
     dispatch_floating(dy.dtype(), [&](auto zero) {
         using T = decltype(zero);
         for (std::int64_t o = 0; o < g.outer; ++o)
-            for (std::int64_t i = 0; i < g.count; ++i) {
-                const T* dy_row = dy.data<T>() + (o * g.count + i) * g.inner;
+            for (std::int64_t i = 0; i < count; ++i) {
+                const T* dy_row = dy.data<T>() + (o * count + i) * g.inner;
                 T* dx_row = dx.data<T>() + (o * g.n + idx[i]) * g.inner;
                 for (std::int64_t k = 0; k < g.inner; ++k) dx_row[k] += dy_row[k];
             }
@@ -79,10 +69,9 @@ int check_index_select(const Tensor& x, std::int64_t dim, const Tensor& index) {
 
 Tensor index_select(const Tensor& x, std::int64_t dim, const Tensor& index) {
     int d = check_index_select(x, dim, index);
-    Gather g = gather_of(x, d, index);
-    Tensor y = index_select_forward(x, d, index, g);
-    return record("index_select", {x}, y, [x_shape = x.shape(), index, g](const Tensor& dy) {
-        return std::vector{index_select_backward(dy, x_shape, index, g)};
+    Tensor y = index_select_forward(x, d, index);
+    return record("index_select", {x}, y, [x_shape = x.shape(), d, index](const Tensor& dy) {
+        return std::vector{index_select_backward(dy, x_shape, d, index)};
     });
 }
 

@@ -13,24 +13,9 @@
 namespace autograd {
 namespace {
 
-// x viewed as [outer, n, inner] around the softmax dim; lane (o, i) is the
-// strided vector x[o, :, i].
-struct Lanes {
-    std::int64_t outer = 1, n = 1, inner = 1;
-};
-
-Lanes lanes_of(const Tensor& x, int d) {
-    Lanes l;
-    const Shape& s = x.shape();
-    for (int i = 0; i < d; ++i) l.outer *= s[i];
-    l.n = s[d];
-    for (std::size_t i = d + 1; i < s.size(); ++i) l.inner *= s[i];
-    return l;
-}
-
-// Calls fn(offset, stride) for each lane.
+// Calls fn(offset, stride) for each lane x[o, :, i] of x viewed as [outer, n, inner].
 template <class Fn>
-void for_each_lane(const Lanes& l, Fn fn) {
+void for_each_lane(const AroundDim& l, Fn fn) {
     for (std::int64_t o = 0; o < l.outer; ++o)
         for (std::int64_t i = 0; i < l.inner; ++i) fn(o * l.n * l.inner + i, l.inner);
 }
@@ -40,7 +25,7 @@ void for_each_lane(const Lanes& l, Fn fn) {
 //   y = exp(x - max x) / sum exp(x - max x),      dx = y (dy - sum(dy y))
 // Log-softmax (001 "Generator"):
 //   y = x - max x - log sum exp(x - max x),       dx = dy - exp(y) sum(dy)
-Tensor softmax_forward(const Tensor& x, const Lanes& l, bool log) {
+Tensor softmax_forward(const Tensor& x, const AroundDim& l, bool log) {
     Tensor y = Tensor::empty(x.shape(), x.dtype());
     dispatch_floating(x.dtype(), [&](auto zero) {
         using T = decltype(zero);
@@ -69,7 +54,7 @@ Tensor softmax_forward(const Tensor& x, const Lanes& l, bool log) {
 }
 
 // Fused: log_softmax feeds the Transformer's generator at every position.
-Tensor log_softmax_backward(const Tensor& dy, const Tensor& y, const Lanes& l) {
+Tensor log_softmax_backward(const Tensor& dy, const Tensor& y, const AroundDim& l) {
     Tensor dx = Tensor::empty(dy.shape(), dy.dtype());
     dispatch_floating(dy.dtype(), [&](auto zero) {
         using T = decltype(zero);
@@ -90,7 +75,7 @@ Tensor log_softmax_backward(const Tensor& dy, const Tensor& y, const Lanes& l) {
 Tensor softmax(const Tensor& x, std::int64_t dim) {
     check_floating("softmax", x);
     int d = normalize_dim("softmax", dim, x.dim());
-    Tensor y = softmax_forward(x, lanes_of(x, d), /*log=*/false);
+    Tensor y = softmax_forward(x, around_dim(x.shape(), d), /*log=*/false);
     return record("softmax", {x}, y, [y = y.detach(), d](const Tensor& dy) {
         return std::vector{y * (dy - sum(dy * y, d, /*keepdim=*/true))};
     });
@@ -99,7 +84,7 @@ Tensor softmax(const Tensor& x, std::int64_t dim) {
 Tensor log_softmax(const Tensor& x, std::int64_t dim) {
     check_floating("log_softmax", x);
     int d = normalize_dim("log_softmax", dim, x.dim());
-    Lanes l = lanes_of(x, d);
+    AroundDim l = around_dim(x.shape(), d);
     Tensor y = softmax_forward(x, l, /*log=*/true);
     return record("log_softmax", {x}, y, [y = y.detach(), l](const Tensor& dy) {
         return std::vector{log_softmax_backward(dy, y, l)};
