@@ -1,5 +1,6 @@
 #include "autograd/ops/arithmetic.h"
 
+#include "autograd/checks.h"
 #include "autograd/graph.h"
 #include "autograd/ops/broadcast.h"
 #include "autograd/ops/broadcast_loop.h"

@@ -6,6 +6,7 @@
 #include <limits>
 #include <fmt/format.h>
 
+#include "autograd/checks.h"
 #include "autograd/graph.h"
 #include "autograd/ops/broadcast.h"
 #include "autograd/ops/reshape.h"

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "autograd/checks.h"
 #include "autograd/graph.h"
 #include "autograd/ops/map.h"
 
