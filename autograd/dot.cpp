@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "autograd/checks.h"
 #include "autograd/graph.h"
 #include "autograd/shape.h"
 

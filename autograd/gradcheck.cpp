@@ -4,9 +4,11 @@
 
 #include <fmt/format.h>
 
+#include "autograd/checks.h"
 #include "autograd/graph.h"
 #include "autograd/ops/arithmetic.h"
 #include "autograd/ops/reduce.h"
+#include "autograd/random_factories.h"
 
 namespace autograd {
 

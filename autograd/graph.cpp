@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "autograd/checks.h"
+#include "autograd/factories.h"
 #include "autograd/ops/arithmetic.h"
 
 namespace autograd {

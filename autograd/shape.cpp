@@ -53,6 +53,14 @@ int normalize_dim(const char* op, std::int64_t dim, std::int64_t ndim) {
     return static_cast<int>(d);
 }
 
+AroundDim around_dim(const Shape& s, int d) {
+    AroundDim a;
+    for (int i = 0; i < d; ++i) a.outer *= s[i];
+    a.n = s[d];
+    for (std::size_t i = d + 1; i < s.size(); ++i) a.inner *= s[i];
+    return a;
+}
+
 Shape broadcast_shapes(const char* op, const Shape& a, const Shape& b) {
     std::size_t n = std::max(a.size(), b.size());
     Shape out(n);

@@ -1,50 +1,18 @@
 #include "autograd/tensor.h"
 
-#include <algorithm>
-#include <cmath>
 #include <cstring>
 
 #include <fmt/format.h>
 
 #include "autograd/allocator.h"
+#include "autograd/checks.h"
+#include "autograd/element.h"
 #include "autograd/graph.h"
-#include "autograd/ops/reduce.h"
-#include "autograd/ops/reshape.h"
-#include "autograd/ops/concat.h"
-#include "autograd/ops/transpose.h"
 
 namespace autograd {
 
 Storage::Storage(std::size_t n) : data(allocate(n)), bytes(n) {}
 Storage::~Storage() { deallocate(data, bytes); }
-
-// ---- argument checks --------------------------------------------------------
-
-void check_defined(const char* op, const Tensor& t) {
-    if (!t.defined()) throw ValueError(fmt::format("{}: operand is an undefined tensor", op));
-}
-
-void check_floating(const char* op, const Tensor& t) {
-    check_defined(op, t);
-    if (!is_floating(t.dtype()))
-        throw DtypeError(fmt::format("{}: expected a float32 or float64 tensor, got {} of shape {}", op,
-                                     dtype_name(t.dtype()), shape_str(t.shape())));
-}
-
-void check_same_dtype(const char* op, const Tensor& a, const Tensor& b) {
-    if (a.dtype() != b.dtype())
-        throw DtypeError(fmt::format("{}: dtypes differ: {} {} and {} {}", op, dtype_name(a.dtype()),
-                                     shape_str(a.shape()), dtype_name(b.dtype()), shape_str(b.shape())));
-}
-
-void check_dtype(const char* op, const Tensor& t, Dtype expected, const char* what) {
-    check_defined(op, t);
-    if (t.dtype() != expected)
-        throw DtypeError(fmt::format("{}: {} must be {}, got {} of shape {}", op, what, dtype_name(expected),
-                                     dtype_name(t.dtype()), shape_str(t.shape())));
-}
-
-// ---- Tensor -----------------------------------------------------------------
 
 Tensor Tensor::empty(const Shape& shape, Dtype dtype) {
     for (auto d : shape)
@@ -94,23 +62,6 @@ void* Tensor::raw_data() const {
 
 namespace {
 
-double read(const Tensor& t, std::int64_t i) {
-    switch (t.dtype()) {
-        case Dtype::float32: return t.data<float>()[i];
-        case Dtype::float64: return t.data<double>()[i];
-        case Dtype::int64: return static_cast<double>(t.data<std::int64_t>()[i]);
-    }
-    return 0;
-}
-
-void write(const Tensor& t, std::int64_t i, double v) {
-    switch (t.dtype()) {
-        case Dtype::float32: t.data<float>()[i] = static_cast<float>(v); break;
-        case Dtype::float64: t.data<double>()[i] = v; break;
-        case Dtype::int64: t.data<std::int64_t>()[i] = static_cast<std::int64_t>(v); break;
-    }
-}
-
 std::int64_t flat_index(const Tensor& t, const Shape& index) {
     const Shape& s = t.shape();
     if (index.size() != s.size())
@@ -132,21 +83,21 @@ double Tensor::item() const {
     check_defined("item");
     if (numel() != 1)
         throw ShapeError(fmt::format("item: tensor of shape {} has {} elements, not 1", shape_str(shape()), numel()));
-    return read(*this, 0);
+    return detail::read_element(*this, 0);
 }
 
-double Tensor::at(const Shape& index) const { return read(*this, flat_index(*this, index)); }
+double Tensor::at(const Shape& index) const { return detail::read_element(*this, flat_index(*this, index)); }
 
 void Tensor::set(const Shape& index, double value) {
     if (requires_grad() && grad_enabled())
         throw GraphError("set: in-place write to a tensor that requires grad; use a NoGradGuard");
-    write(*this, flat_index(*this, index), value);
+    detail::write_element(*this, flat_index(*this, index), value);
 }
 
 std::vector<double> Tensor::to_vector() const {
     check_defined("to_vector");
     std::vector<double> v(static_cast<std::size_t>(numel()));
-    for (std::int64_t i = 0; i < numel(); ++i) v[i] = read(*this, i);
+    for (std::int64_t i = 0; i < numel(); ++i) v[i] = detail::read_element(*this, i);
     return v;
 }
 
@@ -205,135 +156,8 @@ Tensor Tensor::to(Dtype target) const {
     check_defined("to");
     if (target == dtype()) return clone();
     Tensor out = empty(shape(), target);
-    for (std::int64_t i = 0; i < numel(); ++i) write(out, i, read(*this, i));
+    for (std::int64_t i = 0; i < numel(); ++i) detail::write_element(out, i, detail::read_element(*this, i));
     return out;
-}
-
-namespace {
-void check_in_place(const char* op, const Tensor& t) {
-    if (!t.defined()) throw ValueError(fmt::format("{}: the tensor is undefined", op));
-    if (t.requires_grad() && grad_enabled())
-        throw GraphError(fmt::format("{}: in-place update of a tensor that requires grad; use a NoGradGuard", op));
-}
-}  // namespace
-
-Tensor& Tensor::fill_(double value) {
-    check_in_place("fill_", *this);
-    switch (dtype()) {
-        case Dtype::float32: std::fill_n(data<float>(), numel(), static_cast<float>(value)); break;
-        case Dtype::float64: std::fill_n(data<double>(), numel(), value); break;
-        case Dtype::int64: std::fill_n(data<std::int64_t>(), numel(), static_cast<std::int64_t>(value)); break;
-    }
-    return *this;
-}
-
-Tensor& Tensor::copy_(const Tensor& src) {
-    check_in_place("copy_", *this);
-    autograd::check_defined("copy_", src);
-    if (src.shape() != shape())
-        throw ShapeError(fmt::format("copy_: source shape {} differs from destination {}", shape_str(src.shape()),
-                                     shape_str(shape())));
-    check_same_dtype("copy_", *this, src);
-    std::memcpy(raw_data(), src.raw_data(), static_cast<std::size_t>(numel()) * dtype_size(dtype()));
-    return *this;
-}
-
-Tensor& Tensor::add_(const Tensor& other, double alpha) {
-    check_in_place("add_", *this);
-    check_floating("add_", *this);
-    check_floating("add_", other);
-    if (other.shape() != shape())
-        throw ShapeError(fmt::format("add_: shapes differ: {} and {}", shape_str(shape()), shape_str(other.shape())));
-    check_same_dtype("add_", *this, other);
-    dispatch_floating(dtype(), [&](auto zero) {
-        using T = decltype(zero);
-        T* y = data<T>();
-        const T* x = other.data<T>();
-        const T a = static_cast<T>(alpha);
-        for (std::int64_t i = 0, n = numel(); i < n; ++i) y[i] += a * x[i];
-    });
-    return *this;
-}
-
-Tensor& Tensor::mul_(double factor) {
-    check_in_place("mul_", *this);
-    check_floating("mul_", *this);
-    dispatch_floating(dtype(), [&](auto zero) {
-        using T = decltype(zero);
-        T* y = data<T>();
-        const T f = static_cast<T>(factor);
-        for (std::int64_t i = 0, n = numel(); i < n; ++i) y[i] *= f;
-    });
-    return *this;
-}
-
-Tensor Tensor::reshape(const Shape& s) const { return autograd::reshape(*this, s); }
-Tensor Tensor::transpose(std::int64_t d0, std::int64_t d1) const { return autograd::transpose(*this, d0, d1); }
-Tensor Tensor::permute(const Shape& dims) const { return autograd::permute(*this, dims); }
-Tensor Tensor::unsqueeze(std::int64_t d) const { return autograd::unsqueeze(*this, d); }
-Tensor Tensor::squeeze(std::int64_t d) const { return autograd::squeeze(*this, d); }
-Tensor Tensor::narrow(std::int64_t d, std::int64_t start, std::int64_t length) const {
-    return autograd::narrow(*this, d, start, length);
-}
-Tensor Tensor::sum() const { return autograd::sum(*this); }
-Tensor Tensor::sum(std::int64_t d, bool keepdim) const { return autograd::sum(*this, d, keepdim); }
-Tensor Tensor::mean() const { return autograd::mean(*this); }
-Tensor Tensor::mean(std::int64_t d, bool keepdim) const { return autograd::mean(*this, d, keepdim); }
-
-// ---- factories ----------------------------------------------------------------
-
-Tensor full(const Shape& shape, double value, Dtype dtype) {
-    Tensor t = Tensor::empty(shape, dtype);
-    NoGradGuard g;
-    t.fill_(value);
-    return t;
-}
-Tensor zeros(const Shape& shape, Dtype dtype) { return full(shape, 0.0, dtype); }
-Tensor ones(const Shape& shape, Dtype dtype) { return full(shape, 1.0, dtype); }
-
-Tensor arange(std::int64_t end, Dtype dtype) { return arange(0.0, static_cast<double>(end), 1.0, dtype); }
-
-Tensor arange(double start, double end, double step, Dtype dtype) {
-    if (step == 0 || (end - start) * step < 0)
-        throw ValueError(fmt::format("arange: step {} cannot go from {} to {}", step, start, end));
-    auto n = static_cast<std::int64_t>(std::ceil((end - start) / step));
-    Tensor t = Tensor::empty({n}, dtype);
-    for (std::int64_t i = 0; i < n; ++i) write(t, i, start + static_cast<double>(i) * step);
-    return t;
-}
-
-Tensor tensor(const std::vector<double>& values, const Shape& shape, Dtype dtype) {
-    if (static_cast<std::int64_t>(values.size()) != autograd::numel(shape))
-        throw ShapeError(fmt::format("tensor: {} values do not fill shape {} ({} elements)", values.size(),
-                                     shape_str(shape), autograd::numel(shape)));
-    Tensor t = Tensor::empty(shape, dtype);
-    for (std::size_t i = 0; i < values.size(); ++i) write(t, static_cast<std::int64_t>(i), values[i]);
-    return t;
-}
-
-Tensor tensor(const std::vector<double>& values, Dtype dtype) {
-    return tensor(values, {static_cast<std::int64_t>(values.size())}, dtype);
-}
-
-namespace {
-template <class Draw>
-Tensor random_tensor(const char* op, const Shape& shape, Dtype dtype, Draw draw) {
-    if (!is_floating(dtype)) throw DtypeError(fmt::format("{}: random tensors are float32 or float64", op));
-    Tensor t = Tensor::empty(shape, dtype);
-    for (std::int64_t i = 0, n = t.numel(); i < n; ++i) write(t, i, draw());
-    return t;
-}
-}  // namespace
-
-Tensor randn(const Shape& shape, Generator& gen, Dtype dtype) {
-    return random_tensor("randn", shape, dtype, [&] { return gen.normal(); });
-}
-Tensor rand(const Shape& shape, Generator& gen, Dtype dtype) {
-    return random_tensor("rand", shape, dtype, [&] { return gen.uniform(); });
-}
-Tensor uniform(const Shape& shape, double low, double high, Generator& gen, Dtype dtype) {
-    if (!(low <= high)) throw ValueError(fmt::format("uniform: low {} is above high {}", low, high));
-    return random_tensor("uniform", shape, dtype, [&] { return low + (high - low) * gen.uniform(); });
 }
 
 }  // namespace autograd

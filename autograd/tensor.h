@@ -2,13 +2,14 @@
 // Tensor: a cheap handle (shared ownership) to contiguous row-major storage with
 // a shape, a dtype and, when it takes part in autodiff, the graph node that made
 // it. Copying a Tensor copies the handle, not the data (as in PyTorch).
+// Made by factories.h and random_factories.h; checked by checks.h. The handle is
+// tensor.cpp; its in-place updates are in_place.cpp, its method forms tensor_methods.cpp.
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
 #include <vector>
 
 #include "autograd/dtype.h"
-#include "autograd/random.h"
 #include "autograd/shape.h"
 
 namespace autograd {
@@ -103,25 +104,5 @@ private:
     void check_defined(const char* what) const;
     std::shared_ptr<TensorImpl> impl_;
 };
-
-// Factories. Shapes are {d0, d1, ...}; dtype defaults to float32.
-Tensor zeros(const Shape& shape, Dtype dtype = Dtype::float32);
-Tensor ones(const Shape& shape, Dtype dtype = Dtype::float32);
-Tensor full(const Shape& shape, double value, Dtype dtype = Dtype::float32);
-Tensor arange(std::int64_t end, Dtype dtype = Dtype::float32);  // 0, 1, ..., end-1
-Tensor arange(double start, double end, double step = 1, Dtype dtype = Dtype::float32);
-// From values in row-major order; ShapeError if their count is not numel(shape).
-Tensor tensor(const std::vector<double>& values, const Shape& shape, Dtype dtype = Dtype::float32);
-Tensor tensor(const std::vector<double>& values, Dtype dtype = Dtype::float32);  // 1-D
-// Seeded random tensors: the same generator state gives the same numbers on every machine.
-Tensor randn(const Shape& shape, Generator& gen, Dtype dtype = Dtype::float32);  // N(0, 1)
-Tensor rand(const Shape& shape, Generator& gen, Dtype dtype = Dtype::float32);   // U[0, 1)
-Tensor uniform(const Shape& shape, double low, double high, Generator& gen, Dtype dtype = Dtype::float32);
-
-// Argument checks shared by the ops; each throws a typed error naming `op`.
-void check_defined(const char* op, const Tensor& t);
-void check_floating(const char* op, const Tensor& t);
-void check_same_dtype(const char* op, const Tensor& a, const Tensor& b);
-void check_dtype(const char* op, const Tensor& t, Dtype expected, const char* what);
 
 }  // namespace autograd

@@ -1,8 +1,10 @@
 #include "autograd/ops/arithmetic.h"
 
+#include "autograd/checks.h"
 #include "autograd/graph.h"
 #include "autograd/ops/broadcast.h"
 #include "autograd/ops/broadcast_loop.h"
+#include "autograd/ops/map.h"
 
 namespace autograd {
 namespace {
@@ -40,19 +42,6 @@ Tensor broadcast_binary(const char* op, const Tensor& a, const Tensor& b, F f) {
                     for (std::int64_t i = 0; i < len; ++i) po[o + i] = f(pa[ia + i * sa], pb[ib + i * sb]);
                 }
             });
-    });
-    return out;
-}
-
-// y = f(x) elementwise; used for the scalar forms.
-template <class F>
-Tensor map(const Tensor& x, F f) {
-    Tensor out = Tensor::empty(x.shape(), x.dtype());
-    dispatch_floating(x.dtype(), [&](auto zero) {
-        using T = decltype(zero);
-        const T* px = x.data<T>();
-        T* po = out.data<T>();
-        for (std::int64_t i = 0, n = x.numel(); i < n; ++i) po[i] = f(px[i]);
     });
     return out;
 }
@@ -104,7 +93,7 @@ Tensor div(const Tensor& a, const Tensor& b) {
 // y = -x;  dx = -dy
 Tensor neg(const Tensor& x) {
     check_floating("neg", x);
-    Tensor y = map(x, [](auto v) { return -v; });
+    Tensor y = detail::map(x, [](auto v) { return -v; });
     return record("neg", {x}, y, [](const Tensor& dy) { return std::vector{neg(dy)}; });
 }
 
@@ -112,7 +101,7 @@ Tensor neg(const Tensor& x) {
 // x / s (dx = dy / s), s / x (dx = -dy s / x^2).
 Tensor add(const Tensor& a, double s) {
     check_floating("add", a);
-    Tensor y = map(a, [s](auto v) { return v + static_cast<decltype(v)>(s); });
+    Tensor y = detail::map(a, [s](auto v) { return v + static_cast<decltype(v)>(s); });
     return record("add", {a}, y, [](const Tensor& dy) { return std::vector{dy}; });
 }
 
@@ -120,25 +109,25 @@ Tensor sub(const Tensor& a, double s) { return add(a, -s); }
 
 Tensor sub(double s, const Tensor& b) {
     check_floating("sub", b);
-    Tensor y = map(b, [s](auto v) { return static_cast<decltype(v)>(s) - v; });
+    Tensor y = detail::map(b, [s](auto v) { return static_cast<decltype(v)>(s) - v; });
     return record("sub", {b}, y, [](const Tensor& dy) { return std::vector{neg(dy)}; });
 }
 
 Tensor mul(const Tensor& a, double s) {
     check_floating("mul", a);
-    Tensor y = map(a, [s](auto v) { return v * static_cast<decltype(v)>(s); });
+    Tensor y = detail::map(a, [s](auto v) { return v * static_cast<decltype(v)>(s); });
     return record("mul", {a}, y, [s](const Tensor& dy) { return std::vector{mul(dy, s)}; });
 }
 
 Tensor div(const Tensor& a, double s) {
     check_floating("div", a);
-    Tensor y = map(a, [s](auto v) { return v / static_cast<decltype(v)>(s); });
+    Tensor y = detail::map(a, [s](auto v) { return v / static_cast<decltype(v)>(s); });
     return record("div", {a}, y, [s](const Tensor& dy) { return std::vector{div(dy, s)}; });
 }
 
 Tensor div(double s, const Tensor& b) {
     check_floating("div", b);
-    Tensor y = map(b, [s](auto v) { return static_cast<decltype(v)>(s) / v; });
+    Tensor y = detail::map(b, [s](auto v) { return static_cast<decltype(v)>(s) / v; });
     Tensor y_value = y.detach();
     return record("div", {b}, y, [b, y_value](const Tensor& dy) { return std::vector{neg(div(mul(dy, y_value), b))}; });
 }

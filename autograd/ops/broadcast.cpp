@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "autograd/checks.h"
+#include "autograd/factories.h"
 #include "autograd/graph.h"
 #include "autograd/ops/broadcast_loop.h"
 

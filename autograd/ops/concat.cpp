@@ -4,51 +4,34 @@
 
 #include <fmt/format.h>
 
+#include "autograd/checks.h"
+#include "autograd/factories.h"
 #include "autograd/graph.h"
 
 namespace autograd {
 namespace {
 
-// x viewed as [outer, size(dim) * inner]: concat and narrow copy one slab of
-// each outer row.
-std::int64_t outer_of(const Shape& s, int d) {
-    std::int64_t o = 1;
-    for (int i = 0; i < d; ++i) o *= s[i];
-    return o;
-}
-std::int64_t inner_of(const Shape& s, int d) {
-    std::int64_t in = 1;
-    for (std::size_t i = d + 1; i < s.size(); ++i) in *= s[i];
-    return in;
-}
-
 // Copies x[..., start:start+length, ...] (along d) into y, or y into that slab
 // of x when `into_x`.
 void copy_slab(const Tensor& x, const Tensor& y, int d, std::int64_t start, std::int64_t length, bool into_x) {
-    const Shape& s = x.shape();
-    const std::int64_t outer = outer_of(s, d), inner = inner_of(s, d);
+    const AroundDim a = around_dim(x.shape(), d);
     const auto elem = static_cast<std::int64_t>(dtype_size(x.dtype()));
     auto* px = static_cast<char*>(x.raw_data());
     auto* py = static_cast<char*>(y.raw_data());
-    const std::int64_t row_x = s[d] * inner * elem, row_y = length * inner * elem;
-    for (std::int64_t o = 0; o < outer; ++o) {
-        char* a = px + o * row_x + start * inner * elem;
-        char* b = py + o * row_y;
+    const std::int64_t row_x = a.n * a.inner * elem, row_y = length * a.inner * elem;
+    for (std::int64_t o = 0; o < a.outer; ++o) {
+        char* slab_x = px + o * row_x + start * a.inner * elem;
+        char* slab_y = py + o * row_y;
         if (into_x)
-            std::memcpy(a, b, static_cast<std::size_t>(row_y));
+            std::memcpy(slab_x, slab_y, static_cast<std::size_t>(row_y));
         else
-            std::memcpy(b, a, static_cast<std::size_t>(row_y));
+            std::memcpy(slab_y, slab_x, static_cast<std::size_t>(row_y));
     }
 }
 
-}  // namespace
-
-// y = [x_0, x_1, ...] joined along dim;  dx_i = narrow(dy, dim, offset_i, size_i)
-Tensor concat(const std::vector<Tensor>& xs, std::int64_t dim) {
-    if (xs.empty()) throw ValueError("concat: no tensors to join");
-    for (const Tensor& x : xs) check_defined("concat", x);
+// concat's output shape; ShapeError/DtypeError when the tensors do not fit together.
+Shape check_concat(const std::vector<Tensor>& xs, int d) {
     const Tensor& first = xs[0];
-    int d = normalize_dim("concat", dim, first.dim());
     Shape out = first.shape();
     out[d] = 0;
     for (const Tensor& x : xs) {
@@ -60,7 +43,17 @@ Tensor concat(const std::vector<Tensor>& xs, std::int64_t dim) {
                                          shape_str(x.shape()), d));
         out[d] += x.size(d);
     }
-    Tensor y = Tensor::empty(out, first.dtype());
+    return out;
+}
+
+}  // namespace
+
+// y = [x_0, x_1, ...] joined along dim;  dx_i = narrow(dy, dim, offset_i, size_i)
+Tensor concat(const std::vector<Tensor>& xs, std::int64_t dim) {
+    if (xs.empty()) throw ValueError("concat: no tensors to join");
+    for (const Tensor& x : xs) check_defined("concat", x);
+    int d = normalize_dim("concat", dim, xs[0].dim());
+    Tensor y = Tensor::empty(check_concat(xs, d), xs[0].dtype());
     std::vector<std::int64_t> offsets;
     std::int64_t offset = 0;
     for (const Tensor& x : xs) {

@@ -4,15 +4,81 @@
 
 #include <fmt/format.h>
 
+#include "autograd/checks.h"
+#include "autograd/factories.h"
 #include "autograd/graph.h"
 
 namespace autograd {
+namespace {
 
-// Per counted row, log p = log_softmax(logits) (stable), eps = label_smoothing:
-//   loss_row = -(1 - eps) log p[t] - eps / C sum_c log p[c]
-// loss = mean over rows whose target is not ignore_index (0 if none).
-// dlogits_row = dy / count (softmax - (1 - eps) onehot(t) - eps / C); 0 for ignored rows.
-Tensor cross_entropy(const Tensor& logits, const Tensor& target, std::int64_t ignore_index, double label_smoothing) {
+// Cross-entropy of each row z of the logits [rows, C] against its target t, with
+// p = softmax(z) (stable: log p = z - lse, lse = max z + log sum exp(z - max z)) and
+// label smoothing eps (PyTorch's label_smoothing):
+//   loss_row = -(1 - eps) log p[t] - eps / C sum_c log p[c],
+//   loss = mean of loss_row over the `count` rows whose t is not ignore_index (0 if none).
+// Backward, for a counted row (0 for an ignored one):
+//   dz = dloss / count (p - (1 - eps) onehot(t) - eps / C).
+
+// The loss and the rows of p, which the backward reuses.
+struct CrossEntropyForward {
+    Tensor loss;   // []
+    Tensor probs;  // the logits' shape
+};
+
+CrossEntropyForward cross_entropy_forward(const Tensor& logits, const Tensor& target, std::int64_t ignore_index,
+                                          double eps, std::int64_t count) {
+    const std::int64_t C = logits.size(-1), rows = target.numel();
+    const std::int64_t* t = target.data<std::int64_t>();
+    CrossEntropyForward out{Tensor::empty({}, logits.dtype()), Tensor::empty(logits.shape(), logits.dtype())};
+    dispatch_floating(logits.dtype(), [&](auto zero) {
+        using T = decltype(zero);
+        double total = 0;
+        for (std::int64_t r = 0; r < rows; ++r) {
+            const T* z = logits.data<T>() + r * C;
+            T* p = out.probs.data<T>() + r * C;
+            T max_z = z[0];
+            for (std::int64_t c = 1; c < C; ++c) max_z = std::max(max_z, z[c]);
+            T sum_exp = 0;
+            for (std::int64_t c = 0; c < C; ++c) {
+                p[c] = std::exp(z[c] - max_z);
+                sum_exp += p[c];
+            }
+            const T lse = max_z + std::log(sum_exp);
+            for (std::int64_t c = 0; c < C; ++c) p[c] /= sum_exp;
+            if (t[r] == ignore_index) continue;
+            double sum_log_p = 0;
+            for (std::int64_t c = 0; c < C; ++c) sum_log_p += z[c] - lse;
+            total += -(1 - eps) * (z[t[r]] - lse) - eps / static_cast<double>(C) * sum_log_p;
+        }
+        out.loss.data<T>()[0] = static_cast<T>(count > 0 ? total / static_cast<double>(count) : 0.0);
+    });
+    return out;
+}
+
+Tensor cross_entropy_backward(const Tensor& dloss, const Tensor& probs, const Tensor& target,
+                              std::int64_t ignore_index, double eps, std::int64_t count) {
+    Tensor dz = zeros(probs.shape(), dloss.dtype());
+    if (count == 0) return dz;
+    const std::int64_t C = probs.size(-1), rows = target.numel();
+    const std::int64_t* t = target.data<std::int64_t>();
+    dispatch_floating(dloss.dtype(), [&](auto zero) {
+        using T = decltype(zero);
+        const T scale = dloss.data<T>()[0] / static_cast<T>(count);
+        const T smooth = static_cast<T>(eps / static_cast<double>(C));
+        for (std::int64_t r = 0; r < rows; ++r) {
+            if (t[r] == ignore_index) continue;
+            const T* p = probs.data<T>() + r * C;
+            T* dzr = dz.data<T>() + r * C;
+            for (std::int64_t c = 0; c < C; ++c) dzr[c] = scale * (p[c] - smooth);
+            dzr[t[r]] -= scale * static_cast<T>(1 - eps);
+        }
+    });
+    return dz;
+}
+
+// Checks the arguments; returns the number of rows whose target is not ignored.
+std::int64_t check_cross_entropy(const Tensor& logits, const Tensor& target, std::int64_t ignore_index,
+                                 double label_smoothing) {
     check_floating("cross_entropy", logits);
     check_dtype("cross_entropy", target, Dtype::int64, "target");
     if (logits.dim() < 1) throw ShapeError("cross_entropy: logits must be [..., C], got shape []");
@@ -22,63 +88,28 @@ Tensor cross_entropy(const Tensor& logits, const Tensor& target, std::int64_t ig
                                      shape_str(target.shape()), shape_str(logits.shape())));
     if (!(label_smoothing >= 0 && label_smoothing <= 1))
         throw ValueError(fmt::format("cross_entropy: label_smoothing {} is outside [0, 1]", label_smoothing));
-    const std::int64_t C = logits.size(-1), rows = target.numel();
+    const std::int64_t C = logits.size(-1);
     const std::int64_t* t = target.data<std::int64_t>();
     std::int64_t count = 0;
-    for (std::int64_t r = 0; r < rows; ++r) {
+    for (std::int64_t r = 0; r < target.numel(); ++r) {
         if (t[r] == ignore_index) continue;
         if (t[r] < 0 || t[r] >= C)
             throw IndexError(fmt::format("cross_entropy: target {} at position {} is outside [0, {})", t[r], r, C));
         ++count;
     }
+    return count;
+}
 
-    // Softmax rows are kept for the backward.
-    Tensor probs = Tensor::empty(logits.shape(), logits.dtype());
-    Tensor loss = Tensor::empty({}, logits.dtype());
-    const double eps = label_smoothing;
-    dispatch_floating(logits.dtype(), [&](auto zero) {
-        using T = decltype(zero);
-        const T* x = logits.data<T>();
-        T* p = probs.data<T>();
-        double total = 0;
-        for (std::int64_t r = 0; r < rows; ++r) {
-            const T* xr = x + r * C;
-            T* pr = p + r * C;
-            T m = xr[0];
-            for (std::int64_t c = 1; c < C; ++c) m = std::max(m, xr[c]);
-            T s = 0;
-            for (std::int64_t c = 0; c < C; ++c) {
-                pr[c] = std::exp(xr[c] - m);
-                s += pr[c];
-            }
-            const T lse = m + std::log(s);
-            for (std::int64_t c = 0; c < C; ++c) pr[c] /= s;
-            if (t[r] == ignore_index) continue;
-            double sum_logp = 0;
-            for (std::int64_t c = 0; c < C; ++c) sum_logp += xr[c] - lse;
-            total += -(1 - eps) * (xr[t[r]] - lse) - eps / static_cast<double>(C) * sum_logp;
-        }
-        loss.data<T>()[0] = static_cast<T>(count > 0 ? total / static_cast<double>(count) : 0.0);
-    });
+}  // namespace
 
-    return record("cross_entropy", {logits}, loss, [probs, target, ignore_index, eps, count, C, rows](const Tensor& dy) {
-        Tensor dx = zeros(probs.shape(), dy.dtype());
-        if (count == 0) return std::vector{dx};
-        const std::int64_t* tt = target.data<std::int64_t>();
-        dispatch_floating(dy.dtype(), [&](auto zero) {
-            using T = decltype(zero);
-            const T scale = dy.data<T>()[0] / static_cast<T>(count);
-            const T* p = probs.data<T>();
-            T* q = dx.data<T>();
-            const T smooth = static_cast<T>(eps / static_cast<double>(C));
-            for (std::int64_t r = 0; r < rows; ++r) {
-                if (tt[r] == ignore_index) continue;
-                for (std::int64_t c = 0; c < C; ++c) q[r * C + c] = scale * (p[r * C + c] - smooth);
-                q[r * C + tt[r]] -= scale * static_cast<T>(1 - eps);
-            }
-        });
-        return std::vector{dx};
-    });
+Tensor cross_entropy(const Tensor& logits, const Tensor& target, std::int64_t ignore_index, double label_smoothing) {
+    const std::int64_t count = check_cross_entropy(logits, target, ignore_index, label_smoothing);
+    CrossEntropyForward f = cross_entropy_forward(logits, target, ignore_index, label_smoothing, count);
+    return record("cross_entropy", {logits}, f.loss,
+                  [probs = f.probs, target, ignore_index, label_smoothing, count](const Tensor& dloss) {
+                      return std::vector{
+                          cross_entropy_backward(dloss, probs, target, ignore_index, label_smoothing, count)};
+                  });
 }
 
 }  // namespace autograd

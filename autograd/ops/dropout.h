@@ -4,9 +4,9 @@
 
 namespace autograd {
 
-// Inverted dropout: in training each element is kept with probability 1 - p
-// and scaled by 1/(1 - p), so eval needs no rescaling; the identity when
-// !training or p == 0. dx = dy * keep / (1 - p). p in [0, 1) (ValueError).
+// Inverted dropout: in training each element is zeroed with probability p and the
+// rest scaled by 1/(1 - p); the identity when !training or p == 0. p in [0, 1)
+// (ValueError). Formula and backward in dropout.cpp.
 Tensor dropout(const Tensor& x, double p, bool training, Generator& gen);
 
 }  // namespace autograd

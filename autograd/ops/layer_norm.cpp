@@ -4,18 +4,91 @@
 
 #include <fmt/format.h>
 
+#include "autograd/checks.h"
+#include "autograd/factories.h"
 #include "autograd/graph.h"
 
 namespace autograd {
+namespace {
 
-// 003 "Layer normalization", per row a of length D:
-//   mu = mean(a), v = mean((a - mu)^2), a_hat = (a - mu) / sqrt(v + eps), s = gamma a_hat + beta.
-// Backward with g = dy * gamma, rstd = 1 / sqrt(v + eps):
-//   dx = rstd (g - mean(g) - a_hat mean(g a_hat)),  dgamma = sum_rows dy a_hat,  dbeta = sum_rows dy.
-Tensor layer_norm(const Tensor& x, const Tensor& gamma, const Tensor& beta, double eps) {
-    check_floating("layer_norm", x);
-    check_floating("layer_norm", gamma);
-    check_floating("layer_norm", beta);
+// Layer normalization of each row a of length D (003 "Layer normalization"):
+//   mu = mean(a),  v = mean((a - mu)^2)  (biased),  rstd = 1 / sqrt(v + eps),
+//   a_hat = (a - mu) rstd,  s = gamma a_hat + beta.
+// Backward, with g = ds gamma:
+//   da = rstd (g - mean(g) - a_hat mean(g a_hat)),
+//   dgamma = sum over rows of ds a_hat,  dbeta = sum over rows of ds.
+
+// The forward's output s and what the backward needs of it.
+struct LayerNormForward {
+    Tensor s;      // x's shape
+    Tensor a_hat;  // x's shape
+    Tensor rstd;   // [rows]
+};
+
+LayerNormForward layer_norm_forward(const Tensor& x, const Tensor& gamma, const Tensor& beta, double eps) {
+    const std::int64_t D = x.size(-1), rows = D == 0 ? 0 : x.numel() / D;
+    LayerNormForward out{Tensor::empty(x.shape(), x.dtype()), Tensor::empty(x.shape(), x.dtype()),
+                         Tensor::empty({rows}, x.dtype())};
+    dispatch_floating(x.dtype(), [&](auto zero) {
+        using T = decltype(zero);
+        const T* g = gamma.data<T>();
+        const T* b = beta.data<T>();
+        T* rstd = out.rstd.data<T>();
+        for (std::int64_t r = 0; r < rows; ++r) {
+            const T* a = x.data<T>() + r * D;
+            T* a_hat = out.a_hat.data<T>() + r * D;
+            T* s = out.s.data<T>() + r * D;
+            T mu = 0;
+            for (std::int64_t j = 0; j < D; ++j) mu += a[j];
+            mu /= static_cast<T>(D);
+            T v = 0;
+            for (std::int64_t j = 0; j < D; ++j) v += (a[j] - mu) * (a[j] - mu);
+            v /= static_cast<T>(D);
+            rstd[r] = 1 / std::sqrt(v + static_cast<T>(eps));
+            for (std::int64_t j = 0; j < D; ++j) {
+                a_hat[j] = (a[j] - mu) * rstd[r];
+                s[j] = g[j] * a_hat[j] + b[j];
+            }
+        }
+    });
+    return out;
+}
+
+struct LayerNormGrads {
+    Tensor da, dgamma, dbeta;
+};
+
+LayerNormGrads layer_norm_backward(const Tensor& ds, const Tensor& a_hat, const Tensor& rstd, const Tensor& gamma) {
+    const std::int64_t D = gamma.numel(), rows = rstd.numel();
+    LayerNormGrads grads{Tensor::empty(ds.shape(), ds.dtype()), zeros({D}, ds.dtype()), zeros({D}, ds.dtype())};
+    dispatch_floating(ds.dtype(), [&](auto zero) {
+        using T = decltype(zero);
+        const T* gam = gamma.data<T>();
+        T* dgamma = grads.dgamma.data<T>();
+        T* dbeta = grads.dbeta.data<T>();
+        for (std::int64_t r = 0; r < rows; ++r) {
+            const T* dsr = ds.data<T>() + r * D;
+            const T* ahr = a_hat.data<T>() + r * D;
+            T* dar = grads.da.data<T>() + r * D;
+            T mean_g = 0, mean_g_a_hat = 0;
+            for (std::int64_t j = 0; j < D; ++j) {
+                T g = dsr[j] * gam[j];
+                mean_g += g;
+                mean_g_a_hat += g * ahr[j];
+                dgamma[j] += dsr[j] * ahr[j];
+                dbeta[j] += dsr[j];
+            }
+            mean_g /= static_cast<T>(D);
+            mean_g_a_hat /= static_cast<T>(D);
+            const T rs = rstd.data<T>()[r];
+            for (std::int64_t j = 0; j < D; ++j) dar[j] = rs * (dsr[j] * gam[j] - mean_g - ahr[j] * mean_g_a_hat);
+        }
+    });
+    return grads;
+}
+
+void check_layer_norm(const Tensor& x, const Tensor& gamma, const Tensor& beta, double eps) {
+    for (const Tensor* t : {&x, &gamma, &beta}) check_floating("layer_norm", *t);
     check_same_dtype("layer_norm", x, gamma);
     check_same_dtype("layer_norm", x, beta);
     if (x.dim() == 0) throw ShapeError("layer_norm: input must have at least 1 dim, got shape []");
@@ -24,67 +97,16 @@ Tensor layer_norm(const Tensor& x, const Tensor& gamma, const Tensor& beta, doub
         throw ShapeError(fmt::format("layer_norm: gamma {} and beta {} must both be [{}] for input {}",
                                      shape_str(gamma.shape()), shape_str(beta.shape()), D, shape_str(x.shape())));
     if (!(eps >= 0)) throw ValueError(fmt::format("layer_norm: eps {} must be >= 0", eps));
-    const std::int64_t rows = D == 0 ? 0 : x.numel() / D;
+}
 
-    Tensor y = Tensor::empty(x.shape(), x.dtype());
-    Tensor x_hat = Tensor::empty(x.shape(), x.dtype());  // a_hat, kept for the backward
-    Tensor rstd = Tensor::empty({rows}, x.dtype());
-    dispatch_floating(x.dtype(), [&](auto zero) {
-        using T = decltype(zero);
-        const T* px = x.data<T>();
-        const T* pg = gamma.data<T>();
-        const T* pb = beta.data<T>();
-        T* py = y.data<T>();
-        T* ph = x_hat.data<T>();
-        T* pr = rstd.data<T>();
-        for (std::int64_t r = 0; r < rows; ++r) {
-            const T* a = px + r * D;
-            T mu = 0;
-            for (std::int64_t j = 0; j < D; ++j) mu += a[j];
-            mu /= static_cast<T>(D);
-            T v = 0;
-            for (std::int64_t j = 0; j < D; ++j) v += (a[j] - mu) * (a[j] - mu);
-            v /= static_cast<T>(D);
-            const T rs = 1 / std::sqrt(v + static_cast<T>(eps));
-            pr[r] = rs;
-            for (std::int64_t j = 0; j < D; ++j) {
-                T h = (a[j] - mu) * rs;
-                ph[r * D + j] = h;
-                py[r * D + j] = pg[j] * h + pb[j];
-            }
-        }
-    });
+}  // namespace
 
-    return record("layer_norm", {x, gamma, beta}, y, [x_hat, rstd, gamma, beta, rows, D](const Tensor& dy) {
-        Tensor dx = Tensor::empty(dy.shape(), dy.dtype());
-        Tensor dgamma = zeros({D}, dy.dtype());
-        Tensor dbeta = zeros({D}, dy.dtype());
-        dispatch_floating(dy.dtype(), [&](auto zero) {
-            using T = decltype(zero);
-            const T* g = dy.data<T>();
-            const T* ph = x_hat.data<T>();
-            const T* pr = rstd.data<T>();
-            const T* pg = gamma.data<T>();
-            T* q = dx.data<T>();
-            T* dgm = dgamma.data<T>();
-            T* dbt = dbeta.data<T>();
-            for (std::int64_t r = 0; r < rows; ++r) {
-                const T* gr = g + r * D;
-                const T* hr = ph + r * D;
-                T mean_g = 0, mean_gh = 0;
-                for (std::int64_t j = 0; j < D; ++j) {
-                    T gj = gr[j] * pg[j];
-                    mean_g += gj;
-                    mean_gh += gj * hr[j];
-                    dgm[j] += gr[j] * hr[j];
-                    dbt[j] += gr[j];
-                }
-                mean_g /= static_cast<T>(D);
-                mean_gh /= static_cast<T>(D);
-                for (std::int64_t j = 0; j < D; ++j) q[r * D + j] = pr[r] * (gr[j] * pg[j] - mean_g - hr[j] * mean_gh);
-            }
-        });
-        return std::vector{dx, gamma.requires_grad() ? dgamma : Tensor(), beta.requires_grad() ? dbeta : Tensor()};
+Tensor layer_norm(const Tensor& x, const Tensor& gamma, const Tensor& beta, double eps) {
+    check_layer_norm(x, gamma, beta, eps);
+    LayerNormForward f = layer_norm_forward(x, gamma, beta, eps);
+    return record("layer_norm", {x, gamma, beta}, f.s, [a_hat = f.a_hat, rstd = f.rstd, gamma, beta](const Tensor& ds) {
+        LayerNormGrads g = layer_norm_backward(ds, a_hat, rstd, gamma);
+        return std::vector{g.da, gamma.requires_grad() ? g.dgamma : Tensor(), beta.requires_grad() ? g.dbeta : Tensor()};
     });
 }
 

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "autograd/checks.h"
 #include "autograd/graph.h"
 #include "autograd/ops/broadcast_loop.h"
 

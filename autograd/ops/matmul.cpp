@@ -6,6 +6,7 @@
 #include <limits>
 #include <fmt/format.h>
 
+#include "autograd/checks.h"
 #include "autograd/graph.h"
 #include "autograd/ops/broadcast.h"
 #include "autograd/ops/reshape.h"
@@ -40,11 +41,19 @@ std::int64_t batch_offset(std::int64_t i, const Shape& out, const Shape& own_str
     return off;
 }
 
-}  // namespace
+// The matrix product over broadcast batch dims, op(X) = X or X^T by its flag
+// (a GEMM flag, never a copy):
+//   C = op(A) op(B)
+// Backward, each gradient summed over the batch dims its operand was broadcast along:
+//   dA = dC op(B)^T,  or its transpose op(B) dC^T when A was given transposed;
+//   dB = op(A)^T dC,  or its transpose dC^T op(A) when B was given transposed.
 
-// C = op(A) op(B) over broadcast batch dims;
-// dA = dC op(B)^T (as A^T = op(B) dC^T when A was transposed), dB = op(A)^T dC (likewise).
-Tensor matmul(const Tensor& a, const Tensor& b, bool transpose_a, bool transpose_b) {
+// C's rows m, columns n and the inner size k; ShapeError when they do not fit.
+struct MatmulSizes {
+    std::int64_t m, n, k;
+};
+
+MatmulSizes check_matmul(const Tensor& a, const Tensor& b, bool transpose_a, bool transpose_b) {
     check_floating("matmul", a);
     check_floating("matmul", b);
     check_same_dtype("matmul", a, b);
@@ -60,48 +69,60 @@ Tensor matmul(const Tensor& a, const Tensor& b, bool transpose_a, bool transpose
     if (m * std::max<std::int64_t>(numel(batch_of(a)), 1) > kBlasMax || n > kBlasMax || k > kBlasMax)
         throw ShapeError(fmt::format("matmul: operands too large for BLAS: {} @ {}", shape_str(a.shape()),
                                      shape_str(b.shape())));
-    Shape batch = broadcast_shapes("matmul", batch_of(a), batch_of(b));
-    Shape out_shape = batch;
-    out_shape.push_back(m);
-    out_shape.push_back(n);
-    Tensor c = Tensor::empty(out_shape, a.dtype());
+    return {m, n, k};
+}
 
+Tensor matmul_forward(const Tensor& a, const Tensor& b, bool transpose_a, bool transpose_b, MatmulSizes size) {
+    const auto [m, n, k] = size;
+    Shape batch = broadcast_shapes("matmul", batch_of(a), batch_of(b));
+    Shape c_shape = batch;
+    c_shape.push_back(m);
+    c_shape.push_back(n);
+    Tensor c = Tensor::empty(c_shape, a.dtype());
     dispatch_floating(a.dtype(), [&](auto zero) {
         using T = decltype(zero);
-        const T* pa = a.data<T>();
-        const T* pb = b.data<T>();
-        T* pc = c.data<T>();
         if (b.dim() == 2 && !transpose_a) {
             // A's batch dims fold into the rows: one GEMM (a Linear on [B, T, D]).
-            gemm(false, transpose_b, numel(batch) * m, n, k, pa, pb, pc);
+            gemm(false, transpose_b, numel(batch) * m, n, k, a.data<T>(), b.data<T>(), c.data<T>());
             return;
         }
-        const Shape sa = broadcast_strides(batch_of(a), batch), sb = broadcast_strides(batch_of(b), batch);
-        for (std::int64_t i = 0, nb = numel(batch); i < nb; ++i)
-            gemm(transpose_a, transpose_b, m, n, k, pa + batch_offset(i, batch, sa) * m * k,
-                 pb + batch_offset(i, batch, sb) * k * n, pc + i * m * n);
+        const Shape a_strides = broadcast_strides(batch_of(a), batch), b_strides = broadcast_strides(batch_of(b), batch);
+        for (std::int64_t i = 0, count = numel(batch); i < count; ++i)
+            gemm(transpose_a, transpose_b, m, n, k, a.data<T>() + batch_offset(i, batch, a_strides) * m * k,
+                 b.data<T>() + batch_offset(i, batch, b_strides) * k * n, c.data<T>() + i * m * n);
     });
+    return c;
+}
 
+// {dA, dB}, each undefined where its operand needs no gradient.
+std::vector<Tensor> matmul_backward(const Tensor& dc, const Tensor& a, const Tensor& b, bool transpose_a,
+                                    bool transpose_b) {
+    Tensor da, db;
+    if (a.requires_grad()) {
+        da = transpose_a ? matmul(b, dc, transpose_b, true) : matmul(dc, b, false, !transpose_b);
+        da = sum_to(da, a.shape());
+    }
+    if (b.requires_grad()) {
+        if (b.dim() == 2 && a.dim() > 2 && !transpose_a) {
+            // B was shared by every batch entry: one GEMM over the folded batch.
+            Tensor a2 = reshape(a, {-1, a.size(-1)});
+            Tensor dc2 = reshape(dc, {-1, dc.size(-1)});
+            db = transpose_b ? matmul(dc2, a2, true, transpose_a) : matmul(a2, dc2, !transpose_a, false);
+        } else {
+            db = transpose_b ? matmul(dc, a, true, transpose_a) : matmul(a, dc, !transpose_a, false);
+            db = sum_to(db, b.shape());
+        }
+    }
+    return {da, db};
+}
+
+}  // namespace
+
+Tensor matmul(const Tensor& a, const Tensor& b, bool transpose_a, bool transpose_b) {
+    MatmulSizes size = check_matmul(a, b, transpose_a, transpose_b);
+    Tensor c = matmul_forward(a, b, transpose_a, transpose_b, size);
     return record("matmul", {a, b}, c, [a, b, transpose_a, transpose_b](const Tensor& dc) {
-        Tensor da, db;
-        if (a.requires_grad()) {
-            // dA = dC op(B)^T, or (dC op(B)^T)^T = op(B) dC^T when A was transposed.
-            da = transpose_a ? matmul(b, dc, transpose_b, true) : matmul(dc, b, false, !transpose_b);
-            da = sum_to(da, a.shape());
-        }
-        if (b.requires_grad()) {
-            if (b.dim() == 2 && a.dim() > 2 && !transpose_a) {
-                // B was shared by every batch entry: one GEMM over the folded batch.
-                Tensor a2 = reshape(a, {-1, a.size(-1)});
-                Tensor dc2 = reshape(dc, {-1, dc.size(-1)});
-                db = transpose_b ? matmul(dc2, a2, true, transpose_a) : matmul(a2, dc2, !transpose_a, false);
-            } else {
-                // dB = op(A)^T dC, or dC^T op(A) when B was transposed.
-                db = transpose_b ? matmul(dc, a, true, transpose_a) : matmul(a, dc, !transpose_a, false);
-                db = sum_to(db, b.shape());
-            }
-        }
-        return std::vector{da, db};
+        return matmul_backward(dc, a, b, transpose_a, transpose_b);
     });
 }
 

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "autograd/checks.h"
+#include "autograd/factories.h"
 #include "autograd/graph.h"
 #include "autograd/ops/arithmetic.h"
 #include "autograd/ops/broadcast.h"
@@ -9,20 +11,6 @@
 
 namespace autograd {
 namespace {
-
-// x viewed as [outer, n, inner] around `dim`: the reduced axis is the middle one.
-struct Around {
-    std::int64_t outer = 1, n = 1, inner = 1;
-};
-
-Around around(const Tensor& x, int d) {
-    Around a;
-    const Shape& s = x.shape();
-    for (int i = 0; i < d; ++i) a.outer *= s[i];
-    a.n = s[d];
-    for (std::size_t i = d + 1; i < s.size(); ++i) a.inner *= s[i];
-    return a;
-}
 
 Shape reduced_shape(const Shape& s, int d, bool keepdim) {
     Shape out = s;
@@ -60,7 +48,7 @@ Tensor sum(const Tensor& x) {
 Tensor sum(const Tensor& x, std::int64_t dim, bool keepdim) {
     check_floating("sum", x);
     int d = normalize_dim("sum", dim, x.dim());
-    Around a = around(x, d);
+    const AroundDim a = around_dim(x.shape(), d);
     Tensor y = zeros(reduced_shape(x.shape(), d, keepdim), x.dtype());
     dispatch_floating(x.dtype(), [&](auto zero) {
         using T = decltype(zero);
@@ -95,15 +83,25 @@ Tensor mean(const Tensor& x, std::int64_t dim, bool keepdim) {
 
 namespace {
 
-// Index of the first maximum of each [outer, inner] lane along the middle axis.
-std::vector<std::int64_t> argmax_lanes(const Tensor& x, const Around& a) {
+// max and argmax over dim: the value and the index of the first maximum of each
+// lane x[o, :, i] (x viewed as [outer, n, inner] around dim);
+//   dx = dy at the arg-max, 0 elsewhere.
+
+// Checks x and dim for max and argmax; returns dim in [0, x.dim()).
+int check_max(const char* op, const Tensor& x, std::int64_t dim) {
+    check_floating(op, x);
+    int d = normalize_dim(op, dim, x.dim());
+    if (x.size(d) == 0) throw ShapeError(fmt::format("{}: dim {} of {} is empty", op, dim, shape_str(x.shape())));
+    return d;
+}
+
+std::vector<std::int64_t> argmax_lanes(const Tensor& x, const AroundDim& a) {
     std::vector<std::int64_t> idx(static_cast<std::size_t>(a.outer * a.inner), 0);
     dispatch_floating(x.dtype(), [&](auto zero) {
         using T = decltype(zero);
-        const T* p = x.data<T>();
         for (std::int64_t o = 0; o < a.outer; ++o)
             for (std::int64_t i = 0; i < a.inner; ++i) {
-                const T* lane = p + o * a.n * a.inner + i;
+                const T* lane = x.data<T>() + o * a.n * a.inner + i;
                 std::int64_t best = 0;
                 for (std::int64_t k = 1; k < a.n; ++k)
                     if (lane[k * a.inner] > lane[best * a.inner]) best = k;
@@ -113,46 +111,49 @@ std::vector<std::int64_t> argmax_lanes(const Tensor& x, const Around& a) {
     return idx;
 }
 
-}  // namespace
-
-// y = max over `dim`;  dx = dy at the (first) arg-max, 0 elsewhere
-Tensor max(const Tensor& x, std::int64_t dim, bool keepdim) {
-    check_floating("max", x);
-    int d = normalize_dim("max", dim, x.dim());
-    Around a = around(x, d);
-    if (a.n == 0) throw ShapeError(fmt::format("max: dim {} of {} is empty", dim, shape_str(x.shape())));
-    auto idx = std::make_shared<std::vector<std::int64_t>>(argmax_lanes(x, a));
-    Tensor y = Tensor::empty(reduced_shape(x.shape(), d, keepdim), x.dtype());
+// y[o, i] = x[o, idx[o, i], i]
+Tensor max_forward(const Tensor& x, const AroundDim& a, const std::vector<std::int64_t>& idx, const Shape& y_shape) {
+    Tensor y = Tensor::empty(y_shape, x.dtype());
     dispatch_floating(x.dtype(), [&](auto zero) {
         using T = decltype(zero);
-        const T* p = x.data<T>();
-        T* q = y.data<T>();
+        const T* px = x.data<T>();
+        T* py = y.data<T>();
         for (std::int64_t o = 0; o < a.outer; ++o)
             for (std::int64_t i = 0; i < a.inner; ++i)
-                q[o * a.inner + i] = p[(o * a.n + (*idx)[o * a.inner + i]) * a.inner + i];
+                py[o * a.inner + i] = px[(o * a.n + idx[o * a.inner + i]) * a.inner + i];
     });
-    Shape x_shape = x.shape();
-    return record("max", {x}, y, [x_shape, a, idx](const Tensor& dy) {
-        Tensor dx = zeros(x_shape, dy.dtype());
-        dispatch_floating(dy.dtype(), [&](auto zero) {
-            using T = decltype(zero);
-            const T* g = dy.data<T>();
-            T* out = dx.data<T>();
-            for (std::int64_t o = 0; o < a.outer; ++o)
-                for (std::int64_t i = 0; i < a.inner; ++i)
-                    out[(o * a.n + (*idx)[o * a.inner + i]) * a.inner + i] = g[o * a.inner + i];
-        });
-        return std::vector{dx};
+    return y;
+}
+
+// dx[o, idx[o, i], i] = dy[o, i], 0 elsewhere
+Tensor max_backward(const Tensor& dy, const Shape& x_shape, const AroundDim& a, const std::vector<std::int64_t>& idx) {
+    Tensor dx = zeros(x_shape, dy.dtype());
+    dispatch_floating(dy.dtype(), [&](auto zero) {
+        using T = decltype(zero);
+        const T* pdy = dy.data<T>();
+        T* pdx = dx.data<T>();
+        for (std::int64_t o = 0; o < a.outer; ++o)
+            for (std::int64_t i = 0; i < a.inner; ++i)
+                pdx[(o * a.n + idx[o * a.inner + i]) * a.inner + i] = pdy[o * a.inner + i];
+    });
+    return dx;
+}
+
+}  // namespace
+
+Tensor max(const Tensor& x, std::int64_t dim, bool keepdim) {
+    int d = check_max("max", x, dim);
+    const AroundDim a = around_dim(x.shape(), d);
+    auto idx = std::make_shared<const std::vector<std::int64_t>>(argmax_lanes(x, a));
+    Tensor y = max_forward(x, a, *idx, reduced_shape(x.shape(), d, keepdim));
+    return record("max", {x}, y, [x_shape = x.shape(), a, idx](const Tensor& dy) {
+        return std::vector{max_backward(dy, x_shape, a, *idx)};
     });
 }
 
-// Index of the first maximum over `dim`, int64; not differentiable.
 Tensor argmax(const Tensor& x, std::int64_t dim, bool keepdim) {
-    check_floating("argmax", x);
-    int d = normalize_dim("argmax", dim, x.dim());
-    Around a = around(x, d);
-    if (a.n == 0) throw ShapeError(fmt::format("argmax: dim {} of {} is empty", dim, shape_str(x.shape())));
-    std::vector<std::int64_t> idx = argmax_lanes(x, a);
+    int d = check_max("argmax", x, dim);
+    std::vector<std::int64_t> idx = argmax_lanes(x, around_dim(x.shape(), d));
     Tensor y = Tensor::empty(reduced_shape(x.shape(), d, keepdim), Dtype::int64);
     std::copy(idx.begin(), idx.end(), y.data<std::int64_t>());
     return y;

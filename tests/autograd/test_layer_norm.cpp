@@ -16,14 +16,6 @@ TEST_CASE("layer_norm by hand", "[forward]") {
     require_values(layer_norm(full({2, 3}, 7.0), ones({3}), zeros({3}), 1e-5), {0, 0, 0, 0, 0, 0});
 }
 
-TEST_CASE("layer_norm passes gradcheck w.r.t. input, gamma and beta", "[gradcheck]") {
-    for (Shape s : {Shape{5}, Shape{3, 4}, Shape{2, 3, 6}}) {
-        std::int64_t d = s.back();
-        REQUIRE_GRADCHECK([](const std::vector<Tensor>& v) { return layer_norm(v[0], v[1], v[2], 1e-5); },
-                          (std::vector{rand64(s, 1), rand64({d}, 2), rand64({d}, 3)}));
-    }
-}
-
 TEST_CASE("layer_norm rejects gamma and beta of the wrong size", "[errors]") {
     CHECK_THROWS_WITH(layer_norm(zeros({2, 4}), ones({3}), zeros({4})),
                       Catch::Contains("layer_norm: gamma [3] and beta [4] must both be [4]"));

@@ -1,0 +1,22 @@
+#pragma once
+// The loop shared by the elementwise kernels of one operand: y = f(x), element by
+// element, into a new tensor of x's shape and floating dtype. Internal to autograd.
+#include <cstdint>
+
+#include "autograd/tensor.h"
+
+namespace autograd::detail {
+
+template <class F>
+Tensor map(const Tensor& x, F f) {
+    Tensor y = Tensor::empty(x.shape(), x.dtype());
+    dispatch_floating(x.dtype(), [&](auto zero) {
+        using T = decltype(zero);
+        const T* px = x.data<T>();
+        T* py = y.data<T>();
+        for (std::int64_t i = 0, n = x.numel(); i < n; ++i) py[i] = f(px[i]);
+    });
+    return y;
+}
+
+}  // namespace autograd::detail
