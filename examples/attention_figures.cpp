@@ -17,7 +17,7 @@ Tensor heads_side_by_side(const Tensor& attention) {
     std::vector<Tensor> parts;
     for (std::int64_t h = 0; h < H; ++h) {
         if (h > 0) parts.push_back(zeros({Tq, 1}, attention.dtype()));
-        parts.push_back(reshape(narrow(attention, 1, h, 1), {Tq, Tk}));
+        parts.push_back(select(select(attention, 0, 0), 0, h));  // [Tq, Tk]
     }
     return concat(parts, 1);
 }

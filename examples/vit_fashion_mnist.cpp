@@ -137,8 +137,7 @@ void write_rollouts(const models::ViT& model, const data::ImageSet& test, double
         std::replace(name.begin(), name.end(), '/', '-');
         std::replace(name.begin(), name.end(), ' ', '-');
         std::string path = fmt::format("{}/rollout_{}_{}.png", dir, i, name);
-        examples::write_rollout_png(path, reshape(narrow(narrow(test.images, 0, i, 1), 1, 0, 1), {28, 28}),
-                                    narrow(rollout, 0, i, 1).reshape({-1}));
+        examples::write_rollout_png(path, select(select(test.images, 0, i), 0, 0), select(rollout, 0, i));
         fmt::print("  {} (predicted {})\n", path, data::kFashionMnistClasses[p]);
     }
 }

@@ -21,8 +21,8 @@ Tensor attention_rollout(const std::vector<Tensor>& attentions) {
         m = m / sum(m, -1, true);            // renormalise each row
         rollout = rollout.defined() ? matmul(m, rollout) : m;  // later layers multiply on the left
     }
-    const std::int64_t B = rollout.size(0), T = rollout.size(1);
-    return reshape(narrow(narrow(rollout, 1, 0, 1), 2, 1, T - 1), {B, T - 1});
+    const std::int64_t T = rollout.size(1);
+    return narrow(select(rollout, 1, 0), 1, 1, T - 1);  // the [CLASS] row, without [CLASS] itself
 }
 
 Tensor attention_rollout(const ViT& model) {

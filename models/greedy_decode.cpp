@@ -84,7 +84,7 @@ Decoded greedy_decode_recompute(const Transformer& model, const Tensor& src, con
     auto next = [&](const Tensor& memory, const Tensor& tokens, std::int64_t t) {
         Tensor prefix = narrow(tokens, 1, 0, t);                                      // [B, t]: the whole prefix
         Tensor out = model.decode(memory, src_mask, prefix, nn::subsequent_mask(t));  // [B, t, D]
-        return model.generator->forward(reshape(narrow(out, 1, t - 1, 1), {tokens.size(0), -1}));
+        return model.generator->forward(select(out, 1, t - 1));  // the last position [B, D]
     };
     return greedy_loop(model, src, src_mask, max_len, start_symbol, end_symbol, next);
 }

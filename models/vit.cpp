@@ -26,7 +26,7 @@ ViT::ViT(const ViTConfig& c) : config(c) {
 Tensor ViT::forward(const Tensor& images) const {
     Tensor z = (*embed)(images);                                           // z_0 [B, N+1, D]
     for (const auto& layer : *layers) z = layer->forward(z, Tensor());    // no mask: every patch sees every patch
-    Tensor y = (*norm)(reshape(narrow(z, 1, 0, 1), {z.size(0), z.size(2)}));  // LN(z_L^0) [B, D]
+    Tensor y = (*norm)(select(z, 1, 0));   // LN(z_L^0) [B, D]
     return (*head)(y);
 }
 
