@@ -11,8 +11,8 @@ public:
     explicit Generator(std::uint64_t seed = 0) { manual_seed(seed); }
     void manual_seed(std::uint64_t seed);
 
-    std::uint64_t next_u64();
-    double uniform();                        // [0, 1)
+    std::uint64_t next_u64();                // inline below: dropout draws one per element
+    double uniform() { return static_cast<double>(next_u64() >> 11) * 0x1.0p-53; }  // [0, 1)
     double normal();                         // mean 0, variance 1
     std::int64_t randint(std::int64_t n);    // uniform in [0, n)
 
@@ -21,6 +21,20 @@ private:
     bool has_spare_ = false;
     double spare_ = 0;
 };
+
+// xoshiro256** (Blackman and Vigna).
+inline std::uint64_t Generator::next_u64() {
+    auto rotl = [](std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); };
+    const std::uint64_t result = rotl(s_[1] * 5, 7) * 9;
+    const std::uint64_t t = s_[1] << 17;
+    s_[2] ^= s_[0];
+    s_[3] ^= s_[1];
+    s_[1] ^= s_[2];
+    s_[0] ^= s_[3];
+    s_[2] ^= t;
+    s_[3] = rotl(s_[3], 45);
+    return result;
+}
 
 // The generator used when none is passed (dropout in modules, initialisers).
 Generator& default_generator();
