@@ -191,12 +191,11 @@ void check_parameters(const std::map<std::string, Tensor>& saved,
             throw CheckpointError(fmt::format("load_checkpoint: parameter '{}' is {} in {} but {} in the model", name,
                                               dtype_name(it->second.dtype()), path, dtype_name(p.dtype())));
     }
-    for (const auto& [name, t] : saved) {
-        bool known = false;
-        for (const auto& [pname, p] : params) known = known || pname == name;
-        if (!known)
+    std::set<std::string> known;
+    for (const auto& [name, p] : params) known.insert(name);
+    for (const auto& [name, t] : saved)
+        if (!known.contains(name))
             throw CheckpointError(fmt::format("load_checkpoint: {} has unexpected parameter '{}'", path, printable(name)));
-    }
 }
 
 }  // namespace
