@@ -1,11 +1,11 @@
 #pragma once
-// One thread setting for the whole framework (docs/design.md, "Speed on two cores"): BLAS's
-// pool and Lectern's kernels never both spin on the same cores. Lectern's own
-// elementwise kernels run on the calling thread; the matrix products use
-// OpenBLAS's pool of set_num_threads() threads.
+// One pool of threads for the whole program (docs/design.md, "Speed on two cores"):
+// OpenMP's. Lectern's kernels split their loops over it (autograd/parallel.h), and
+// OpenBLAS, built on OpenMP, runs its matrix products on the same threads, so the
+// two never spin against each other on the same cores.
 namespace autograd {
 
-void set_num_threads(int n);  // n >= 1 (ValueError otherwise)
+void set_num_threads(int n);  // n >= 1 (ValueError otherwise): the kernels' and the BLAS's
 int num_threads();
 
 }  // namespace autograd

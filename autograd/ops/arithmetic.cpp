@@ -5,6 +5,7 @@
 #include "autograd/ops/broadcast.h"
 #include "autograd/ops/broadcast_loop.h"
 #include "autograd/ops/map.h"
+#include "autograd/parallel.h"
 
 namespace autograd {
 namespace {
@@ -24,12 +25,14 @@ Tensor broadcast_binary(const char* op, const Tensor& a, const Tensor& b, F f) {
         using T = decltype(zero);
         const T* pa = a.data<T>();
         const T* pb = b.data<T>();
-        T* po = out.data<T>();
+        T* __restrict__ po = out.data<T>();  // a new tensor
         if (a.shape() == b.shape()) {  // the common case: one flat loop
-            for (std::int64_t i = 0, n = out.numel(); i < n; ++i) po[i] = f(pa[i], pb[i]);
+            detail::parallel_for(out.numel(), 1, [&](std::int64_t begin, std::int64_t end) {
+                for (std::int64_t i = begin; i < end; ++i) po[i] = f(pa[i], pb[i]);
+            });
             return;
         }
-        detail::for_each_broadcast_row(
+        detail::parallel_for_each_broadcast_row(
             shape, broadcast_strides(a.shape(), shape), broadcast_strides(b.shape(), shape),
             [&](std::int64_t o, std::int64_t ia, std::int64_t ib, std::int64_t len, std::int64_t sa,
                 std::int64_t sb) {

@@ -1,13 +1,26 @@
 #include "autograd/ops/broadcast.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "autograd/checks.h"
 #include "autograd/factories.h"
 #include "autograd/graph.h"
 #include "autograd/ops/broadcast_loop.h"
+#include "autograd/parallel.h"
 
 namespace autograd {
+namespace {
+
+// Whether `shape` is x's shape with only leading dims summed away (or kept as 1).
+bool sums_leading_dims(const Shape& x, const Shape& shape) {
+    auto first = std::find_if(shape.begin(), shape.end(), [](std::int64_t s) { return s != 1; });
+    const auto kept = static_cast<std::size_t>(shape.end() - first);
+    return kept <= x.size() && std::equal(first, shape.end(), x.end() - static_cast<std::ptrdiff_t>(kept));
+}
+
+}  // namespace
 
 // y = x repeated to `shape`;  dx = sum_to(dy, x.shape)
 Tensor broadcast_to(const Tensor& x, const Shape& shape) {
@@ -20,7 +33,7 @@ Tensor broadcast_to(const Tensor& x, const Shape& shape) {
         using T = decltype(zero);
         const T* src = x.data<T>();
         T* dst = y.data<T>();
-        detail::for_each_broadcast_row(shape, broadcast_strides(x.shape(), shape), Shape(shape.size(), 0),
+        detail::parallel_for_each_broadcast_row(shape, broadcast_strides(x.shape(), shape), Shape(shape.size(), 0),
                                        [&](std::int64_t o, std::int64_t a, std::int64_t, std::int64_t len,
                                            std::int64_t step, std::int64_t) {
                                            for (std::int64_t i = 0; i < len; ++i) dst[o + i] = src[a + i * step];
@@ -42,6 +55,16 @@ Tensor sum_to(const Tensor& x, const Shape& shape) {
         using T = decltype(zero);
         const T* src = x.data<T>();
         T* dst = y.data<T>();
+        if (sums_leading_dims(x.shape(), shape)) {
+            // A bias's gradient ([B, T, D] to [D]): x is [rows, D], and each column is summed
+            // in row order by one thread, as the general loop below would.
+            const std::int64_t D = y.numel(), rows = D == 0 ? 0 : x.numel() / D;
+            detail::parallel_for(D, rows, [&](std::int64_t begin, std::int64_t end) {
+                for (std::int64_t r = 0; r < rows; ++r)
+                    for (std::int64_t j = begin; j < end; ++j) dst[j] += src[r * D + j];
+            });
+            return;
+        }
         detail::for_each_broadcast_row(x.shape(), broadcast_strides(shape, x.shape()), Shape(x.dim(), 0),
                                        [&](std::int64_t o, std::int64_t a, std::int64_t, std::int64_t len,
                                            std::int64_t step, std::int64_t) {

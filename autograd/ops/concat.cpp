@@ -7,6 +7,7 @@
 #include "autograd/checks.h"
 #include "autograd/factories.h"
 #include "autograd/graph.h"
+#include "autograd/parallel.h"
 
 namespace autograd {
 namespace {
@@ -19,14 +20,16 @@ void copy_slab(const Tensor& x, const Tensor& y, int d, std::int64_t start, std:
     auto* px = static_cast<char*>(x.raw_data());
     auto* py = static_cast<char*>(y.raw_data());
     const std::int64_t row_x = a.n * a.inner * elem, row_y = length * a.inner * elem;
-    for (std::int64_t o = 0; o < a.outer; ++o) {
-        char* slab_x = px + o * row_x + start * a.inner * elem;
-        char* slab_y = py + o * row_y;
-        if (into_x)
-            std::memcpy(slab_x, slab_y, static_cast<std::size_t>(row_y));
-        else
-            std::memcpy(slab_y, slab_x, static_cast<std::size_t>(row_y));
-    }
+    detail::parallel_for(a.outer, length * a.inner, [&](std::int64_t begin, std::int64_t end) {
+        for (std::int64_t o = begin; o < end; ++o) {
+            char* slab_x = px + o * row_x + start * a.inner * elem;
+            char* slab_y = py + o * row_y;
+            if (into_x)
+                std::memcpy(slab_x, slab_y, static_cast<std::size_t>(row_y));
+            else
+                std::memcpy(slab_y, slab_x, static_cast<std::size_t>(row_y));
+        }
+    });
 }
 
 // concat's output shape; ShapeError/DtypeError when the tensors do not fit together.

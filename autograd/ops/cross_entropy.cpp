@@ -1,12 +1,14 @@
 #include "autograd/ops/cross_entropy.h"
 
 #include <cmath>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "autograd/checks.h"
 #include "autograd/factories.h"
 #include "autograd/graph.h"
+#include "autograd/parallel.h"
 
 namespace autograd {
 namespace {
@@ -30,26 +32,30 @@ CrossEntropyForward cross_entropy_forward(const Tensor& logits, const Tensor& ta
     const std::int64_t C = logits.size(-1), rows = target.numel();
     const std::int64_t* t = target.data<std::int64_t>();
     CrossEntropyForward out{Tensor::empty({}, logits.dtype()), Tensor::empty(logits.shape(), logits.dtype())};
+    std::vector<double> row_loss(static_cast<std::size_t>(rows), 0.0);  // 0 for an ignored row
     dispatch_floating(logits.dtype(), [&](auto zero) {
         using T = decltype(zero);
-        double total = 0;
-        for (std::int64_t r = 0; r < rows; ++r) {
-            const T* z = logits.data<T>() + r * C;
-            T* p = out.probs.data<T>() + r * C;
-            T max_z = z[0];
-            for (std::int64_t c = 1; c < C; ++c) max_z = std::max(max_z, z[c]);
-            T sum_exp = 0;
-            for (std::int64_t c = 0; c < C; ++c) {
-                p[c] = std::exp(z[c] - max_z);
-                sum_exp += p[c];
+        detail::parallel_for(rows, 8 * C, [&](std::int64_t begin, std::int64_t end) {
+            for (std::int64_t r = begin; r < end; ++r) {
+                const T* z = logits.data<T>() + r * C;
+                T* p = out.probs.data<T>() + r * C;
+                T max_z = z[0];
+                for (std::int64_t c = 1; c < C; ++c) max_z = std::max(max_z, z[c]);
+                T sum_exp = 0;
+                for (std::int64_t c = 0; c < C; ++c) {
+                    p[c] = std::exp(z[c] - max_z);
+                    sum_exp += p[c];
+                }
+                const T lse = max_z + std::log(sum_exp);
+                for (std::int64_t c = 0; c < C; ++c) p[c] /= sum_exp;
+                if (t[r] == ignore_index) continue;
+                double sum_log_p = 0;
+                for (std::int64_t c = 0; c < C; ++c) sum_log_p += z[c] - lse;
+                row_loss[r] = -(1 - eps) * (z[t[r]] - lse) - eps / static_cast<double>(C) * sum_log_p;
             }
-            const T lse = max_z + std::log(sum_exp);
-            for (std::int64_t c = 0; c < C; ++c) p[c] /= sum_exp;
-            if (t[r] == ignore_index) continue;
-            double sum_log_p = 0;
-            for (std::int64_t c = 0; c < C; ++c) sum_log_p += z[c] - lse;
-            total += -(1 - eps) * (z[t[r]] - lse) - eps / static_cast<double>(C) * sum_log_p;
-        }
+        });
+        double total = 0;  // summed in row order, whatever the threads
+        for (std::int64_t r = 0; r < rows; ++r) total += row_loss[r];
         out.loss.data<T>()[0] = static_cast<T>(count > 0 ? total / static_cast<double>(count) : 0.0);
     });
     return out;
@@ -65,13 +71,15 @@ Tensor cross_entropy_backward(const Tensor& dloss, const Tensor& probs, const Te
         using T = decltype(zero);
         const T scale = dloss.data<T>()[0] / static_cast<T>(count);
         const T smooth = static_cast<T>(eps / static_cast<double>(C));
-        for (std::int64_t r = 0; r < rows; ++r) {
-            if (t[r] == ignore_index) continue;
-            const T* p = probs.data<T>() + r * C;
-            T* dzr = dz.data<T>() + r * C;
-            for (std::int64_t c = 0; c < C; ++c) dzr[c] = scale * (p[c] - smooth);
-            dzr[t[r]] -= scale * static_cast<T>(1 - eps);
-        }
+        detail::parallel_for(rows, 2 * C, [&](std::int64_t begin, std::int64_t end) {
+            for (std::int64_t r = begin; r < end; ++r) {
+                if (t[r] == ignore_index) continue;
+                const T* p = probs.data<T>() + r * C;
+                T* dzr = dz.data<T>() + r * C;
+                for (std::int64_t c = 0; c < C; ++c) dzr[c] = scale * (p[c] - smooth);
+                dzr[t[r]] -= scale * static_cast<T>(1 - eps);
+            }
+        });
     });
     return dz;
 }

@@ -7,6 +7,7 @@
 #include "autograd/checks.h"
 #include "autograd/factories.h"
 #include "autograd/graph.h"
+#include "autograd/parallel.h"
 
 namespace autograd {
 namespace {
@@ -34,22 +35,24 @@ LayerNormForward layer_norm_forward(const Tensor& x, const Tensor& gamma, const 
         const T* g = gamma.data<T>();
         const T* b = beta.data<T>();
         T* rstd = out.rstd.data<T>();
-        for (std::int64_t r = 0; r < rows; ++r) {
-            const T* a = x.data<T>() + r * D;
-            T* a_hat = out.a_hat.data<T>() + r * D;
-            T* s = out.s.data<T>() + r * D;
-            T mu = 0;
-            for (std::int64_t j = 0; j < D; ++j) mu += a[j];
-            mu /= static_cast<T>(D);
-            T v = 0;
-            for (std::int64_t j = 0; j < D; ++j) v += (a[j] - mu) * (a[j] - mu);
-            v /= static_cast<T>(D);
-            rstd[r] = 1 / std::sqrt(v + static_cast<T>(eps));
-            for (std::int64_t j = 0; j < D; ++j) {
-                a_hat[j] = (a[j] - mu) * rstd[r];
-                s[j] = g[j] * a_hat[j] + b[j];
+        detail::parallel_for(rows, 4 * D, [&](std::int64_t begin, std::int64_t end) {
+            for (std::int64_t r = begin; r < end; ++r) {
+                const T* a = x.data<T>() + r * D;
+                T* a_hat = out.a_hat.data<T>() + r * D;
+                T* s = out.s.data<T>() + r * D;
+                T mu = 0;
+                for (std::int64_t j = 0; j < D; ++j) mu += a[j];
+                mu /= static_cast<T>(D);
+                T v = 0;
+                for (std::int64_t j = 0; j < D; ++j) v += (a[j] - mu) * (a[j] - mu);
+                v /= static_cast<T>(D);
+                rstd[r] = 1 / std::sqrt(v + static_cast<T>(eps));
+                for (std::int64_t j = 0; j < D; ++j) {
+                    a_hat[j] = (a[j] - mu) * rstd[r];
+                    s[j] = g[j] * a_hat[j] + b[j];
+                }
             }
-        }
+        });
     });
     return out;
 }
@@ -64,25 +67,37 @@ LayerNormGrads layer_norm_backward(const Tensor& ds, const Tensor& a_hat, const 
     dispatch_floating(ds.dtype(), [&](auto zero) {
         using T = decltype(zero);
         const T* gam = gamma.data<T>();
+        // da row by row, split over the rows.
+        detail::parallel_for(rows, 4 * D, [&](std::int64_t begin, std::int64_t end) {
+            for (std::int64_t r = begin; r < end; ++r) {
+                const T* dsr = ds.data<T>() + r * D;
+                const T* ahr = a_hat.data<T>() + r * D;
+                T* dar = grads.da.data<T>() + r * D;
+                T mean_g = 0, mean_g_a_hat = 0;
+                for (std::int64_t j = 0; j < D; ++j) {
+                    T g = dsr[j] * gam[j];
+                    mean_g += g;
+                    mean_g_a_hat += g * ahr[j];
+                }
+                mean_g /= static_cast<T>(D);
+                mean_g_a_hat /= static_cast<T>(D);
+                const T rs = rstd.data<T>()[r];
+                for (std::int64_t j = 0; j < D; ++j) dar[j] = rs * (dsr[j] * gam[j] - mean_g - ahr[j] * mean_g_a_hat);
+            }
+        });
+        // dgamma and dbeta sum over the rows: split over the columns instead, each summed in row order.
         T* dgamma = grads.dgamma.data<T>();
         T* dbeta = grads.dbeta.data<T>();
-        for (std::int64_t r = 0; r < rows; ++r) {
-            const T* dsr = ds.data<T>() + r * D;
-            const T* ahr = a_hat.data<T>() + r * D;
-            T* dar = grads.da.data<T>() + r * D;
-            T mean_g = 0, mean_g_a_hat = 0;
-            for (std::int64_t j = 0; j < D; ++j) {
-                T g = dsr[j] * gam[j];
-                mean_g += g;
-                mean_g_a_hat += g * ahr[j];
-                dgamma[j] += dsr[j] * ahr[j];
-                dbeta[j] += dsr[j];
+        detail::parallel_for(D, 2 * rows, [&](std::int64_t begin, std::int64_t end) {
+            for (std::int64_t r = 0; r < rows; ++r) {
+                const T* dsr = ds.data<T>() + r * D;
+                const T* ahr = a_hat.data<T>() + r * D;
+                for (std::int64_t j = begin; j < end; ++j) {
+                    dgamma[j] += dsr[j] * ahr[j];
+                    dbeta[j] += dsr[j];
+                }
             }
-            mean_g /= static_cast<T>(D);
-            mean_g_a_hat /= static_cast<T>(D);
-            const T rs = rstd.data<T>()[r];
-            for (std::int64_t j = 0; j < D; ++j) dar[j] = rs * (dsr[j] * gam[j] - mean_g - ahr[j] * mean_g_a_hat);
-        }
+        });
     });
     return grads;
 }

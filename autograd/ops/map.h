@@ -1,8 +1,10 @@
 #pragma once
 // The loop shared by the elementwise kernels of one operand: y = f(x), element by
-// element, into a new tensor of x's shape and floating dtype. Internal to autograd.
+// element, into a new tensor of x's shape and floating dtype, split over the
+// threads. Internal to autograd.
 #include <cstdint>
 
+#include "autograd/parallel.h"
 #include "autograd/tensor.h"
 
 namespace autograd::detail {
@@ -14,7 +16,9 @@ Tensor map(const Tensor& x, F f) {
         using T = decltype(zero);
         const T* __restrict__ px = x.data<T>();  // y is a new tensor: no aliasing, so the loop vectorises
         T* __restrict__ py = y.data<T>();
-        for (std::int64_t i = 0, n = x.numel(); i < n; ++i) py[i] = f(px[i]);
+        parallel_for(x.numel(), 1, [&](std::int64_t begin, std::int64_t end) {
+            for (std::int64_t i = begin; i < end; ++i) py[i] = f(px[i]);
+        });
     });
     return y;
 }

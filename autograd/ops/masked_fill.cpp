@@ -20,7 +20,7 @@ Tensor fill_where(const Tensor& x, const Tensor& mask, double value) {
         const T* p = x.data<T>();
         T* q = y.data<T>();
         const T v = static_cast<T>(value);
-        detail::for_each_broadcast_row(
+        detail::parallel_for_each_broadcast_row(
             x.shape(), Shape(x.dim(), 0), broadcast_strides(mask.shape(), x.shape()),
             [&](std::int64_t o, std::int64_t, std::int64_t im, std::int64_t len, std::int64_t, std::int64_t ms) {
                 for (std::int64_t k = 0; k < len; ++k) q[o + k] = pm[im + k * ms] ? v : p[o + k];

@@ -7,6 +7,7 @@
 
 #include "autograd/checks.h"
 #include "autograd/graph.h"
+#include "autograd/parallel.h"
 #include "autograd/ops/arithmetic.h"
 #include "autograd/ops/broadcast_loop.h"
 #include "autograd/ops/reduce.h"
@@ -14,11 +15,14 @@
 namespace autograd {
 namespace {
 
-// Calls fn(offset, stride) for each lane x[o, :, i] of x viewed as [outer, n, inner].
+// Calls fn(offset, stride) for each lane x[o, :, i] of x viewed as [outer, n, inner],
+// split over the threads by o; each lane costs about `cost` per element.
 template <class Fn>
-void for_each_lane(const AroundDim& l, Fn fn) {
-    for (std::int64_t o = 0; o < l.outer; ++o)
-        for (std::int64_t i = 0; i < l.inner; ++i) fn(o * l.n * l.inner + i, l.inner);
+void for_each_lane(const AroundDim& l, std::int64_t cost, Fn fn) {
+    detail::parallel_for(l.outer, l.n * l.inner * cost, [&](std::int64_t begin, std::int64_t end) {
+        for (std::int64_t o = begin; o < end; ++o)
+            for (std::int64_t i = 0; i < l.inner; ++i) fn(o * l.n * l.inner + i, l.inner);
+    });
 }
 
 // Along a dim, each stable: the max is subtracted so exp never overflows.
@@ -32,7 +36,7 @@ Tensor softmax_forward(const Tensor& x, const AroundDim& l, bool log) {
         using T = decltype(zero);
         const T* px = x.data<T>();
         T* py = y.data<T>();
-        for_each_lane(l, [&](std::int64_t off, std::int64_t step) {
+        for_each_lane(l, 8, [&](std::int64_t off, std::int64_t step) {
             const T* xs = px + off;
             T* ys = py + off;
             T max_x = xs[0];
@@ -59,7 +63,7 @@ Tensor log_softmax_backward(const Tensor& dy, const Tensor& y, const AroundDim& 
     Tensor dx = Tensor::empty(dy.shape(), dy.dtype());
     dispatch_floating(dy.dtype(), [&](auto zero) {
         using T = decltype(zero);
-        for_each_lane(l, [&](std::int64_t off, std::int64_t step) {
+        for_each_lane(l, 8, [&](std::int64_t off, std::int64_t step) {
             const T* dys = dy.data<T>() + off;
             const T* ys = y.data<T>() + off;
             T* dxs = dx.data<T>() + off;
@@ -109,7 +113,7 @@ Tensor masked_softmax_forward(const Tensor& scores, const Tensor& mask, double s
         constexpr T minus_inf = -std::numeric_limits<T>::infinity();
         const T sc = static_cast<T>(scale);
         // Each row of S with the mask's matching row (step 0 where the mask broadcasts).
-        detail::for_each_broadcast_row(
+        detail::parallel_for_each_broadcast_row(
             shape, Shape(shape.size(), 0), broadcast_strides(mask.shape(), shape),
             [&](std::int64_t row, std::int64_t, std::int64_t mask_row, std::int64_t len, std::int64_t,
                 std::int64_t mask_step) {
@@ -130,7 +134,8 @@ Tensor masked_softmax_forward(const Tensor& scores, const Tensor& mask, double s
                 }
                 const T inv = 1 / sum_exp;
                 for (std::int64_t k = 0; k < len; ++k) pr[k] *= inv;
-            });
+            },
+            /*cost=*/8);
     });
     return p;
 }
@@ -142,14 +147,16 @@ Tensor masked_softmax_backward(const Tensor& dp, const Tensor& p, double scale) 
     dispatch_floating(dp.dtype(), [&](auto zero) {
         using T = decltype(zero);
         const T sc = static_cast<T>(scale);
-        for (std::int64_t r = 0; r < rows; ++r) {
-            const T* dpr = dp.data<T>() + r * len;
-            const T* pr = p.data<T>() + r * len;
-            T* dsr = ds.data<T>() + r * len;
-            T sum_dp_p = 0;
-            for (std::int64_t k = 0; k < len; ++k) sum_dp_p += dpr[k] * pr[k];
-            for (std::int64_t k = 0; k < len; ++k) dsr[k] = sc * pr[k] * (dpr[k] - sum_dp_p);
-        }
+        detail::parallel_for(rows, 4 * len, [&](std::int64_t begin, std::int64_t end) {
+            for (std::int64_t r = begin; r < end; ++r) {
+                const T* dpr = dp.data<T>() + r * len;
+                const T* pr = p.data<T>() + r * len;
+                T* dsr = ds.data<T>() + r * len;
+                T sum_dp_p = 0;
+                for (std::int64_t k = 0; k < len; ++k) sum_dp_p += dpr[k] * pr[k];
+                for (std::int64_t k = 0; k < len; ++k) dsr[k] = sc * pr[k] * (dpr[k] - sum_dp_p);
+            }
+        });
     });
     return ds;
 }

@@ -6,6 +6,7 @@
 
 #include "autograd/checks.h"
 #include "autograd/graph.h"
+#include "autograd/ops/broadcast_loop.h"
 
 namespace autograd {
 namespace {
@@ -26,35 +27,24 @@ Tensor permute_copy(const Tensor& x, const std::vector<int>& dims) {
     const std::size_t elem = dtype_size(x.dtype());
     const auto* src = static_cast<const char*>(x.raw_data());
     auto* dst = static_cast<char*>(y.raw_data());
-    if (n == 0) {
-        std::memcpy(dst, src, elem);
-        return y;
-    }
-    const std::int64_t len = ys[n - 1], step = src_strides[n - 1];
-    Shape idx(n, 0);
-    std::int64_t off = 0;
-    for (std::int64_t row = 0, rows = y.numel() / len; row < rows; ++row) {
-        char* out = dst + row * len * static_cast<std::int64_t>(elem);
-        if (step == 1) {
-            std::memcpy(out, src + off * static_cast<std::int64_t>(elem), len * elem);
-        } else if (elem == 4) {
-            auto* o = reinterpret_cast<std::uint32_t*>(out);
-            const auto* s = reinterpret_cast<const std::uint32_t*>(src) + off;
-            for (std::int64_t i = 0; i < len; ++i) o[i] = s[i * step];
-        } else {
-            auto* o = reinterpret_cast<std::uint64_t*>(out);
-            const auto* s = reinterpret_cast<const std::uint64_t*>(src) + off;
-            for (std::int64_t i = 0; i < len; ++i) o[i] = s[i * step];
-        }
-        for (std::size_t d = n - 1; d-- > 0;) {  // odometer over the outer output dims
-            if (++idx[d] < ys[d]) {
-                off += src_strides[d];
-                break;
+    // Each output row, a run along the innermost output dim, read with that dim's source stride.
+    const auto elem_size = static_cast<std::int64_t>(elem);
+    detail::parallel_for_each_broadcast_row(
+        ys, src_strides, Shape(n, 0),
+        [&](std::int64_t out_off, std::int64_t off, std::int64_t, std::int64_t len, std::int64_t step, std::int64_t) {
+            char* out = dst + out_off * elem_size;
+            if (step == 1) {
+                std::memcpy(out, src + off * elem_size, static_cast<std::size_t>(len) * elem);
+            } else if (elem == 4) {
+                auto* o = reinterpret_cast<std::uint32_t*>(out);
+                const auto* s = reinterpret_cast<const std::uint32_t*>(src) + off;
+                for (std::int64_t i = 0; i < len; ++i) o[i] = s[i * step];
+            } else {
+                auto* o = reinterpret_cast<std::uint64_t*>(out);
+                const auto* s = reinterpret_cast<const std::uint64_t*>(src) + off;
+                for (std::int64_t i = 0; i < len; ++i) o[i] = s[i * step];
             }
-            off -= src_strides[d] * (ys[d] - 1);
-            idx[d] = 0;
-        }
-    }
+        });
     return y;
 }
 

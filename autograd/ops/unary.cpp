@@ -6,13 +6,14 @@
 #include "autograd/checks.h"
 #include "autograd/graph.h"
 #include "autograd/ops/map.h"
+#include "autograd/parallel.h"
 
 namespace autograd {
 namespace {
 
-// dx = dy * df(x, y) elementwise: the fused backward of a unary op.
-template <class DF>
-Tensor chain(const Tensor& dy, const Tensor& x, const Tensor& y, DF df) {
+// dx = grad(dy, x, y) elementwise (dy times the derivative at x): the fused backward of a unary op.
+template <class Grad>
+Tensor chain(const Tensor& dy, const Tensor& x, const Tensor& y, Grad grad) {
     Tensor dx = Tensor::empty(dy.shape(), dy.dtype());
     dispatch_floating(dy.dtype(), [&](auto zero) {
         using T = decltype(zero);
@@ -21,18 +22,20 @@ Tensor chain(const Tensor& dy, const Tensor& x, const Tensor& y, DF df) {
         const T* __restrict__ px = x.data<T>();
         const T* __restrict__ py = y.data<T>();
         T* __restrict__ pdx = dx.data<T>();
-        for (std::int64_t i = 0, n = dy.numel(); i < n; ++i) pdx[i] = pdy[i] * df(px[i], py[i]);
+        detail::parallel_for(dy.numel(), 1, [&](std::int64_t begin, std::int64_t end) {
+            for (std::int64_t i = begin; i < end; ++i) pdx[i] = grad(pdy[i], px[i], py[i]);
+        });
     });
     return dx;
 }
 
-// The op y = f(x) elementwise, whose derivative df(x, y) is written in terms of x or y.
-template <class F, class DF>
-Tensor unary(const char* op, const Tensor& x, F f, DF df) {
+// The op y = f(x) elementwise; grad(dy, x, y) is dy times its derivative, written in terms of x or y.
+template <class F, class Grad>
+Tensor unary(const char* op, const Tensor& x, F f, Grad grad) {
     check_floating(op, x);
     Tensor y = detail::map(x, f);
-    return record(op, {x}, y, [x = x.detach(), y = y.detach(), df](const Tensor& dy) {
-        return std::vector{chain(dy, x, y, df)};
+    return record(op, {x}, y, [x = x.detach(), y = y.detach(), grad](const Tensor& dy) {
+        return std::vector{chain(dy, x, y, grad)};
     });
 }
 
@@ -40,45 +43,54 @@ Tensor unary(const char* op, const Tensor& x, F f, DF df) {
 
 // y = e^x;  dx = dy * y
 Tensor exp(const Tensor& x) {
-    return unary("exp", x, [](auto v) { return std::exp(v); }, [](auto, auto y) { return y; });
+    return unary("exp", x, [](auto v) { return std::exp(v); }, [](auto dy, auto, auto y) { return dy * y; });
 }
 
 // y = ln x;  dx = dy / x
 Tensor log(const Tensor& x) {
-    return unary("log", x, [](auto v) { return std::log(v); }, [](auto x, auto) { return 1 / x; });
+    return unary(
+        "log", x, [](auto v) { return std::log(v); },
+        [](auto dy, auto x, auto) { return dy * (1 / x); });
 }
 
 // y = sqrt x;  dx = dy / (2 y)
 Tensor sqrt(const Tensor& x) {
-    return unary("sqrt", x, [](auto v) { return std::sqrt(v); }, [](auto, auto y) { return 1 / (2 * y); });
+    return unary(
+        "sqrt", x, [](auto v) { return std::sqrt(v); },
+        [](auto dy, auto, auto y) { return dy * (1 / (2 * y)); });
 }
 
 // y = x^p;  dx = dy * p x^(p-1)
 Tensor pow(const Tensor& x, double p) {
     return unary(
         "pow", x, [p](auto v) { return std::pow(v, static_cast<decltype(v)>(p)); },
-        [p](auto x, auto) {
+        [p](auto dy, auto x, auto) {
             using T = decltype(x);
             if (p == 0) return T(0);  // x^0 is constant; p x^(p-1) would be 0 * inf at x = 0
-            return static_cast<T>(p) * std::pow(x, static_cast<T>(p - 1));
+            return dy * (static_cast<T>(p) * std::pow(x, static_cast<T>(p - 1)));
         });
 }
 
 // y = tanh x;  dx = dy (1 - y^2)
 Tensor tanh(const Tensor& x) {
-    return unary("tanh", x, [](auto v) { return std::tanh(v); }, [](auto, auto y) { return 1 - y * y; });
+    return unary(
+        "tanh", x, [](auto v) { return std::tanh(v); },
+        [](auto dy, auto, auto y) { return dy * (1 - y * y); });
 }
 
 // y = 1 / (1 + e^-x);  dx = dy y (1 - y)
 Tensor sigmoid(const Tensor& x) {
-    return unary("sigmoid", x, [](auto v) { return 1 / (1 + std::exp(-v)); }, [](auto, auto y) { return y * (1 - y); });
+    return unary(
+        "sigmoid", x, [](auto v) { return 1 / (1 + std::exp(-v)); },
+        [](auto dy, auto, auto y) { return dy * (y * (1 - y)); });
 }
 
 // y = max(0, x);  dx = dy [x > 0]
+// (a select, not dy * [x > 0]: GCC will not vectorise a multiply that only some lanes need)
 Tensor relu(const Tensor& x) {
     return unary(
         "relu", x, [](auto v) { return v > 0 ? v : decltype(v){0}; },
-        [](auto x, auto) { return static_cast<decltype(x)>(x > 0); });
+        [](auto dy, auto x, auto) { return x > 0 ? dy : decltype(dy){0}; });
 }
 
 // y = x Phi(x) with Phi(x) = (1 + erf(x / sqrt 2)) / 2;  dx = dy (Phi(x) + x phi(x)),
@@ -90,11 +102,11 @@ Tensor gelu(const Tensor& x) {
             using T = decltype(v);
             return v * T(0.5) * (1 + std::erf(v * static_cast<T>(std::numbers::sqrt2 / 2)));
         },
-        [](auto x, auto) {
+        [](auto dy, auto x, auto) {
             using T = decltype(x);
             T cdf = T(0.5) * (1 + std::erf(x * static_cast<T>(std::numbers::sqrt2 / 2)));
             T pdf = std::exp(-T(0.5) * x * x) * static_cast<T>(std::numbers::inv_sqrtpi / std::numbers::sqrt2);
-            return cdf + x * pdf;
+            return dy * (cdf + x * pdf);
         });
 }
 

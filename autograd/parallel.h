@@ -1,0 +1,32 @@
+#pragma once
+// Loops split over the program's threads (autograd/threads.h): OpenMP's pool, which
+// OpenBLAS shares. A body writes only its own indices' outputs, so no result depends
+// on how the range was split, nor on the number of threads. Internal to autograd.
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdint>
+
+namespace autograd::detail {
+
+// Waking a thread costs about a microsecond: a thread gets at least this many
+// elements' work (a few microseconds of a vectorised loop), or the loop stays on
+// the calling thread.
+inline constexpr std::int64_t kElementsPerThread = 1 << 15;
+
+// body(begin, end) over contiguous parts of [0, n), one per thread, where each
+// index costs about `cost` elements' work (a row's length, say).
+template <class Body>
+void parallel_for(std::int64_t n, std::int64_t cost, Body body) {
+    if (n <= 0) return;
+    const std::int64_t work = n * std::max<std::int64_t>(cost, 1);
+    const std::int64_t parts = std::min<std::int64_t>({omp_get_max_threads(), n, work / kElementsPerThread});
+    if (parts <= 1 || omp_in_parallel()) {
+        body(std::int64_t{0}, n);
+        return;
+    }
+#pragma omp parallel for num_threads(parts) schedule(static, 1)
+    for (std::int64_t t = 0; t < parts; ++t) body(n * t / parts, n * (t + 1) / parts);
+}
+
+}  // namespace autograd::detail
