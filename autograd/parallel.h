@@ -12,7 +12,7 @@ namespace autograd::detail {
 // Waking a thread costs about a microsecond: a thread gets at least this many
 // elements' work (a few microseconds of a vectorised loop), or the loop stays on
 // the calling thread.
-inline constexpr std::int64_t kElementsPerThread = 1 << 15;
+inline constexpr std::int64_t kElementsPerThread = 1 << 13;
 
 // body(begin, end) over contiguous parts of [0, n), one per thread, where each
 // index costs about `cost` elements' work (a row's length, say).

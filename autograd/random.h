@@ -11,7 +11,7 @@ public:
     explicit Generator(std::uint64_t seed = 0) { manual_seed(seed); }
     void manual_seed(std::uint64_t seed);
 
-    std::uint64_t next_u64();                // inline below: dropout draws one per element
+    std::uint64_t next_u64();                // inline below
     double uniform() { return static_cast<double>(next_u64() >> 11) * 0x1.0p-53; }  // [0, 1)
     double normal();                         // mean 0, variance 1
     std::int64_t randint(std::int64_t n);    // uniform in [0, n)
@@ -34,6 +34,20 @@ inline std::uint64_t Generator::next_u64() {
     s_[2] ^= t;
     s_[3] = rotl(s_[3], 45);
     return result;
+}
+
+// SplitMix64's output function (Steele, Lea and Flood): a bijection of 64 bits that mixes well.
+inline std::uint64_t mix64(std::uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+// Element i of the counter-based stream keyed by `key` (SplitMix64's sequence from `key`).
+// Each element is computed on its own, so a kernel draws a tensor's elements in parallel,
+// in any order, with the same result; dropout keys one stream per call with gen.next_u64().
+inline std::uint64_t stream_u64(std::uint64_t key, std::uint64_t i) {
+    return mix64(key + (i + 1) * 0x9e3779b97f4a7c15ULL);
 }
 
 // The generator used when none is passed (dropout in modules, initialisers).

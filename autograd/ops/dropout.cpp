@@ -2,12 +2,12 @@
 
 #include <cmath>
 #include <cstdint>
-#include <vector>
 
 #include <fmt/format.h>
 
 #include "autograd/checks.h"
 #include "autograd/graph.h"
+#include "autograd/parallel.h"
 #include "autograd/ops/arithmetic.h"
 
 namespace autograd {
@@ -24,24 +24,24 @@ struct DropoutForward {
 
 DropoutForward dropout_forward(const Tensor& x, double p, Generator& gen) {
     DropoutForward out{Tensor::empty(x.shape(), x.dtype()), Tensor::empty(x.shape(), x.dtype())};
-    // keep is gen.uniform() < 1 - p, tested on the uniform's 53 integer bits (exactly the same test).
-    // The draws are serial, in the generator's order, and stored as bytes so that loop has no
-    // branch to mispredict; the arithmetic then runs vectorised, split over the threads.
+    // Element i is kept when the i-th number of a stream keyed by one draw of gen, as a uniform
+    // in [0, 1), is below 1 - p; the test runs on its top 53 bits, the uniform's integer. Any
+    // element can be drawn alone, so the loop is split over the threads with the same result.
     const auto keep_below = static_cast<std::uint64_t>(std::ceil(std::ldexp(1 - p, 53)));
-    const std::int64_t n = x.numel();
-    std::vector<std::uint8_t> keep(static_cast<std::size_t>(n));
-    for (std::int64_t i = 0; i < n; ++i) keep[i] = (gen.next_u64() >> 11) < keep_below;
+    const std::uint64_t key = gen.next_u64();
     dispatch_floating(x.dtype(), [&](auto zero) {
         using T = decltype(zero);
         const T kept = static_cast<T>(1 / (1 - p));
-        const std::uint8_t* __restrict__ pk = keep.data();
         const T* __restrict__ px = x.data<T>();
         T* __restrict__ scale = out.scale.data<T>();
         T* __restrict__ y = out.y.data<T>();
-        for (std::int64_t i = 0; i < n; ++i) {
-            scale[i] = pk[i] ? kept : T(0);
-            y[i] = px[i] * scale[i];
-        }
+        detail::parallel_for(x.numel(), 4, [&](std::int64_t begin, std::int64_t end) {
+            for (std::int64_t i = begin; i < end; ++i) {
+                const bool keep = (stream_u64(key, static_cast<std::uint64_t>(i)) >> 11) < keep_below;
+                scale[i] = keep ? kept : T(0);
+                y[i] = px[i] * scale[i];
+            }
+        });
     });
     return out;
 }

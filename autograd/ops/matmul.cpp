@@ -10,6 +10,7 @@
 #include "autograd/graph.h"
 #include "autograd/ops/broadcast.h"
 #include "autograd/ops/reshape.h"
+#include "autograd/parallel.h"
 
 namespace autograd {
 namespace {
@@ -86,10 +87,15 @@ Tensor matmul_forward(const Tensor& a, const Tensor& b, bool transpose_a, bool t
             gemm(false, transpose_b, numel(batch) * m, n, k, a.data<T>(), b.data<T>(), c.data<T>());
             return;
         }
+        // Attention's per-(batch, head) products: many small GEMMs, split over the threads
+        // (each then runs on one; BLAS threads only a product called outside a parallel loop).
+        // A multiply-add costs about an eighth of an elementwise kernel's element.
         const Shape a_strides = broadcast_strides(batch_of(a), batch), b_strides = broadcast_strides(batch_of(b), batch);
-        for (std::int64_t i = 0, count = numel(batch); i < count; ++i)
-            gemm(transpose_a, transpose_b, m, n, k, a.data<T>() + batch_offset(i, batch, a_strides) * m * k,
-                 b.data<T>() + batch_offset(i, batch, b_strides) * k * n, c.data<T>() + i * m * n);
+        detail::parallel_for(numel(batch), m * n * k / 8, [&](std::int64_t begin, std::int64_t end) {
+            for (std::int64_t i = begin; i < end; ++i)
+                gemm(transpose_a, transpose_b, m, n, k, a.data<T>() + batch_offset(i, batch, a_strides) * m * k,
+                     b.data<T>() + batch_offset(i, batch, b_strides) * k * n, c.data<T>() + i * m * n);
+        });
     });
     return c;
 }

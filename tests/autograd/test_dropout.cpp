@@ -28,6 +28,20 @@ TEST_CASE("dropout keeps about 1-p of the elements, scaled by 1/(1-p), with a se
     CHECK(total / 100000 == Approx(1.0).margin(0.02));  // the mean survives
 }
 
+TEST_CASE("dropout's mask is the same with any number of threads, and new at each call", "[forward]") {
+    Tensor x = ones({100000});
+    Generator g1(9), g2(9);
+    set_num_threads(1);
+    std::vector<double> one_thread = dropout(x, 0.1, true, g1).to_vector();
+    set_num_threads(2);
+    CHECK(dropout(x, 0.1, true, g2).to_vector() == one_thread);
+    CHECK(dropout(x, 0.1, true, g2).to_vector() != one_thread);  // the generator moved on
+    // Neighbours are independent: both kept about (1 - p)^2 of the time.
+    std::int64_t both = 0;
+    for (std::size_t i = 0; i + 1 < one_thread.size(); ++i) both += one_thread[i] != 0 && one_thread[i + 1] != 0;
+    CHECK(static_cast<double>(both) / 99999 == Approx(0.81).margin(0.01));
+}
+
 TEST_CASE("dropout rejects probabilities outside [0, 1)", "[errors]") {
     Generator g(0);
     CHECK_THROWS_AS(dropout(ones({2}), 1.0, true, g), ValueError);

@@ -74,6 +74,13 @@ TEST_CASE("the same seed gives the same tensors; another seed does not", "[tenso
     for (double v : r.to_vector()) REQUIRE((v >= -2 && v < 3));
 }
 
+TEST_CASE("stream_u64 is SplitMix64's sequence, element by element", "[tensor]") {
+    // The reference implementation's first outputs for the seed 1234567 (Vigna's splitmix64.c).
+    const std::uint64_t expected[] = {6457827717110365317ULL, 3203168211198807973ULL, 9817491932198370423ULL,
+                                      4593380528125082431ULL, 16408922859458223821ULL};
+    for (std::uint64_t i = 0; i < 5; ++i) CHECK(stream_u64(1234567, i) == expected[i]);
+}
+
 TEST_CASE("normal samples have mean 0 and variance 1", "[tensor]") {
     Generator g(1);
     std::vector<double> v = randn({20000}, g, Dtype::float64).to_vector();
