@@ -36,18 +36,26 @@ inline std::uint64_t Generator::next_u64() {
     return result;
 }
 
-// SplitMix64's output function (Steele, Lea and Flood): a bijection of 64 bits that mixes well.
-inline std::uint64_t mix64(std::uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
+// A bijective hash of 32 bits whose every output bit depends on every input bit (Wellons'
+// "lowbias32", found by his hash-prospector). Its multiplies are 32-bit, which AVX2 does
+// eight at a time.
+inline std::uint32_t hash32(std::uint32_t x) {
+    x ^= x >> 16;
+    x *= 0x7feb352dU;
+    x ^= x >> 15;
+    x *= 0x846ca68bU;
+    x ^= x >> 16;
+    return x;
 }
 
-// Element i of the counter-based stream keyed by `key` (SplitMix64's sequence from `key`).
-// Each element is computed on its own, so a kernel draws a tensor's elements in parallel,
-// in any order, with the same result; dropout keys one stream per call with gen.next_u64().
-inline std::uint64_t stream_u64(std::uint64_t key, std::uint64_t i) {
-    return mix64(key + (i + 1) * 0x9e3779b97f4a7c15ULL);
+// Element i of the counter-based stream keyed by `key`: two rounds of hash32, keyed by the
+// key's two halves. Each element is computed on its own, so a kernel draws a tensor's
+// elements in parallel, in any order, with the same result; dropout keys one stream per
+// call with gen.next_u64(). (Two keys with the same high half give shifted copies of one
+// stream: for keys drawn at random, one pair of calls in 2^32.)
+inline std::uint32_t stream_u32(std::uint64_t key, std::uint64_t i) {
+    const auto lo = static_cast<std::uint32_t>(key), hi = static_cast<std::uint32_t>(key >> 32);
+    return hash32(hash32(static_cast<std::uint32_t>(i) + lo) ^ hi ^ static_cast<std::uint32_t>(i >> 32));
 }
 
 // The generator used when none is passed (dropout in modules, initialisers).

@@ -24,10 +24,10 @@ struct DropoutForward {
 
 DropoutForward dropout_forward(const Tensor& x, double p, Generator& gen) {
     DropoutForward out{Tensor::empty(x.shape(), x.dtype()), Tensor::empty(x.shape(), x.dtype())};
-    // Element i is kept when the i-th number of a stream keyed by one draw of gen, as a uniform
-    // in [0, 1), is below 1 - p; the test runs on its top 53 bits, the uniform's integer. Any
-    // element can be drawn alone, so the loop is split over the threads with the same result.
-    const auto keep_below = static_cast<std::uint64_t>(std::ceil(std::ldexp(1 - p, 53)));
+    // Element i is kept when the i-th number of a stream keyed by one draw of gen, read as a
+    // uniform in [0, 1) of 32 bits, is below 1 - p. Any element can be drawn alone, so the loop
+    // is split over the threads with the same result.
+    const auto keep_below = static_cast<std::int64_t>(std::ceil(std::ldexp(1 - p, 32)));
     const std::uint64_t key = gen.next_u64();
     dispatch_floating(x.dtype(), [&](auto zero) {
         using T = decltype(zero);
@@ -35,10 +35,12 @@ DropoutForward dropout_forward(const Tensor& x, double p, Generator& gen) {
         const T* __restrict__ px = x.data<T>();
         T* __restrict__ scale = out.scale.data<T>();
         T* __restrict__ y = out.y.data<T>();
+        // scale is kept times 0 or 1, not a select: read on one side of a select only, `kept`
+        // would be a masked load, and GCC would not vectorise the loop.
         detail::parallel_for(x.numel(), 4, [&](std::int64_t begin, std::int64_t end) {
             for (std::int64_t i = begin; i < end; ++i) {
-                const bool keep = (stream_u64(key, static_cast<std::uint64_t>(i)) >> 11) < keep_below;
-                scale[i] = keep ? kept : T(0);
+                const auto u = static_cast<std::int64_t>(stream_u32(key, static_cast<std::uint64_t>(i)));
+                scale[i] = static_cast<T>(u < keep_below) * kept;
                 y[i] = px[i] * scale[i];
             }
         });
