@@ -6,6 +6,7 @@
 #include "autograd/checks.h"
 #include "autograd/graph.h"
 #include "autograd/ops/map.h"
+#include "autograd/ops/vector_math.h"
 #include "autograd/parallel.h"
 
 namespace autograd {
@@ -95,17 +96,18 @@ Tensor relu(const Tensor& x) {
 
 // y = x Phi(x) with Phi(x) = (1 + erf(x / sqrt 2)) / 2;  dx = dy (Phi(x) + x phi(x)),
 // phi(x) = e^(-x^2/2) / sqrt(2 pi)   (002 "MLP": the GeLU non-linearity)
+// (float32 takes erf and e^x from vector_math.h, so the loops vectorise)
 Tensor gelu(const Tensor& x) {
     return unary(
         "gelu", x,
         [](auto v) {
             using T = decltype(v);
-            return v * T(0.5) * (1 + std::erf(v * static_cast<T>(std::numbers::sqrt2 / 2)));
+            return v * T(0.5) * (1 + detail::erf_vec(v * static_cast<T>(std::numbers::sqrt2 / 2)));
         },
         [](auto dy, auto x, auto) {
             using T = decltype(x);
-            T cdf = T(0.5) * (1 + std::erf(x * static_cast<T>(std::numbers::sqrt2 / 2)));
-            T pdf = std::exp(-T(0.5) * x * x) * static_cast<T>(std::numbers::inv_sqrtpi / std::numbers::sqrt2);
+            T cdf = T(0.5) * (1 + detail::erf_vec(x * static_cast<T>(std::numbers::sqrt2 / 2)));
+            T pdf = detail::exp_vec(-T(0.5) * x * x) * static_cast<T>(std::numbers::inv_sqrtpi / std::numbers::sqrt2);
             return dy * (cdf + x * pdf);
         });
 }

@@ -1,0 +1,51 @@
+#pragma once
+// e^x and erf(x) for float32 kernels, written as plain arithmetic so that a loop
+// calling them vectorises (a call to libm's expf or erff stops GCC vectorising it).
+// Every step is an ordinary float operation, so the result is the same on every
+// machine. float64 keeps std::exp and std::erf: gradient checks need their accuracy.
+// Internal to autograd.
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+namespace autograd::detail {
+
+// e^x = 2^k e^r with k = round(x / ln 2) and r = x - k ln 2, |r| <= ln 2 / 2; ln 2 is
+// subtracted in two parts so r is exact, and e^r is Cephes's degree-7 polynomial for
+// expf (relative error under 2^-23 on that range). NaN stays NaN.
+inline float exp_f32(float x) {
+    const float xc = std::min(std::max(x, -87.0f), 88.0f);  // e^88 < FLT_MAX; e^-87 > FLT_MIN
+    const float k = (xc * 1.44269504088896341f + 12582912.0f) - 12582912.0f;  // round to nearest: 1.5 * 2^23
+    const float r = (xc - k * 0.693359375f) - k * -2.12194440e-4f;
+    float p = 1.9875691500e-4f;
+    p = p * r + 1.3981999507e-3f;
+    p = p * r + 8.3334519073e-3f;
+    p = p * r + 4.1665795894e-2f;
+    p = p * r + 1.6666665459e-1f;
+    p = p * r + 5.0000001201e-1f;
+    const float e_r = p * (r * r) + r + 1.0f;
+    const float two_k = std::bit_cast<float>((static_cast<std::int32_t>(k) + 127) << 23);
+    const float y = e_r * two_k;
+    const float low = x < -87.0f ? 0.0f : y;  // selects, not branches: the loop stays vectorisable
+    return x > 88.0f ? std::numeric_limits<float>::infinity() : low;
+}
+
+// erf(x) = 1 - t (a1 + a2 t + ... + a5 t^4) e^(-x^2),  t = 1 / (1 + p |x|), with the sign of
+// x: Abramowitz and Stegun 7.1.26, whose absolute error is under 1.5e-7; in float32 arithmetic
+// under 5e-7 (tests/autograd/test_vector_math.cpp), a few ulp near 1.
+inline float erf_f32(float x) {
+    const float a = std::fabs(x);
+    const float t = 1.0f / (1.0f + 0.3275911f * a);
+    const float poly = t * (0.254829592f + t * (-0.284496736f + t * (1.421413741f + t * (-1.453152027f + t * 1.061405429f))));
+    return std::copysign(1.0f - poly * exp_f32(-a * a), x);
+}
+
+// The kernels' e^x and erf: the above for float32, libm's for float64.
+inline float exp_vec(float x) { return exp_f32(x); }
+inline double exp_vec(double x) { return std::exp(x); }
+inline float erf_vec(float x) { return erf_f32(x); }
+inline double erf_vec(double x) { return std::erf(x); }
+
+}  // namespace autograd::detail
