@@ -7,6 +7,7 @@
 #include "autograd/checks.h"
 #include "autograd/factories.h"
 #include "autograd/graph.h"
+#include "autograd/ops/lane_sum.h"
 #include "autograd/parallel.h"
 
 namespace autograd {
@@ -40,15 +41,13 @@ LayerNormForward layer_norm_forward(const Tensor& x, const Tensor& gamma, const 
                 const T* a = x.data<T>() + r * D;
                 T* a_hat = out.a_hat.data<T>() + r * D;
                 T* s = out.s.data<T>() + r * D;
-                T mu = 0;
-                for (std::int64_t j = 0; j < D; ++j) mu += a[j];
-                mu /= static_cast<T>(D);
-                T v = 0;
-                for (std::int64_t j = 0; j < D; ++j) v += (a[j] - mu) * (a[j] - mu);
-                v /= static_cast<T>(D);
-                rstd[r] = 1 / std::sqrt(v + static_cast<T>(eps));
+                const T mu = detail::lane_sum<T>(D, [&](std::int64_t j) { return a[j]; }) / static_cast<T>(D);
+                const T v = detail::lane_sum<T>(D, [&](std::int64_t j) { return (a[j] - mu) * (a[j] - mu); }) /
+                            static_cast<T>(D);
+                const T rs = 1 / std::sqrt(v + static_cast<T>(eps));
+                rstd[r] = rs;
                 for (std::int64_t j = 0; j < D; ++j) {
-                    a_hat[j] = (a[j] - mu) * rstd[r];
+                    a_hat[j] = (a[j] - mu) * rs;
                     s[j] = g[j] * a_hat[j] + b[j];
                 }
             }
@@ -73,14 +72,11 @@ LayerNormGrads layer_norm_backward(const Tensor& ds, const Tensor& a_hat, const 
                 const T* dsr = ds.data<T>() + r * D;
                 const T* ahr = a_hat.data<T>() + r * D;
                 T* dar = grads.da.data<T>() + r * D;
-                T mean_g = 0, mean_g_a_hat = 0;
-                for (std::int64_t j = 0; j < D; ++j) {
-                    T g = dsr[j] * gam[j];
-                    mean_g += g;
-                    mean_g_a_hat += g * ahr[j];
-                }
-                mean_g /= static_cast<T>(D);
-                mean_g_a_hat /= static_cast<T>(D);
+                const T mean_g =
+                    detail::lane_sum<T>(D, [&](std::int64_t j) { return dsr[j] * gam[j]; }) / static_cast<T>(D);
+                const T mean_g_a_hat =
+                    detail::lane_sum<T>(D, [&](std::int64_t j) { return dsr[j] * gam[j] * ahr[j]; }) /
+                    static_cast<T>(D);
                 const T rs = rstd.data<T>()[r];
                 for (std::int64_t j = 0; j < D; ++j) dar[j] = rs * (dsr[j] * gam[j] - mean_g - ahr[j] * mean_g_a_hat);
             }

@@ -7,6 +7,8 @@
 
 #include "autograd/checks.h"
 #include "autograd/graph.h"
+#include "autograd/ops/lane_sum.h"
+#include "autograd/ops/vector_math.h"
 #include "autograd/parallel.h"
 #include "autograd/ops/arithmetic.h"
 #include "autograd/ops/broadcast_loop.h"
@@ -120,19 +122,15 @@ Tensor masked_softmax_forward(const Tensor& scores, const Tensor& mask, double s
                 const T* s = scores.data<T>() + row;
                 T* pr = p.data<T>() + row;
                 auto kept = [&](std::int64_t k) { return keep[mask_row + k * mask_step] != 0; };
-                T max_s = minus_inf;
-                for (std::int64_t k = 0; k < len; ++k)
-                    if (kept(k)) max_s = std::max(max_s, sc * s[k]);
+                const T max_s = detail::lane_max<T>(len, minus_inf, [&](std::int64_t k) {
+                    return kept(k) ? sc * s[k] : minus_inf;
+                });
                 if (max_s == minus_inf) {  // every key masked
                     for (std::int64_t k = 0; k < len; ++k) pr[k] = 0;
                     return;
                 }
-                T sum_exp = 0;
-                for (std::int64_t k = 0; k < len; ++k) {
-                    pr[k] = kept(k) ? std::exp(sc * s[k] - max_s) : T(0);
-                    sum_exp += pr[k];
-                }
-                const T inv = 1 / sum_exp;
+                for (std::int64_t k = 0; k < len; ++k) pr[k] = kept(k) ? detail::exp_vec(sc * s[k] - max_s) : T(0);
+                const T inv = 1 / detail::lane_sum<T>(len, [&](std::int64_t k) { return pr[k]; });
                 for (std::int64_t k = 0; k < len; ++k) pr[k] *= inv;
             },
             /*cost=*/8);
@@ -152,8 +150,7 @@ Tensor masked_softmax_backward(const Tensor& dp, const Tensor& p, double scale) 
                 const T* dpr = dp.data<T>() + r * len;
                 const T* pr = p.data<T>() + r * len;
                 T* dsr = ds.data<T>() + r * len;
-                T sum_dp_p = 0;
-                for (std::int64_t k = 0; k < len; ++k) sum_dp_p += dpr[k] * pr[k];
+                const T sum_dp_p = detail::lane_sum<T>(len, [&](std::int64_t k) { return dpr[k] * pr[k]; });
                 for (std::int64_t k = 0; k < len; ++k) dsr[k] = sc * pr[k] * (dpr[k] - sum_dp_p);
             }
         });
