@@ -29,4 +29,5 @@
 #include "autograd/random_factories.h"
 #include "autograd/shape.h"
 #include "autograd/tensor.h"
+#include "autograd/parallel.h"
 #include "autograd/threads.h"

@@ -1,13 +1,14 @@
 #pragma once
 // Loops split over the program's threads (autograd/threads.h): OpenMP's pool, which
-// OpenBLAS shares. A body writes only its own indices' outputs, so no result depends
-// on how the range was split, nor on the number of threads. Internal to autograd.
+// OpenBLAS shares. The kernels of autograd and the optimizers use it. A body must
+// write only its own indices' outputs; then no result depends on how the range was
+// split, nor on the number of threads.
 #include <omp.h>
 
 #include <algorithm>
 #include <cstdint>
 
-namespace autograd::detail {
+namespace autograd {
 
 // Waking a thread costs about a microsecond: a thread gets at least this many
 // elements' work (a few microseconds of a vectorised loop), or the loop stays on
@@ -29,4 +30,4 @@ void parallel_for(std::int64_t n, std::int64_t cost, Body body) {
     for (std::int64_t t = 0; t < parts; ++t) body(n * t / parts, n * (t + 1) / parts);
 }
 
-}  // namespace autograd::detail
+}  // namespace autograd

@@ -27,7 +27,7 @@ Tensor broadcast_binary(const char* op, const Tensor& a, const Tensor& b, F f) {
         const T* pb = b.data<T>();
         T* __restrict__ po = out.data<T>();  // a new tensor
         if (a.shape() == b.shape()) {  // the common case: one flat loop
-            detail::parallel_for(out.numel(), 1, [&](std::int64_t begin, std::int64_t end) {
+            parallel_for(out.numel(), 1, [&](std::int64_t begin, std::int64_t end) {
                 for (std::int64_t i = begin; i < end; ++i) po[i] = f(pa[i], pb[i]);
             });
             return;

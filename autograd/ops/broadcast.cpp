@@ -59,7 +59,7 @@ Tensor sum_to(const Tensor& x, const Shape& shape) {
             // A bias's gradient ([B, T, D] to [D]): x is [rows, D], and each column is summed
             // in row order by one thread, as the general loop below would.
             const std::int64_t D = y.numel(), rows = D == 0 ? 0 : x.numel() / D;
-            detail::parallel_for(D, rows, [&](std::int64_t begin, std::int64_t end) {
+            parallel_for(D, rows, [&](std::int64_t begin, std::int64_t end) {
                 for (std::int64_t r = 0; r < rows; ++r)
                     for (std::int64_t j = begin; j < end; ++j) dst[j] += src[r * D + j];
             });

@@ -20,7 +20,7 @@ void copy_slab(const Tensor& x, const Tensor& y, int d, std::int64_t start, std:
     auto* px = static_cast<char*>(x.raw_data());
     auto* py = static_cast<char*>(y.raw_data());
     const std::int64_t row_x = a.n * a.inner * elem, row_y = length * a.inner * elem;
-    detail::parallel_for(a.outer, length * a.inner, [&](std::int64_t begin, std::int64_t end) {
+    parallel_for(a.outer, length * a.inner, [&](std::int64_t begin, std::int64_t end) {
         for (std::int64_t o = begin; o < end; ++o) {
             char* slab_x = px + o * row_x + start * a.inner * elem;
             char* slab_y = py + o * row_y;

@@ -35,7 +35,7 @@ CrossEntropyForward cross_entropy_forward(const Tensor& logits, const Tensor& ta
     std::vector<double> row_loss(static_cast<std::size_t>(rows), 0.0);  // 0 for an ignored row
     dispatch_floating(logits.dtype(), [&](auto zero) {
         using T = decltype(zero);
-        detail::parallel_for(rows, 8 * C, [&](std::int64_t begin, std::int64_t end) {
+        parallel_for(rows, 8 * C, [&](std::int64_t begin, std::int64_t end) {
             for (std::int64_t r = begin; r < end; ++r) {
                 const T* z = logits.data<T>() + r * C;
                 T* p = out.probs.data<T>() + r * C;
@@ -71,7 +71,7 @@ Tensor cross_entropy_backward(const Tensor& dloss, const Tensor& probs, const Te
         using T = decltype(zero);
         const T scale = dloss.data<T>()[0] / static_cast<T>(count);
         const T smooth = static_cast<T>(eps / static_cast<double>(C));
-        detail::parallel_for(rows, 2 * C, [&](std::int64_t begin, std::int64_t end) {
+        parallel_for(rows, 2 * C, [&](std::int64_t begin, std::int64_t end) {
             for (std::int64_t r = begin; r < end; ++r) {
                 if (t[r] == ignore_index) continue;
                 const T* p = probs.data<T>() + r * C;

@@ -37,7 +37,7 @@ DropoutForward dropout_forward(const Tensor& x, double p, Generator& gen) {
         T* __restrict__ y = out.y.data<T>();
         // scale is kept times 0 or 1, not a select: read on one side of a select only, `kept`
         // would be a masked load, and GCC would not vectorise the loop.
-        detail::parallel_for(x.numel(), 4, [&](std::int64_t begin, std::int64_t end) {
+        parallel_for(x.numel(), 4, [&](std::int64_t begin, std::int64_t end) {
             for (std::int64_t i = begin; i < end; ++i) {
                 const auto u = static_cast<std::int64_t>(stream_u32(key, static_cast<std::uint64_t>(i)));
                 scale[i] = static_cast<T>(u < keep_below) * kept;

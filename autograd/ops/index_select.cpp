@@ -31,7 +31,7 @@ Tensor index_select_forward(const Tensor& x, int d, const Tensor& index) {
     const auto row_bytes = static_cast<std::int64_t>(dtype_size(x.dtype())) * g.inner;
     const auto* px = static_cast<const char*>(x.raw_data());
     auto* py = static_cast<char*>(y.raw_data());
-    detail::parallel_for(g.outer * count, g.inner, [&](std::int64_t begin, std::int64_t end) {
+    parallel_for(g.outer * count, g.inner, [&](std::int64_t begin, std::int64_t end) {
         for (std::int64_t row = begin; row < end; ++row) {
             const std::int64_t o = row / count, i = row % count;
             std::memcpy(py + row * row_bytes, px + (o * g.n + idx[i]) * row_bytes, static_cast<std::size_t>(row_bytes));

@@ -36,7 +36,7 @@ LayerNormForward layer_norm_forward(const Tensor& x, const Tensor& gamma, const 
         const T* g = gamma.data<T>();
         const T* b = beta.data<T>();
         T* rstd = out.rstd.data<T>();
-        detail::parallel_for(rows, 4 * D, [&](std::int64_t begin, std::int64_t end) {
+        parallel_for(rows, 4 * D, [&](std::int64_t begin, std::int64_t end) {
             for (std::int64_t r = begin; r < end; ++r) {
                 const T* a = x.data<T>() + r * D;
                 T* a_hat = out.a_hat.data<T>() + r * D;
@@ -67,7 +67,7 @@ LayerNormGrads layer_norm_backward(const Tensor& ds, const Tensor& a_hat, const 
         using T = decltype(zero);
         const T* gam = gamma.data<T>();
         // da row by row, split over the rows.
-        detail::parallel_for(rows, 4 * D, [&](std::int64_t begin, std::int64_t end) {
+        parallel_for(rows, 4 * D, [&](std::int64_t begin, std::int64_t end) {
             for (std::int64_t r = begin; r < end; ++r) {
                 const T* dsr = ds.data<T>() + r * D;
                 const T* ahr = a_hat.data<T>() + r * D;
@@ -84,7 +84,7 @@ LayerNormGrads layer_norm_backward(const Tensor& ds, const Tensor& a_hat, const 
         // dgamma and dbeta sum over the rows: split over the columns instead, each summed in row order.
         T* dgamma = grads.dgamma.data<T>();
         T* dbeta = grads.dbeta.data<T>();
-        detail::parallel_for(D, 2 * rows, [&](std::int64_t begin, std::int64_t end) {
+        parallel_for(D, 2 * rows, [&](std::int64_t begin, std::int64_t end) {
             for (std::int64_t r = 0; r < rows; ++r) {
                 const T* dsr = ds.data<T>() + r * D;
                 const T* ahr = a_hat.data<T>() + r * D;

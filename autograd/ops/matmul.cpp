@@ -91,7 +91,7 @@ Tensor matmul_forward(const Tensor& a, const Tensor& b, bool transpose_a, bool t
         // (each then runs on one; BLAS threads only a product called outside a parallel loop).
         // A multiply-add costs about an eighth of an elementwise kernel's element.
         const Shape a_strides = broadcast_strides(batch_of(a), batch), b_strides = broadcast_strides(batch_of(b), batch);
-        detail::parallel_for(numel(batch), m * n * k / 8, [&](std::int64_t begin, std::int64_t end) {
+        parallel_for(numel(batch), m * n * k / 8, [&](std::int64_t begin, std::int64_t end) {
             for (std::int64_t i = begin; i < end; ++i)
                 gemm(transpose_a, transpose_b, m, n, k, a.data<T>() + batch_offset(i, batch, a_strides) * m * k,
                      b.data<T>() + batch_offset(i, batch, b_strides) * k * n, c.data<T>() + i * m * n);

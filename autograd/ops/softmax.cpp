@@ -21,7 +21,7 @@ namespace {
 // split over the threads by o; each lane costs about `cost` per element.
 template <class Fn>
 void for_each_lane(const AroundDim& l, std::int64_t cost, Fn fn) {
-    detail::parallel_for(l.outer, l.n * l.inner * cost, [&](std::int64_t begin, std::int64_t end) {
+    parallel_for(l.outer, l.n * l.inner * cost, [&](std::int64_t begin, std::int64_t end) {
         for (std::int64_t o = begin; o < end; ++o)
             for (std::int64_t i = 0; i < l.inner; ++i) fn(o * l.n * l.inner + i, l.inner);
     });
@@ -145,7 +145,7 @@ Tensor masked_softmax_backward(const Tensor& dp, const Tensor& p, double scale) 
     dispatch_floating(dp.dtype(), [&](auto zero) {
         using T = decltype(zero);
         const T sc = static_cast<T>(scale);
-        detail::parallel_for(rows, 4 * len, [&](std::int64_t begin, std::int64_t end) {
+        parallel_for(rows, 4 * len, [&](std::int64_t begin, std::int64_t end) {
             for (std::int64_t r = begin; r < end; ++r) {
                 const T* dpr = dp.data<T>() + r * len;
                 const T* pr = p.data<T>() + r * len;

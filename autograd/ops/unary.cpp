@@ -23,7 +23,7 @@ Tensor chain(const Tensor& dy, const Tensor& x, const Tensor& y, Grad grad) {
         const T* __restrict__ px = x.data<T>();
         const T* __restrict__ py = y.data<T>();
         T* __restrict__ pdx = dx.data<T>();
-        detail::parallel_for(dy.numel(), 1, [&](std::int64_t begin, std::int64_t end) {
+        parallel_for(dy.numel(), 1, [&](std::int64_t begin, std::int64_t end) {
             for (std::int64_t i = begin; i < end; ++i) pdx[i] = grad(pdy[i], px[i], py[i]);
         });
     });

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "autograd/parallel.h"
+
 namespace nn::optim {
 
 using namespace autograd;
@@ -34,13 +36,15 @@ void Adam::adam_update(std::size_t i, Tensor& param, const Tensor& grad, bool de
         const T b1 = static_cast<T>(options.beta1), b2 = static_cast<T>(options.beta2), eps = static_cast<T>(options.eps);
         const T step = static_cast<T>(lr_ / c1), inv_sqrt_c2 = static_cast<T>(1 / std::sqrt(c2));
         const T wd = static_cast<T>(weight_decay_), decay = static_cast<T>(1 - lr_ * weight_decay_);
-        for (std::int64_t k = 0, n = param.numel(); k < n; ++k) {
-            T gk = decoupled ? g[k] : g[k] + wd * p[k];
-            if (decoupled) p[k] *= decay;  // AdamW: p -= lr wd p, apart from the gradient
-            m[k] = b1 * m[k] + (1 - b1) * gk;
-            v[k] = b2 * v[k] + (1 - b2) * gk * gk;
-            p[k] -= step * m[k] / (std::sqrt(v[k]) * inv_sqrt_c2 + eps);
-        }
+        autograd::parallel_for(param.numel(), 8, [&](std::int64_t begin, std::int64_t end) {
+            for (std::int64_t k = begin; k < end; ++k) {
+                T gk = decoupled ? g[k] : g[k] + wd * p[k];
+                if (decoupled) p[k] *= decay;  // AdamW: p -= lr wd p, apart from the gradient
+                m[k] = b1 * m[k] + (1 - b1) * gk;
+                v[k] = b2 * v[k] + (1 - b2) * gk * gk;
+                p[k] -= step * m[k] / (std::sqrt(v[k]) * inv_sqrt_c2 + eps);
+            }
+        });
     });
 }
 
