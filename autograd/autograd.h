@@ -18,6 +18,7 @@
 #include "autograd/ops/index_select.h"
 #include "autograd/ops/layer_norm.h"
 #include "autograd/ops/masked_fill.h"
+#include "autograd/ops/linear.h"
 #include "autograd/ops/matmul.h"
 #include "autograd/ops/reduce.h"
 #include "autograd/ops/reshape.h"

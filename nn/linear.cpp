@@ -19,15 +19,7 @@ Linear::Linear(std::int64_t in, std::int64_t out, bool with_bias, autograd::Gene
     }
 }
 
-// [..., in] -> [..., out]
-Tensor Linear::forward(const Tensor& x) const {
-    autograd::check_defined("Linear", x);
-    if (x.dim() < 1 || x.size(-1) != weight.size(1))
-        throw autograd::ShapeError(fmt::format("Linear: input {} does not end in in_features = {}",
-                                               autograd::shape_str(x.shape()), weight.size(1)));
-    Tensor y = autograd::matmul(x.dim() == 1 ? x.unsqueeze(0) : x, weight, false, true);
-    if (bias.defined()) y = y + bias;
-    return x.dim() == 1 ? y.squeeze(0) : y;
-}
+// [..., in] -> [..., out]: x W^T + b, one op (autograd/ops/linear.h)
+Tensor Linear::forward(const Tensor& x) const { return autograd::linear(x, weight, bias); }
 
 }  // namespace nn

@@ -1,7 +1,5 @@
 #include "autograd/ops/matmul.h"
 
-#include <cblas.h>
-
 #include <algorithm>
 #include <limits>
 #include <fmt/format.h>
@@ -9,25 +7,12 @@
 #include "autograd/checks.h"
 #include "autograd/graph.h"
 #include "autograd/ops/broadcast.h"
+#include "autograd/ops/gemm.h"
 #include "autograd/ops/reshape.h"
 #include "autograd/parallel.h"
 
 namespace autograd {
 namespace {
-
-// C[m, n] = op(A) op(B) for row-major A, B with leading dims set by the flags.
-template <class T>
-void gemm(bool ta, bool tb, std::int64_t m, std::int64_t n, std::int64_t k, const T* a, const T* b, T* c) {
-    const auto lda = static_cast<blasint>(ta ? m : k);
-    const auto ldb = static_cast<blasint>(tb ? k : n);
-    const auto fa = ta ? CblasTrans : CblasNoTrans;
-    const auto fb = tb ? CblasTrans : CblasNoTrans;
-    const auto M = static_cast<blasint>(m), N = static_cast<blasint>(n), K = static_cast<blasint>(k);
-    if constexpr (std::is_same_v<T, float>)
-        cblas_sgemm(CblasRowMajor, fa, fb, M, N, K, 1.0f, a, lda, b, ldb, 0.0f, c, static_cast<blasint>(n));
-    else
-        cblas_dgemm(CblasRowMajor, fa, fb, M, N, K, 1.0, a, lda, b, ldb, 0.0, c, static_cast<blasint>(n));
-}
 
 Shape batch_of(const Tensor& t) { return Shape(t.shape().begin(), t.shape().end() - 2); }
 
@@ -84,7 +69,7 @@ Tensor matmul_forward(const Tensor& a, const Tensor& b, bool transpose_a, bool t
         using T = decltype(zero);
         if (b.dim() == 2 && !transpose_a) {
             // A's batch dims fold into the rows: one GEMM (a Linear on [B, T, D]).
-            gemm(false, transpose_b, numel(batch) * m, n, k, a.data<T>(), b.data<T>(), c.data<T>());
+            detail::gemm(false, transpose_b, numel(batch) * m, n, k, a.data<T>(), b.data<T>(), c.data<T>());
             return;
         }
         // Attention's per-(batch, head) products: many small GEMMs, split over the threads
@@ -93,7 +78,7 @@ Tensor matmul_forward(const Tensor& a, const Tensor& b, bool transpose_a, bool t
         const Shape a_strides = broadcast_strides(batch_of(a), batch), b_strides = broadcast_strides(batch_of(b), batch);
         parallel_for(numel(batch), m * n * k / 8, [&](std::int64_t begin, std::int64_t end) {
             for (std::int64_t i = begin; i < end; ++i)
-                gemm(transpose_a, transpose_b, m, n, k, a.data<T>() + batch_offset(i, batch, a_strides) * m * k,
+                detail::gemm(transpose_a, transpose_b, m, n, k, a.data<T>() + batch_offset(i, batch, a_strides) * m * k,
                      b.data<T>() + batch_offset(i, batch, b_strides) * k * n, c.data<T>() + i * m * n);
         });
     });

@@ -19,6 +19,6 @@ TEST_CASE("Linear computes x W^T + b by hand", "[module]") {
 
 TEST_CASE("Linear rejects inputs of the wrong width", "[errors]") {
     nn::Linear lin(4, 3);
-    CHECK_THROWS_WITH(lin(zeros({2, 5})), "Linear: input [2, 5] does not end in in_features = 4");
+    CHECK_THROWS_WITH(lin(zeros({2, 5})), "linear: input [2, 5] does not end in in_features = 4");
     CHECK_THROWS_AS(nn::Linear(0, 3), ValueError);
 }

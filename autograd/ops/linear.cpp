@@ -1,0 +1,97 @@
+#include "autograd/ops/linear.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "autograd/checks.h"
+#include "autograd/graph.h"
+#include "autograd/ops/broadcast.h"
+#include "autograd/ops/gemm.h"
+#include "autograd/ops/matmul.h"
+#include "autograd/ops/reshape.h"
+#include "autograd/parallel.h"
+
+namespace autograd {
+namespace {
+
+// The affine map over the rows of x, [rows, in] with rows the product of its leading dims
+// (003 "Linear layer"; 002's W x + b, one token per row):
+//   y = x W^T + b
+// computed as one GEMM adding into y, which starts as b in every row (0 without a bias), so
+// the bias costs no pass of its own, nor does BLAS's zeroing of y.
+// Backward, each a GEMM over the folded rows but db:
+//   dx = dy W,   dW = dy^T x,   db = sum over rows of dy.
+
+Tensor linear_forward(const Tensor& x, const Tensor& weight, const Tensor& bias) {
+    const std::int64_t in = weight.size(1), out = weight.size(0);
+    Shape y_shape = x.shape();
+    y_shape.back() = out;
+    const std::int64_t rows = numel(Shape(y_shape.begin(), y_shape.end() - 1));
+    Tensor y = Tensor::empty(y_shape, x.dtype());
+    if (y.numel() == 0) return y;
+    dispatch_floating(x.dtype(), [&](auto zero) {
+        using T = decltype(zero);
+        T* py = y.data<T>();
+        const T* pb = bias.defined() ? bias.data<T>() : nullptr;
+        parallel_for(rows, out, [&](std::int64_t begin, std::int64_t end) {
+            for (std::int64_t r = begin; r < end; ++r) {
+                if (pb)
+                    std::memcpy(py + r * out, pb, sizeof(T) * static_cast<std::size_t>(out));
+                else
+                    std::memset(py + r * out, 0, sizeof(T) * static_cast<std::size_t>(out));
+            }
+        });
+        if (in > 0) detail::gemm(false, true, rows, out, in, x.data<T>(), weight.data<T>(), py, T(1));
+    });
+    return y;
+}
+
+std::vector<Tensor> linear_backward(const Tensor& dy, const Tensor& x, const Tensor& weight, const Tensor& bias) {
+    const std::int64_t in = weight.size(1), out = weight.size(0);
+    Tensor dx = x.requires_grad() ? matmul(dy, weight) : Tensor();
+    Tensor dw = weight.requires_grad() ? matmul(reshape(dy, {-1, out}), reshape(x, {-1, in}), true, false) : Tensor();
+    Tensor db = bias.defined() && bias.requires_grad() ? sum_to(dy, bias.shape()) : Tensor();
+    return {dx, dw, db};
+}
+
+void check_linear(const Tensor& x, const Tensor& weight, const Tensor& bias) {
+    check_floating("linear", x);
+    check_floating("linear", weight);
+    check_same_dtype("linear", x, weight);
+    if (weight.dim() != 2)
+        throw ShapeError(fmt::format("linear: weight must be [out, in], got {}", shape_str(weight.shape())));
+    if (x.dim() < 1 || x.size(-1) != weight.size(1))
+        throw ShapeError(fmt::format("linear: input {} does not end in in_features = {}", shape_str(x.shape()),
+                                     weight.size(1)));
+    constexpr std::int64_t kBlasMax = std::numeric_limits<blasint>::max();  // BLAS sizes are blasint
+    if (x.numel() / std::max<std::int64_t>(weight.size(1), 1) > kBlasMax || weight.size(0) > kBlasMax ||
+        weight.size(1) > kBlasMax)
+        throw ShapeError(fmt::format("linear: operands too large for BLAS: {} and weight {}", shape_str(x.shape()),
+                                     shape_str(weight.shape())));
+    if (bias.defined()) {
+        check_floating("linear", bias);
+        check_same_dtype("linear", x, bias);
+        if (bias.shape() != Shape{weight.size(0)})
+            throw ShapeError(fmt::format("linear: bias {} must be [{}] for weight {}", shape_str(bias.shape()),
+                                         weight.size(0), shape_str(weight.shape())));
+    }
+}
+
+}  // namespace
+
+Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias) {
+    check_linear(x, weight, bias);
+    Tensor y = linear_forward(x, weight, bias);
+    std::vector<Tensor> inputs{x, weight};
+    if (bias.defined()) inputs.push_back(bias);
+    return record("linear", inputs, y, [x, weight, bias](const Tensor& dy) {
+        std::vector<Tensor> grads = linear_backward(dy, x, weight, bias);
+        if (!bias.defined()) grads.pop_back();
+        return grads;
+    });
+}
+
+}  // namespace autograd
