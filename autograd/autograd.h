@@ -23,6 +23,7 @@
 #include "autograd/ops/reduce.h"
 #include "autograd/ops/reshape.h"
 #include "autograd/ops/select.h"
+#include "autograd/ops/smoothed_nll.h"
 #include "autograd/ops/softmax.h"
 #include "autograd/ops/transpose.h"
 #include "autograd/ops/unary.h"
