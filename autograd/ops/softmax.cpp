@@ -122,14 +122,20 @@ Tensor masked_softmax_forward(const Tensor& scores, const Tensor& mask, double s
                 const T* s = scores.data<T>() + row;
                 T* pr = p.data<T>() + row;
                 auto kept = [&](std::int64_t k) { return keep[mask_row + k * mask_step] != 0; };
-                const T max_s = detail::lane_max<T>(len, minus_inf, [&](std::int64_t k) {
-                    return kept(k) ? sc * s[k] : minus_inf;
-                });
+                // No mask (the ViT's) keeps every key of the row: then no test per key.
+                const bool keep_all = mask_step == 0 && kept(0);
+                const T max_s = keep_all ? detail::lane_max<T>(len, minus_inf, [&](std::int64_t k) { return sc * s[k]; })
+                                         : detail::lane_max<T>(len, minus_inf, [&](std::int64_t k) {
+                                               return kept(k) ? sc * s[k] : minus_inf;
+                                           });
                 if (max_s == minus_inf) {  // every key masked
                     for (std::int64_t k = 0; k < len; ++k) pr[k] = 0;
                     return;
                 }
-                for (std::int64_t k = 0; k < len; ++k) pr[k] = kept(k) ? detail::exp_vec(sc * s[k] - max_s) : T(0);
+                if (keep_all)
+                    for (std::int64_t k = 0; k < len; ++k) pr[k] = detail::exp_vec(sc * s[k] - max_s);
+                else
+                    for (std::int64_t k = 0; k < len; ++k) pr[k] = kept(k) ? detail::exp_vec(sc * s[k] - max_s) : T(0);
                 const T inv = 1 / detail::lane_sum<T>(len, [&](std::int64_t k) { return pr[k]; });
                 for (std::int64_t k = 0; k < len; ++k) pr[k] *= inv;
             },
