@@ -1,7 +1,6 @@
 #include "autograd/ops/linear.h"
 
 #include <algorithm>
-#include <cstring>
 #include <limits>
 
 #include <fmt/format.h>
@@ -37,12 +36,8 @@ Tensor linear_forward(const Tensor& x, const Tensor& weight, const Tensor& bias)
         T* py = y.data<T>();
         const T* pb = bias.defined() ? bias.data<T>() : nullptr;
         parallel_for(rows, out, [&](std::int64_t begin, std::int64_t end) {
-            for (std::int64_t r = begin; r < end; ++r) {
-                if (pb)
-                    std::memcpy(py + r * out, pb, sizeof(T) * static_cast<std::size_t>(out));
-                else
-                    std::memset(py + r * out, 0, sizeof(T) * static_cast<std::size_t>(out));
-            }
+            for (std::int64_t r = begin; r < end; ++r)
+                for (std::int64_t j = 0; j < out; ++j) py[r * out + j] = pb ? pb[j] : T(0);
         });
         if (in > 0) detail::gemm(false, true, rows, out, in, x.data<T>(), weight.data<T>(), py, T(1));
     });
