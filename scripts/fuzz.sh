@@ -13,7 +13,7 @@ shift || true
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(checkpoint idx)
 
-./scripts/install_packages.sh clang-14 libclang-rt-14-dev meson ninja-build pkg-config \
+./scripts/install_packages.sh clang-14 libclang-rt-14-dev libomp-14-dev meson ninja-build pkg-config \
   libopenblas-openmp-dev libfmt-dev catch2 zlib1g-dev libcli11-dev libstb-dev
 if [ ! -f build-fuzz/build.ninja ]; then
   echo "fuzz: configuring build-fuzz/ (clang, -Dfuzz=true, address and undefined sanitizers)"
