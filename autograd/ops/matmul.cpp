@@ -59,7 +59,7 @@ MatmulSizes check_matmul(const Tensor& a, const Tensor& b, bool transpose_a, boo
 }
 
 Tensor matmul_forward(const Tensor& a, const Tensor& b, bool transpose_a, bool transpose_b, MatmulSizes size) {
-    const auto [m, n, k] = size;
+    const std::int64_t m = size.m, n = size.n, k = size.k;  // not a structured binding: clang 14 cannot capture one
     Shape batch = broadcast_shapes("matmul", batch_of(a), batch_of(b));
     Shape c_shape = batch;
     c_shape.push_back(m);

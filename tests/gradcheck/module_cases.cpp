@@ -154,7 +154,9 @@ std::vector<Case> module_cases() {
                                   {"Transformer (pre-norm, 001's LayerNorm)", Norm::pre, LN::annotated}})
         cases.push_back(module_case<models::Transformer>(
             "models", name, "N 1, d 8, 2 heads, src [2,4], tgt [2,3]",
-            [norm, ln] { return models::make_transformer(tiny_transformer(norm, ln)); },
+            [norm = norm, ln = ln] {  // init-captures: clang 14 cannot capture a structured binding
+                return models::make_transformer(tiny_transformer(norm, ln));
+            },
             [] { return std::vector<Tensor>{}; },
             [](const models::Transformer& m, auto&) {
                 Tensor src = ids({1, 3, 4, 0, 1, 5, 6, 2}, {2, 4}), tgt = ids({1, 3, 4, 1, 5, 6}, {2, 3});
