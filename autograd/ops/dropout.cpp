@@ -7,8 +7,8 @@
 
 #include "autograd/checks.h"
 #include "autograd/graph.h"
-#include "autograd/parallel.h"
 #include "autograd/ops/arithmetic.h"
+#include "autograd/parallel.h"
 
 namespace autograd {
 namespace {

@@ -7,12 +7,12 @@
 
 #include "autograd/checks.h"
 #include "autograd/graph.h"
-#include "autograd/ops/lane_sum.h"
-#include "autograd/ops/vector_math.h"
-#include "autograd/parallel.h"
 #include "autograd/ops/arithmetic.h"
 #include "autograd/ops/broadcast_loop.h"
+#include "autograd/ops/lane_sum.h"
 #include "autograd/ops/reduce.h"
+#include "autograd/ops/vector_math.h"
+#include "autograd/parallel.h"
 
 namespace autograd {
 namespace {
