@@ -13,7 +13,7 @@ namespace {
 
 // [1, H, Tq, Tk] -> [Tq, H * Tk + H - 1]: the heads left to right, one blank column between.
 Tensor heads_side_by_side(const Tensor& attention) {
-    const std::int64_t H = attention.size(1), Tq = attention.size(2), Tk = attention.size(3);
+    const std::int64_t H = attention.size(1), Tq = attention.size(2);
     std::vector<Tensor> parts;
     for (std::int64_t h = 0; h < H; ++h) {
         if (h > 0) parts.push_back(zeros({Tq, 1}, attention.dtype()));
