@@ -33,11 +33,11 @@ Tensor broadcast_to(const Tensor& x, const Shape& shape) {
         using T = decltype(zero);
         const T* src = x.data<T>();
         T* dst = y.data<T>();
-        detail::parallel_for_each_broadcast_row(shape, broadcast_strides(x.shape(), shape), Shape(shape.size(), 0),
-                                       [&](std::int64_t o, std::int64_t a, std::int64_t, std::int64_t len,
-                                           std::int64_t step, std::int64_t) {
-                                           for (std::int64_t i = 0; i < len; ++i) dst[o + i] = src[a + i * step];
-                                       });
+        detail::parallel_for_each_broadcast_row(
+            shape, broadcast_strides(x.shape(), shape), Shape(shape.size(), 0),
+            [&](std::int64_t o, std::int64_t a, std::int64_t, std::int64_t len, std::int64_t step, std::int64_t) {
+                for (std::int64_t i = 0; i < len; ++i) dst[o + i] = src[a + i * step];
+            });
     });
     Shape x_shape = x.shape();
     return record("broadcast_to", {x}, y, [x_shape](const Tensor& dy) { return std::vector{sum_to(dy, x_shape)}; });

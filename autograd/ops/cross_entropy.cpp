@@ -87,24 +87,9 @@ Tensor cross_entropy_backward(const Tensor& dloss, const Tensor& probs, const Te
 // Checks the arguments; returns the number of rows whose target is not ignored.
 std::int64_t check_cross_entropy(const Tensor& logits, const Tensor& target, std::int64_t ignore_index,
                                  double label_smoothing) {
-    check_floating("cross_entropy", logits);
-    check_dtype("cross_entropy", target, Dtype::int64, "target");
-    if (logits.dim() < 1) throw ShapeError("cross_entropy: logits must be [..., C], got shape []");
-    Shape rows_shape(logits.shape().begin(), logits.shape().end() - 1);
-    if (target.shape() != rows_shape)
-        throw ShapeError(fmt::format("cross_entropy: target {} must have the shape of logits {} without the last dim",
-                                     shape_str(target.shape()), shape_str(logits.shape())));
+    const std::int64_t count = check_class_targets("cross_entropy", logits, "logits", target, ignore_index);
     if (!(label_smoothing >= 0 && label_smoothing <= 1))
         throw ValueError(fmt::format("cross_entropy: label_smoothing {} is outside [0, 1]", label_smoothing));
-    const std::int64_t C = logits.size(-1);
-    const std::int64_t* t = target.data<std::int64_t>();
-    std::int64_t count = 0;
-    for (std::int64_t r = 0; r < target.numel(); ++r) {
-        if (t[r] == ignore_index) continue;
-        if (t[r] < 0 || t[r] >= C)
-            throw IndexError(fmt::format("cross_entropy: target {} at position {} is outside [0, {})", t[r], r, C));
-        ++count;
-    }
     return count;
 }
 

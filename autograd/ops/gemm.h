@@ -3,9 +3,13 @@
 #include <cblas.h>
 
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 
 namespace autograd::detail {
+
+// The largest size a BLAS argument takes (sizes are blasint).
+inline constexpr std::int64_t kBlasMax = std::numeric_limits<blasint>::max();
 
 // C[m, n] = op(A) op(B) + beta C for row-major A, B with leading dims set by the flags;
 // beta 0 overwrites C (BLAS then zeroes C in a pass of its own), beta 1 adds to it.

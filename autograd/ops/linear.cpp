@@ -1,7 +1,6 @@
 #include "autograd/ops/linear.h"
 
 #include <algorithm>
-#include <limits>
 
 #include <fmt/format.h>
 
@@ -16,8 +15,8 @@
 namespace autograd {
 namespace {
 
-// The affine map over the rows of x, [rows, in] with rows the product of its leading dims
-// (003 "Linear layer"; 002's W x + b, one token per row):
+// The affine map over the rows of x, [rows, in] with rows the product of its leading dims,
+// one token per row (003's Q = X W_Q; 001's nn.Linear, PyTorch's weight layout [out, in]):
 //   y = x W^T + b
 // computed as one GEMM adding into y, which starts as b in every row (0 without a bias), so
 // the bias costs no pass of its own, nor does BLAS's zeroing of y.
@@ -61,7 +60,7 @@ void check_linear(const Tensor& x, const Tensor& weight, const Tensor& bias) {
     if (x.dim() < 1 || x.size(-1) != weight.size(1))
         throw ShapeError(fmt::format("linear: input {} does not end in in_features = {}", shape_str(x.shape()),
                                      weight.size(1)));
-    constexpr std::int64_t kBlasMax = std::numeric_limits<blasint>::max();  // BLAS sizes are blasint
+    using detail::kBlasMax;
     if (x.numel() / std::max<std::int64_t>(weight.size(1), 1) > kBlasMax || weight.size(0) > kBlasMax ||
         weight.size(1) > kBlasMax)
         throw ShapeError(fmt::format("linear: operands too large for BLAS: {} and weight {}", shape_str(x.shape()),

@@ -1,7 +1,7 @@
 #include "autograd/ops/matmul.h"
 
 #include <algorithm>
-#include <limits>
+
 #include <fmt/format.h>
 
 #include "autograd/checks.h"
@@ -51,7 +51,7 @@ MatmulSizes check_matmul(const Tensor& a, const Tensor& b, bool transpose_a, boo
     if (k != kb)
         throw ShapeError(fmt::format("matmul: inner dimensions differ: {}{} @ {}{}", shape_str(a.shape()),
                                      transpose_a ? "^T" : "", shape_str(b.shape()), transpose_b ? "^T" : ""));
-    constexpr std::int64_t kBlasMax = std::numeric_limits<blasint>::max();  // BLAS sizes are blasint
+    using detail::kBlasMax;
     if (m * std::max<std::int64_t>(numel(batch_of(a)), 1) > kBlasMax || n > kBlasMax || k > kBlasMax)
         throw ShapeError(fmt::format("matmul: operands too large for BLAS: {} @ {}", shape_str(a.shape()),
                                      shape_str(b.shape())));

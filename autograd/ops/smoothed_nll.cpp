@@ -71,24 +71,9 @@ Tensor smoothed_nll_backward(const Tensor& dloss, const Shape& log_probs_shape, 
 
 // Checks the arguments; returns the number of rows that count.
 std::int64_t check_smoothed_nll(const Tensor& log_probs, const Tensor& target, const Smoothing& s) {
-    check_floating("smoothed_nll", log_probs);
-    check_dtype("smoothed_nll", target, Dtype::int64, "target");
-    if (log_probs.dim() < 1) throw ShapeError("smoothed_nll: log_probs must be [..., C], got shape []");
-    Shape rows(log_probs.shape().begin(), log_probs.shape().end() - 1);
-    if (target.shape() != rows)
-        throw ShapeError(fmt::format("smoothed_nll: target {} must have the shape of log_probs {} without the last dim",
-                                     shape_str(target.shape()), shape_str(log_probs.shape())));
+    const std::int64_t count = check_class_targets("smoothed_nll", log_probs, "log_probs", target, s.ignore_index);
     if (!(s.on >= 0 && s.off >= 0))
         throw ValueError(fmt::format("smoothed_nll: weights on {} and off {} must be >= 0", s.on, s.off));
-    const std::int64_t* t = target.data<std::int64_t>();
-    std::int64_t count = 0;
-    for (std::int64_t r = 0; r < target.numel(); ++r) {
-        if (t[r] == s.ignore_index) continue;
-        if (t[r] < 0 || t[r] >= s.classes)
-            throw IndexError(fmt::format("smoothed_nll: target {} at position {} is outside [0, {})", t[r], r,
-                                         s.classes));
-        ++count;
-    }
     return count;
 }
 
