@@ -11,6 +11,7 @@
 #include "autograd/gradcheck.h"
 #include "autograd/graph.h"
 #include "autograd/ops/arithmetic.h"
+#include "autograd/ops/attention.h"
 #include "autograd/ops/broadcast.h"
 #include "autograd/ops/concat.h"
 #include "autograd/ops/cross_entropy.h"

@@ -1,9 +1,6 @@
 #include "nn/multi_head_attention.h"
 
 #include "nn/attention_mask.h"
-#include "nn/scaled_dot_product_attention.h"
-
-#include <cmath>
 
 #include <fmt/format.h>
 
@@ -29,29 +26,20 @@ void MultiHeadAttention::check_input(const char* what, const Tensor& x) const {
                                      shape_str(x.shape())));
 }
 
-Tensor MultiHeadAttention::split_heads(const Tensor& x) const {
-    return permute(reshape(x, {x.size(0), x.size(1), heads, d_k}), {0, 2, 1, 3});
-}
-
-Tensor MultiHeadAttention::merge_heads(const Tensor& z) const {
-    return reshape(permute(z, {0, 2, 1, 3}), {z.size(0), z.size(2), heads * d_k});
-}
-
-// softmax(q k^T / sqrt(d_k) + M) v over [B, H]: q [B, H, Tq, d_k], k, v [B, H, Tk, d_k].
+// Every head's softmax(q_i k_i^T / sqrt(d_k) + M) v_i, the heads side by side: q [B, Tq, D],
+// k, v [B, Tk, D] -> [B, Tq, D].
 Tensor MultiHeadAttention::attend(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask) const {
-    const std::int64_t B = q.size(0), Tq = q.size(2), Tk = k.size(2);
-    Tensor head_mask;
     if (mask.defined()) {
         check_dtype("MultiHeadAttention", mask, Dtype::int64, "mask");
-        Shape want{B, Tq, Tk};
+        Shape want{q.size(0), q.size(1), k.size(1)};
         if (mask.dim() != 3 || broadcast_shapes("MultiHeadAttention", mask.shape(), want) != want)
             throw ShapeError(fmt::format("MultiHeadAttention: mask {} does not broadcast to [B, Tq, Tk] = {}",
                                          shape_str(mask.shape()), shape_str(want)));
-        head_mask = unsqueeze(mask, 1);  // the same mask for every head
     }
-    Tensor p = attention_weights(q, k, head_mask);  // [B, H, Tq, Tk]
-    last_attention_ = p.detach();
-    return matmul(dropout->forward(p), v);  // dropout on P (001), then P V: [B, H, Tq, d_k]
+    // Dropout on P (001), inside the op.
+    AttentionOutput a = multi_head_attention(q, k, v, heads, mask, dropout->p, dropout->is_training());
+    last_attention_ = a.weights;
+    return a.z;
 }
 
 Tensor MultiHeadAttention::forward(const Tensor& query, const Tensor& key, const Tensor& value, const Tensor& mask) const {
@@ -61,8 +49,7 @@ Tensor MultiHeadAttention::forward(const Tensor& query, const Tensor& key, const
     if (key.shape() != value.shape() || key.size(0) != query.size(0))
         throw ShapeError(fmt::format("MultiHeadAttention: query {}, key {} and value {} do not match",
                                      shape_str(query.shape()), shape_str(key.shape()), shape_str(value.shape())));
-    Tensor q = split_heads(w_q->forward(query)), k = split_heads(w_k->forward(key)), v = split_heads(w_v->forward(value));
-    return w_o->forward(merge_heads(attend(q, k, v, mask)));
+    return w_o->forward(attend(w_q->forward(query), w_k->forward(key), w_v->forward(value), mask));
 }
 
 Tensor MultiHeadAttention::forward_block_local(const Tensor& x, std::int64_t block) const {
@@ -79,18 +66,17 @@ Tensor MultiHeadAttention::forward_block_local(const Tensor& x, std::int64_t blo
 
 Tensor MultiHeadAttention::forward_cached(const Tensor& x_new, KVCache& cache, const Tensor& mask) const {
     check_input("x_new", x_new);
-    Tensor k = split_heads(w_k->forward(x_new)), v = split_heads(w_v->forward(x_new));
+    Tensor k = w_k->forward(x_new), v = w_v->forward(x_new);
     if (cache.length() > 0) {
         if (cache.keys.size(0) != x_new.size(0))
             throw ShapeError(fmt::format("MultiHeadAttention: cache holds batch {}, input {}", cache.keys.size(0),
                                          shape_str(x_new.shape())));
-        k = concat({cache.keys, k}, 2);
-        v = concat({cache.values, v}, 2);
+        k = concat({cache.keys, k}, 1);
+        v = concat({cache.values, v}, 1);
     }
     cache.keys = k;
     cache.values = v;
-    Tensor q = split_heads(w_q->forward(x_new));
-    return w_o->forward(merge_heads(attend(q, k, v, mask)));
+    return w_o->forward(attend(w_q->forward(x_new), k, v, mask));
 }
 
 Tensor MultiHeadAttention::forward_memory_cached(const Tensor& query, const Tensor& memory, KVCache& cache,
@@ -98,11 +84,10 @@ Tensor MultiHeadAttention::forward_memory_cached(const Tensor& query, const Tens
     check_input("query", query);
     if (cache.length() == 0) {
         check_input("memory", memory);
-        cache.keys = split_heads(w_k->forward(memory));
-        cache.values = split_heads(w_v->forward(memory));
+        cache.keys = w_k->forward(memory);
+        cache.values = w_v->forward(memory);
     }
-    Tensor q = split_heads(w_q->forward(query));
-    return w_o->forward(merge_heads(attend(q, cache.keys, cache.values, mask)));
+    return w_o->forward(attend(w_q->forward(query), cache.keys, cache.values, mask));
 }
 
 }  // namespace nn

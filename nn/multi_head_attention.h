@@ -6,12 +6,12 @@
 
 namespace nn {
 
-// Keys and values already projected, [B, H, T, d_k], kept between decoding
+// Keys and values already projected, [B, T, D] (the heads side by side), kept between decoding
 // steps (000 §15.5.4 note i: each layer keeps key_value and concatenates the
 // new token's to it).
 struct KVCache {
     Tensor keys, values;
-    std::int64_t length() const { return keys.defined() ? keys.size(2) : 0; }
+    std::int64_t length() const { return keys.defined() ? keys.size(1) : 0; }
     void clear() { keys = values = Tensor(); }
 };
 
@@ -19,8 +19,11 @@ struct KVCache {
 // 002 "Multi-Head Self-Attention"):
 //   head_i = softmax(Q W_i^Q (K W_i^K)^T / sqrt(d_k) + M) V W_i^V,
 //   MultiHead(Q, K, V) = Concat(head_1, ..., head_h) W^O,   d_k = d_model / h.
-// All heads run as one batched GEMM over [B, H]; scale, mask and softmax are one
-// fused op (autograd::masked_softmax).
+// All heads run in one op, autograd::multi_head_attention, which reads each head's
+// columns of Q W^Q, K W^K and V W^V in place: the equations of every head, the scale,
+// the mask, the softmax and dropout on P are in autograd/ops/attention.cpp.
+// nn::scaled_dot_product_attention is the same equation on one head, composed of
+// plain ops; tests check the two agree.
 // Masks are int64, nonzero = may attend, broadcastable to [B, Tq, Tk]: padding
 // [B, 1, Tk], causal [1, Tq, Tk] (subsequent_mask), or both (mask_and). The
 // same mask applies to every head.
@@ -62,8 +65,6 @@ public:
     std::int64_t heads, d_k;
 
 private:
-    Tensor split_heads(const Tensor& x) const;  // [B, T, D] -> [B, H, T, d_k]
-    Tensor merge_heads(const Tensor& z) const;  // [B, H, T, d_k] -> [B, T, D]
     Tensor attend(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask) const;
     void check_input(const char* what, const Tensor& x) const;
     mutable Tensor last_attention_;

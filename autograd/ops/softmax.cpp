@@ -11,6 +11,7 @@
 #include "autograd/ops/broadcast_loop.h"
 #include "autograd/ops/lane_sum.h"
 #include "autograd/ops/reduce.h"
+#include "autograd/ops/softmax_row.h"
 #include "autograd/ops/vector_math.h"
 #include "autograd/parallel.h"
 
@@ -112,32 +113,13 @@ Tensor masked_softmax_forward(const Tensor& scores, const Tensor& mask, double s
     const std::int64_t* keep = mask.data<std::int64_t>();
     dispatch_floating(scores.dtype(), [&](auto zero) {
         using T = decltype(zero);
-        constexpr T minus_inf = -std::numeric_limits<T>::infinity();
-        const T sc = static_cast<T>(scale);
         // Each row of S with the mask's matching row (step 0 where the mask broadcasts).
         detail::parallel_for_each_broadcast_row(
             shape, Shape(shape.size(), 0), broadcast_strides(mask.shape(), shape),
             [&](std::int64_t row, std::int64_t, std::int64_t mask_row, std::int64_t len, std::int64_t,
                 std::int64_t mask_step) {
-                const T* s = scores.data<T>() + row;
-                T* pr = p.data<T>() + row;
-                auto kept = [&](std::int64_t k) { return keep[mask_row + k * mask_step] != 0; };
-                // No mask (the ViT's) keeps every key of the row: then no test per key.
-                const bool keep_all = mask_step == 0 && kept(0);
-                const T max_s = keep_all ? detail::lane_max<T>(len, minus_inf, [&](std::int64_t k) { return sc * s[k]; })
-                                         : detail::lane_max<T>(len, minus_inf, [&](std::int64_t k) {
-                                               return kept(k) ? sc * s[k] : minus_inf;
-                                           });
-                if (max_s == minus_inf) {  // every key masked
-                    for (std::int64_t k = 0; k < len; ++k) pr[k] = 0;
-                    return;
-                }
-                if (keep_all)
-                    for (std::int64_t k = 0; k < len; ++k) pr[k] = detail::exp_vec(sc * s[k] - max_s);
-                else
-                    for (std::int64_t k = 0; k < len; ++k) pr[k] = kept(k) ? detail::exp_vec(sc * s[k] - max_s) : T(0);
-                const T inv = 1 / detail::lane_sum<T>(len, [&](std::int64_t k) { return pr[k]; });
-                for (std::int64_t k = 0; k < len; ++k) pr[k] *= inv;
+                detail::masked_softmax_row(scores.data<T>() + row, p.data<T>() + row, len, keep + mask_row,
+                                              mask_step, static_cast<T>(scale));
             },
             /*cost=*/8);
     });
@@ -150,15 +132,10 @@ Tensor masked_softmax_backward(const Tensor& dp, const Tensor& p, double scale) 
     const std::int64_t len = dp.size(-1), rows = len == 0 ? 0 : dp.numel() / len;
     dispatch_floating(dp.dtype(), [&](auto zero) {
         using T = decltype(zero);
-        const T sc = static_cast<T>(scale);
         parallel_for(rows, 4 * len, [&](std::int64_t begin, std::int64_t end) {
-            for (std::int64_t r = begin; r < end; ++r) {
-                const T* dpr = dp.data<T>() + r * len;
-                const T* pr = p.data<T>() + r * len;
-                T* dsr = ds.data<T>() + r * len;
-                const T sum_dp_p = detail::lane_sum<T>(len, [&](std::int64_t k) { return dpr[k] * pr[k]; });
-                for (std::int64_t k = 0; k < len; ++k) dsr[k] = sc * pr[k] * (dpr[k] - sum_dp_p);
-            }
+            for (std::int64_t r = begin; r < end; ++r)
+                detail::masked_softmax_backward_row(dp.data<T>() + r * len, p.data<T>() + r * len,
+                                                       ds.data<T>() + r * len, len, static_cast<T>(scale));
         });
     });
     return ds;

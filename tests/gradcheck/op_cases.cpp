@@ -141,6 +141,23 @@ std::vector<Case> op_cases() {
         op("masked_softmax", "[2,2,3,3] batch 0 fully masked, scale 0.7",
            [] { return std::vector{leaf({2, 2, 3, 3}, 2)}; },
            [](auto& x) { return masked_softmax(x[0], ids({0, 0, 0, 1, 1, 1}, {2, 1, 1, 3}), 0.7); }),
+        op("multi_head_attention", "self, q/k/v [2,3,4], 2 heads, causal mask [1,3,3]",
+           [] { return std::vector{leaf({2, 3, 4}, 1), leaf({2, 3, 4}, 2), leaf({2, 3, 4}, 3)}; },
+           [](auto& x) {
+               return multi_head_attention(x[0], x[1], x[2], 2, ids({1, 0, 0, 1, 1, 0, 1, 1, 1}, {1, 3, 3})).z;
+           }),
+        op("multi_head_attention", "cross, q [2,2,6], k [2,4,6], v [2,4,4], 2 heads, batch 1's query 0 fully masked",
+           [] { return std::vector{leaf({2, 2, 6}, 4), leaf({2, 4, 6}, 5), leaf({2, 4, 4}, 6)}; },
+           [](auto& x) {
+               Tensor mask = ids({1, 1, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 1, 1}, {2, 2, 4});
+               return multi_head_attention(x[0], x[1], x[2], 2, mask).z;
+           }),
+        op("multi_head_attention", "q/k/v [2,3,4], 2 heads, dropout 0.3 on P",
+           [] { return std::vector{leaf({2, 3, 4}, 7), leaf({2, 3, 4}, 8), leaf({2, 3, 4}, 9)}; },
+           [](auto& x) {
+               Generator g(11);  // the same factors at every evaluation
+               return multi_head_attention(x[0], x[1], x[2], 2, Tensor(), 0.3, true, g).z;
+           }),
         op("masked_fill", "[2,3] mask [1,3]", [] { return std::vector{leaf({2, 3}, 1)}; },
            [](auto& x) { return masked_fill(x[0], ids({0, 1, 0}, {1, 3}), -5.0); }),
         op("masked_fill", "[2,3,4] mask [1,3,4]", [] { return std::vector{leaf({2, 3, 4}, 1)}; },

@@ -1,0 +1,220 @@
+#include "autograd/ops/attention.h"
+
+#include <cmath>
+#include <memory>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "autograd/checks.h"
+#include "autograd/factories.h"
+#include "autograd/graph.h"
+#include "autograd/ops/dropout_draw.h"
+#include "autograd/ops/gemm.h"
+#include "autograd/ops/softmax_row.h"
+#include "autograd/parallel.h"
+
+namespace autograd {
+namespace {
+
+// Scaled dot-product attention of every head (001 "Scaled Dot-Product Attention" and
+// "Multi-head attention"; 004 §15.5.1 eq. 15.54 and §15.5.2 eq. 15.55-15.56). Head i reads
+// its own columns of q, k and v where they are, and writes its own columns of z: no copy
+// into [B, H, T, d] and back. For each batch entry and head:
+//   S = Q_i K_i^T,  P = softmax(M + S / sqrt(d_k)),  P~ = dropout(P),  Z_i = P~ V_i
+// Backward (f = dropout's factor per element, 0 or 1 / (1 - p)):
+//   dV_i = P~^T dZ_i,  dP = (dZ_i V_i^T) f,  dS = P (dP - sum(dP P)) / sqrt(d_k),
+//   dQ_i = dS K_i,  dK_i = dS^T Q_i
+// One thread does a (batch entry, head) from start to end, its products in BLAS on that
+// thread, with P still in its cache: no result depends on the number of threads.
+
+struct Sizes {
+    std::int64_t B, Tq, Tk, H, dk, dv;
+    std::int64_t qk_row() const { return H * dk; }  // distance between rows of q (and of k)
+    std::int64_t v_row() const { return H * dv; }   // of v and z
+    std::int64_t pairs() const { return B * H; }
+    std::int64_t p_size() const { return Tq * Tk; }  // one head's P
+    // Work per (batch entry, head) in elements: four flops per multiply-add pair
+    // (matmul's estimate), and about eight per softmax element.
+    std::int64_t cost() const { return Tq * Tk * ((dk + dv) / 8 + 8); }
+};
+
+// The mask as [B, Tq, Tk], step 0 along the dims it broadcasts; keep is null for no mask.
+struct MaskView {
+    const std::int64_t* keep = nullptr;
+    Shape strides;
+    const std::int64_t* row(std::int64_t b, std::int64_t i) const {
+        return keep ? keep + b * strides[0] + i * strides[1] : nullptr;
+    }
+    std::int64_t step() const { return keep ? strides[2] : 0; }
+};
+
+MaskView mask_view(const Tensor& mask, const Sizes& s) {
+    if (!mask.defined()) return {};
+    return {mask.data<std::int64_t>(), broadcast_strides(mask.shape(), {s.B, s.Tq, s.Tk})};
+}
+
+// Dropout's draw on P, kept for the backward; none in evaluation and for p = 0. Element j of
+// head bh's P is element bh Tq Tk + j of the [B, H, Tq, Tk] weights: the same factors as
+// autograd::dropout on the weights would draw.
+using DropoutOnP = std::optional<detail::DropoutDraw>;
+
+// Asks for a batch entry's rows of a tensor, every head's, before its first head reads
+// them: a head alone reads one short piece of each row, which the hardware prefetcher does
+// not foresee, and the copies into BLAS's panels would wait on memory.
+template <class T>
+void prefetch_rows(const T* first, std::int64_t count) {
+    constexpr std::int64_t kLine = 64 / sizeof(T);
+    for (std::int64_t i = 0; i < count; i += kLine) __builtin_prefetch(first + i);
+}
+
+template <class T>
+void attention_forward(const Tensor& q, const Tensor& k, const Tensor& v, const MaskView& mask, const Sizes& s,
+                       const DropoutOnP& drop, Tensor& z, Tensor& p) {
+    const T scale = static_cast<T>(1 / std::sqrt(static_cast<double>(s.dk)));  // 1 / sqrt(d_k)
+    parallel_for(s.pairs(), s.cost(), [&](std::int64_t begin, std::int64_t end) {
+        std::unique_ptr<T[]> scores(new T[s.p_size()]);
+        std::unique_ptr<T[]> dropped(drop ? new T[s.p_size()] : nullptr);
+        for (std::int64_t bh = begin; bh < end; ++bh) {
+            const std::int64_t b = bh / s.H, h = bh % s.H;
+            if (h == 0 || bh == begin) {
+                prefetch_rows(q.data<T>() + b * s.Tq * s.qk_row(), s.Tq * s.qk_row());
+                prefetch_rows(k.data<T>() + b * s.Tk * s.qk_row(), s.Tk * s.qk_row());
+                prefetch_rows(v.data<T>() + b * s.Tk * s.v_row(), s.Tk * s.v_row());
+            }
+            const T* qi = q.data<T>() + b * s.Tq * s.qk_row() + h * s.dk;  // Q_i: [Tq, d_k], rows qk_row apart
+            const T* ki = k.data<T>() + b * s.Tk * s.qk_row() + h * s.dk;  // K_i: [Tk, d_k]
+            const T* vi = v.data<T>() + b * s.Tk * s.v_row() + h * s.dv;   // V_i: [Tk, d_v]
+            T* zi = z.data<T>() + b * s.Tq * s.v_row() + h * s.dv;         // Z_i: [Tq, d_v]
+            T* pi = p.data<T>() + bh * s.p_size();                          // P:   [Tq, Tk]
+            T* si = scores.get();                                           // S:   [Tq, Tk]
+            detail::gemm(false, true, s.Tq, s.Tk, s.dk, qi, s.qk_row(), ki, s.qk_row(), si, s.Tk);  // S = Q_i K_i^T
+            for (std::int64_t r = 0; r < s.Tq; ++r)
+                detail::masked_softmax_row(si + r * s.Tk, pi + r * s.Tk, s.Tk, mask.row(b, r), mask.step(), scale);
+            const T* pd = pi;
+            if (drop) {
+                detail::apply_dropout(*drop, pi, dropped.get(), s.p_size(), bh * s.p_size());
+                pd = dropped.get();
+            }
+            detail::gemm(false, false, s.Tq, s.dv, s.Tk, pd, s.Tk, vi, s.v_row(), zi, s.v_row());  // Z_i = P~ V_i
+        }
+    });
+}
+
+// {dq, dk, dv}, each undefined where its input needs no gradient.
+template <class T>
+std::vector<Tensor> attention_backward(const Tensor& dz, const Tensor& q, const Tensor& k, const Tensor& v,
+                                       const Tensor& p, const Sizes& s, const DropoutOnP& drop) {
+    const bool need_q = q.requires_grad(), need_k = k.requires_grad(), need_v = v.requires_grad();
+    Tensor dq = need_q ? Tensor::empty(q.shape(), q.dtype()) : Tensor();
+    Tensor dk = need_k ? Tensor::empty(k.shape(), k.dtype()) : Tensor();
+    Tensor dv = need_v ? Tensor::empty(v.shape(), v.dtype()) : Tensor();
+    const T scale = static_cast<T>(1 / std::sqrt(static_cast<double>(s.dk)));
+    parallel_for(s.pairs(), 2 * s.cost(), [&](std::int64_t begin, std::int64_t end) {
+        std::unique_ptr<T[]> ds(new T[s.p_size()]);
+        std::unique_ptr<T[]> dropped(drop && need_v ? new T[s.p_size()] : nullptr);
+        for (std::int64_t bh = begin; bh < end; ++bh) {
+            const std::int64_t b = bh / s.H, h = bh % s.H;
+            if (h == 0 || bh == begin) {
+                prefetch_rows(q.data<T>() + b * s.Tq * s.qk_row(), s.Tq * s.qk_row());
+                prefetch_rows(k.data<T>() + b * s.Tk * s.qk_row(), s.Tk * s.qk_row());
+                prefetch_rows(v.data<T>() + b * s.Tk * s.v_row(), s.Tk * s.v_row());
+                prefetch_rows(dz.data<T>() + b * s.Tq * s.v_row(), s.Tq * s.v_row());
+            }
+            const std::int64_t qk_at = b * s.Tq * s.qk_row() + h * s.dk, kk_at = b * s.Tk * s.qk_row() + h * s.dk;
+            const std::int64_t v_at = b * s.Tk * s.v_row() + h * s.dv, z_at = b * s.Tq * s.v_row() + h * s.dv;
+            const T* dzi = dz.data<T>() + z_at;
+            const T* pi = p.data<T>() + bh * s.p_size();
+            if (need_v) {
+                const T* pd = pi;
+                if (drop) {
+                    detail::apply_dropout(*drop, pi, dropped.get(), s.p_size(), bh * s.p_size());
+                    pd = dropped.get();
+                }
+                // dV_i = P~^T dZ_i
+                detail::gemm(true, false, s.Tk, s.dv, s.Tq, pd, s.Tk, dzi, s.v_row(), dv.data<T>() + v_at, s.v_row());
+            }
+            if (!need_q && !need_k) continue;
+            detail::gemm(false, true, s.Tq, s.Tk, s.dv, dzi, s.v_row(), v.data<T>() + v_at, s.v_row(), ds.get(),
+                         s.Tk);  // dP~ = dZ_i V_i^T
+            if (drop) detail::apply_dropout(*drop, ds.get(), ds.get(), s.p_size(), bh * s.p_size());  // dP = dP~ f
+            for (std::int64_t r = 0; r < s.Tq; ++r)
+                detail::masked_softmax_backward_row(ds.get() + r * s.Tk, pi + r * s.Tk, ds.get() + r * s.Tk, s.Tk,
+                                                       scale);
+            if (need_q)  // dQ_i = dS K_i
+                detail::gemm(false, false, s.Tq, s.dk, s.Tk, ds.get(), s.Tk, k.data<T>() + kk_at, s.qk_row(),
+                             dq.data<T>() + qk_at, s.qk_row());
+            if (need_k)  // dK_i = dS^T Q_i
+                detail::gemm(true, false, s.Tk, s.dk, s.Tq, ds.get(), s.Tk, q.data<T>() + qk_at, s.qk_row(),
+                             dk.data<T>() + kk_at, s.qk_row());
+        }
+    });
+    return {dq, dk, dv};
+}
+
+Sizes check_attention(const Tensor& q, const Tensor& k, const Tensor& v, std::int64_t heads, const Tensor& mask,
+                      double dropout) {
+    for (const Tensor* t : {&q, &k, &v}) {
+        check_floating("multi_head_attention", *t);
+        check_same_dtype("multi_head_attention", q, *t);
+    }
+    if (heads <= 0) throw ValueError(fmt::format("multi_head_attention: heads must be positive, got {}", heads));
+    if (!(dropout >= 0 && dropout < 1))
+        throw ValueError(fmt::format("multi_head_attention: dropout probability {} is outside [0, 1)", dropout));
+    const auto fits = [&] {
+        return q.dim() == 3 && k.dim() == 3 && v.dim() == 3 && k.size(0) == q.size(0) && v.size(0) == q.size(0) &&
+               k.size(1) == v.size(1) && k.size(2) == q.size(2) && q.size(2) > 0 && q.size(2) % heads == 0 &&
+               v.size(2) > 0 && v.size(2) % heads == 0;
+    };
+    if (!fits())
+        throw ShapeError(fmt::format("multi_head_attention: q {}, k {} and v {} are not [B, Tq, {} d_k], [B, Tk, {} "
+                                     "d_k] and [B, Tk, {} d_v] with d_k, d_v > 0",
+                                     shape_str(q.shape()), shape_str(k.shape()), shape_str(v.shape()), heads, heads,
+                                     heads));
+    using detail::kBlasMax;
+    if (q.size(1) > kBlasMax || k.size(1) > kBlasMax || q.size(2) > kBlasMax || v.size(2) > kBlasMax)
+        throw ShapeError(fmt::format("multi_head_attention: q {} and k {} are too large for BLAS", shape_str(q.shape()),
+                                     shape_str(k.shape())));
+    const Sizes s{q.size(0), q.size(1), k.size(1), heads, q.size(2) / heads, v.size(2) / heads};
+    if (mask.defined()) {
+        check_dtype("multi_head_attention", mask, Dtype::int64, "mask");
+        const Shape want{s.B, s.Tq, s.Tk};
+        bool fits_want = mask.dim() <= 3;  // each of its dims, right-aligned, 1 or want's
+        for (int d = 1; fits_want && d <= mask.dim(); ++d)
+            fits_want = mask.size(-d) == 1 || mask.size(-d) == want[3 - d];
+        if (!fits_want)
+            throw ShapeError(fmt::format("multi_head_attention: mask {} does not broadcast to [B, Tq, Tk] = {}",
+                                         shape_str(mask.shape()), shape_str(want)));
+    }
+    return s;
+}
+
+}  // namespace
+
+AttentionOutput multi_head_attention(const Tensor& q, const Tensor& k, const Tensor& v, std::int64_t heads,
+                                     const Tensor& mask, double dropout, bool training, Generator& gen) {
+    const Sizes s = check_attention(q, k, v, heads, mask, dropout);
+    Tensor z = Tensor::empty({s.B, s.Tq, s.H * s.dv}, q.dtype());
+    Tensor p = Tensor::empty({s.B, s.H, s.Tq, s.Tk}, q.dtype());
+    DropoutOnP drop;
+    if (training && dropout > 0) drop.emplace(dropout, gen.next_u64());
+    if (s.Tk == 0) {
+        z.fill_(0);  // no key: every query's weights are empty, its output 0
+    } else {
+        dispatch_floating(q.dtype(), [&](auto zero) {
+            attention_forward<decltype(zero)>(q, k, v, mask_view(mask, s), s, drop, z, p);
+        });
+    }
+    z = record("multi_head_attention", {q, k, v}, z, [q, k, v, p, s, drop](const Tensor& dz) {
+        if (s.Tk == 0 || s.Tq == 0)
+            return std::vector{zeros(q.shape(), q.dtype()), zeros(k.shape(), k.dtype()), zeros(v.shape(), v.dtype())};
+        std::vector<Tensor> grads;
+        dispatch_floating(dz.dtype(), [&](auto zero) {
+            grads = attention_backward<decltype(zero)>(dz, q, k, v, p, s, drop);
+        });
+        return grads;
+    });
+    return {z, p};
+}
+
+}  // namespace autograd

@@ -1,0 +1,26 @@
+#pragma once
+// Every head's scaled dot-product attention in one op, on the heads as the projections
+// lay them out: side by side in the last dim (llm.c's layout). Formulas and backward
+// in attention.cpp; nn::MultiHeadAttention puts the projections around it.
+#include "autograd/random.h"
+#include "autograd/tensor.h"
+
+namespace autograd {
+
+struct AttentionOutput {
+    Tensor z;        // [B, Tq, H d_v]: Concat(head_1, ..., head_h), differentiable
+    Tensor weights;  // [B, H, Tq, Tk]: each head's P before dropout, not differentiable (for plots)
+};
+
+// For each head i (its columns i d_k .. (i + 1) d_k of q and k, i d_v .. of v):
+//   P_i = softmax(Q_i K_i^T / sqrt(d_k) + M),   head_i = dropout(P_i) V_i
+// q [B, Tq, H d_k], k [B, Tk, H d_k], v [B, Tk, H d_v]. `mask` is int64, nonzero = may
+// attend, broadcastable to [B, Tq, Tk] and the same for every head (undefined: attend
+// everywhere); a query with every key masked gets P = 0. Dropout on P with probability
+// `dropout` when `training`, drawn from `gen` like autograd::dropout on P.
+// ShapeError for shapes that do not fit, DtypeError for a mask that is not int64.
+AttentionOutput multi_head_attention(const Tensor& q, const Tensor& k, const Tensor& v, std::int64_t heads,
+                                     const Tensor& mask = Tensor(), double dropout = 0.0, bool training = false,
+                                     Generator& gen = default_generator());
+
+}  // namespace autograd
