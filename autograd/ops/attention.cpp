@@ -88,7 +88,7 @@ void attention_forward(const Tensor& q, const Tensor& k, const Tensor& v, const 
             T* zi = z.data<T>() + b * s.Tq * s.v_row() + h * s.dv;         // Z_i: [Tq, d_v]
             T* pi = p.data<T>() + bh * s.p_size();                          // P:   [Tq, Tk]
             T* si = scores.get();                                           // S:   [Tq, Tk]
-            detail::gemm(false, true, s.Tq, s.Tk, s.dk, qi, s.qk_row(), ki, s.qk_row(), si, s.Tk);  // S = Q_i K_i^T
+            detail::gemm_call(false, true, s.Tq, s.Tk, s.dk, qi, s.qk_row(), ki, s.qk_row(), si, s.Tk, T(0));  // S = Q_i K_i^T
             for (std::int64_t r = 0; r < s.Tq; ++r)
                 detail::masked_softmax_row(si + r * s.Tk, pi + r * s.Tk, s.Tk, mask.row(b, r), mask.step(), scale);
             const T* pd = pi;
@@ -96,7 +96,7 @@ void attention_forward(const Tensor& q, const Tensor& k, const Tensor& v, const 
                 detail::apply_dropout(*drop, pi, dropped.get(), s.p_size(), bh * s.p_size());
                 pd = dropped.get();
             }
-            detail::gemm(false, false, s.Tq, s.dv, s.Tk, pd, s.Tk, vi, s.v_row(), zi, s.v_row());  // Z_i = P~ V_i
+            detail::gemm_call(false, false, s.Tq, s.dv, s.Tk, pd, s.Tk, vi, s.v_row(), zi, s.v_row(), T(0));  // Z_i = P~ V_i
         }
     });
 }
@@ -132,21 +132,21 @@ std::vector<Tensor> attention_backward(const Tensor& dz, const Tensor& q, const 
                     pd = dropped.get();
                 }
                 // dV_i = P~^T dZ_i
-                detail::gemm(true, false, s.Tk, s.dv, s.Tq, pd, s.Tk, dzi, s.v_row(), dv.data<T>() + v_at, s.v_row());
+                detail::gemm_call(true, false, s.Tk, s.dv, s.Tq, pd, s.Tk, dzi, s.v_row(), dv.data<T>() + v_at, s.v_row(), T(0));
             }
             if (!need_q && !need_k) continue;
-            detail::gemm(false, true, s.Tq, s.Tk, s.dv, dzi, s.v_row(), v.data<T>() + v_at, s.v_row(), ds.get(),
-                         s.Tk);  // dP~ = dZ_i V_i^T
+            detail::gemm_call(false, true, s.Tq, s.Tk, s.dv, dzi, s.v_row(), v.data<T>() + v_at, s.v_row(), ds.get(),
+                         s.Tk, T(0));  // dP~ = dZ_i V_i^T
             if (drop) detail::apply_dropout(*drop, ds.get(), ds.get(), s.p_size(), bh * s.p_size());  // dP = dP~ f
             for (std::int64_t r = 0; r < s.Tq; ++r)
                 detail::masked_softmax_backward_row(ds.get() + r * s.Tk, pi + r * s.Tk, ds.get() + r * s.Tk, s.Tk,
                                                        scale);
             if (need_q)  // dQ_i = dS K_i
-                detail::gemm(false, false, s.Tq, s.dk, s.Tk, ds.get(), s.Tk, k.data<T>() + kk_at, s.qk_row(),
-                             dq.data<T>() + qk_at, s.qk_row());
+                detail::gemm_call(false, false, s.Tq, s.dk, s.Tk, ds.get(), s.Tk, k.data<T>() + kk_at, s.qk_row(),
+                             dq.data<T>() + qk_at, s.qk_row(), T(0));
             if (need_k)  // dK_i = dS^T Q_i
-                detail::gemm(true, false, s.Tk, s.dk, s.Tq, ds.get(), s.Tk, q.data<T>() + qk_at, s.qk_row(),
-                             dk.data<T>() + kk_at, s.qk_row());
+                detail::gemm_call(true, false, s.Tk, s.dk, s.Tq, ds.get(), s.Tk, q.data<T>() + qk_at, s.qk_row(),
+                             dk.data<T>() + kk_at, s.qk_row(), T(0));
         }
     });
     return {dq, dk, dv};
