@@ -34,11 +34,15 @@ Tensor linear_forward(const Tensor& x, const Tensor& weight, const Tensor& bias)
         using T = decltype(zero);
         T* py = y.data<T>();
         const T* pb = bias.defined() ? bias.data<T>() : nullptr;
-        parallel_for(rows, out, [&](std::int64_t begin, std::int64_t end) {
+        // Each thread's rows: filled with b, then its part of the GEMM adds into them while
+        // they are still in its cache (detail::gemm's split, with the fill in the same loop).
+        parallel_for(rows, out + out * in / 8, [&](std::int64_t begin, std::int64_t end) {
             for (std::int64_t r = begin; r < end; ++r)
                 for (std::int64_t j = 0; j < out; ++j) py[r * out + j] = pb ? pb[j] : T(0);
+            if (in > 0)
+                detail::gemm_call(false, true, end - begin, out, in, x.data<T>() + begin * in, in, weight.data<T>(), in,
+                                  py + begin * out, out, T(1));
         });
-        if (in > 0) detail::gemm(false, true, rows, out, in, x.data<T>(), weight.data<T>(), py, T(1));
     });
     return y;
 }

@@ -96,20 +96,31 @@ Tensor relu(const Tensor& x) {
 
 // y = x Phi(x) with Phi(x) = (1 + erf(x / sqrt 2)) / 2;  dx = dy (Phi(x) + x phi(x)),
 // phi(x) = e^(-x^2/2) / sqrt(2 pi)   (002 "MLP": the GeLU non-linearity)
-// (float32 takes erf and e^x from vector_math.h, so the loops vectorise)
+// (float32 takes erf and e^x from vector_math.h, so the loops vectorise). The forward keeps
+// Phi(x) for the backward, which then needs only the e^x, not the erf again.
 Tensor gelu(const Tensor& x) {
-    return unary(
-        "gelu", x,
-        [](auto v) {
-            using T = decltype(v);
-            return v * T(0.5) * (1 + detail::erf_vec(v * static_cast<T>(std::numbers::sqrt2 / 2)));
-        },
-        [](auto dy, auto x, auto) {
-            using T = decltype(x);
-            T cdf = T(0.5) * (1 + detail::erf_vec(x * static_cast<T>(std::numbers::sqrt2 / 2)));
-            T pdf = detail::exp_vec(-T(0.5) * x * x) * static_cast<T>(std::numbers::inv_sqrtpi / std::numbers::sqrt2);
-            return dy * (cdf + x * pdf);
+    check_floating("gelu", x);
+    Tensor y = Tensor::empty(x.shape(), x.dtype()), cdf = Tensor::empty(x.shape(), x.dtype());
+    dispatch_floating(x.dtype(), [&](auto zero) {
+        using T = decltype(zero);
+        const T* __restrict__ px = x.data<T>();  // new outputs: no aliasing, so the loop vectorises
+        T* __restrict__ py = y.data<T>();
+        T* __restrict__ pc = cdf.data<T>();
+        parallel_for(x.numel(), 2, [&](std::int64_t begin, std::int64_t end) {
+            for (std::int64_t i = begin; i < end; ++i) {
+                const T one_plus_erf = 1 + detail::erf_vec(px[i] * static_cast<T>(std::numbers::sqrt2 / 2));
+                pc[i] = T(0.5) * one_plus_erf;
+                py[i] = px[i] * T(0.5) * one_plus_erf;
+            }
         });
+    });
+    return record("gelu", {x}, y, [x = x.detach(), cdf](const Tensor& dy) {
+        return std::vector{chain(dy, x, cdf, [](auto g, auto v, auto cdf_v) {
+            using T = decltype(v);
+            T pdf = detail::exp_vec(-T(0.5) * v * v) * static_cast<T>(std::numbers::inv_sqrtpi / std::numbers::sqrt2);
+            return g * (cdf_v + v * pdf);
+        })};
+    });
 }
 
 }  // namespace autograd
