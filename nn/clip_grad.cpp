@@ -13,12 +13,7 @@ double clip_grad_norm_(const std::vector<Tensor>& params, double max_norm) {
     double total = 0;
     for (const Tensor& p : params) {
         Tensor g = p.grad();
-        if (!g.defined()) continue;
-        dispatch_floating(g.dtype(), [&](auto zero) {
-            using T = decltype(zero);
-            const T* d = g.data<T>();
-            for (std::int64_t i = 0, n = g.numel(); i < n; ++i) total += static_cast<double>(d[i]) * d[i];
-        });
+        if (g.defined()) total += squared_norm(g);
     }
     double norm = std::sqrt(total);
     double scale = max_norm / (norm + 1e-6);

@@ -1,5 +1,8 @@
 #include "autograd/ops/reduce.h"
 
+#include <algorithm>
+#include <vector>
+
 #include <fmt/format.h>
 
 #include "autograd/checks.h"
@@ -7,7 +10,9 @@
 #include "autograd/graph.h"
 #include "autograd/ops/arithmetic.h"
 #include "autograd/ops/broadcast.h"
+#include "autograd/ops/lane_sum.h"
 #include "autograd/ops/reshape.h"
+#include "autograd/parallel.h"
 
 namespace autograd {
 namespace {
@@ -42,6 +47,29 @@ Tensor sum(const Tensor& x) {
     });
     Shape x_shape = x.shape();
     return record("sum", {x}, y, [x_shape](const Tensor& dy) { return std::vector{broadcast_to(dy, x_shape)}; });
+}
+
+// Blocks of a fixed size summed apart (split over the threads), then the blocks' sums in
+// order: the order of every addition is fixed by the size alone.
+double squared_norm(const Tensor& x) {
+    check_floating("squared_norm", x);
+    constexpr std::int64_t kBlock = 1 << 14;
+    const std::int64_t n = x.numel(), blocks = (n + kBlock - 1) / kBlock;
+    std::vector<double> partial(static_cast<std::size_t>(blocks));
+    dispatch_floating(x.dtype(), [&](auto zero) {
+        using T = decltype(zero);
+        const T* p = x.data<T>();
+        parallel_for(blocks, kBlock, [&](std::int64_t begin, std::int64_t end) {
+            for (std::int64_t b = begin; b < end; ++b) {
+                const T* q = p + b * kBlock;
+                partial[static_cast<std::size_t>(b)] = detail::lane_sum<double>(
+                    std::min(kBlock, n - b * kBlock), [&](std::int64_t i) { return static_cast<double>(q[i]) * q[i]; });
+            }
+        });
+    });
+    double total = 0;
+    for (double s : partial) total += s;
+    return total;
 }
 
 // y = sum over `dim`;  dx = dy repeated along dim

@@ -15,5 +15,8 @@ Tensor mean(const Tensor& x, std::int64_t dim, bool keepdim = false);
 Tensor max(const Tensor& x, std::int64_t dim, bool keepdim = false);
 // Index of the maximum over `dim` (first on ties), int64; not differentiable.
 Tensor argmax(const Tensor& x, std::int64_t dim, bool keepdim = false);
+// Sum of the squares of all elements, in double (gradient clipping's norm); not
+// differentiable. Summed in a fixed order, the same with any number of threads.
+double squared_norm(const Tensor& x);
 
 }  // namespace autograd

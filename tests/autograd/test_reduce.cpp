@@ -30,3 +30,17 @@ TEST_CASE("reductions reject dims out of range", "[errors]") {
     CHECK_THROWS_AS(mean(zeros({2, 0}), 1), ShapeError);
     CHECK_THROWS_AS(argmax(zeros({2}, Dtype::int64), 0), DtypeError);
 }
+
+TEST_CASE("squared_norm: by hand, over many blocks, and the same on 1 and 2 threads", "[forward]") {
+    CHECK(squared_norm(tensor({3, -4}, {2})) == 25);
+    CHECK(squared_norm(zeros({0})) == 0);
+    Generator g(2);
+    Tensor x = randn({5, 40000}, g);  // 13 blocks of 2^14, the last partial
+    double plain = 0;
+    for (double v : x.to_vector()) plain += v * v;
+    set_num_threads(1);
+    const double one = squared_norm(x);
+    set_num_threads(2);
+    CHECK(one == Approx(plain).epsilon(1e-12));
+    CHECK(squared_norm(x) == one);
+}
