@@ -1,5 +1,6 @@
 #include "nn/optim/adam.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -10,41 +11,80 @@ namespace nn::optim {
 
 using namespace autograd;
 
-Adam::Adam(std::vector<Tensor> params, AdamOptions o) : Adam(std::move(params), o, 0.0) {}
+Adam::Adam(std::vector<Tensor> params, AdamOptions o) : Adam(std::move(params), o, 0.0, /*decoupled=*/false) {}
 
-Adam::Adam(std::vector<Tensor> params, AdamOptions o, double default_weight_decay)
-    : Optimizer(std::move(params), o.lr), options(o), weight_decay_(o.weight_decay.value_or(default_weight_decay)) {
+Adam::Adam(std::vector<Tensor> params, AdamOptions o, double default_weight_decay, bool decoupled)
+    : Optimizer(std::move(params), o.lr),
+      options(o),
+      weight_decay_(o.weight_decay.value_or(default_weight_decay)),
+      decoupled_(decoupled) {
     if (!(o.beta1 >= 0 && o.beta1 < 1) || !(o.beta2 >= 0 && o.beta2 < 1))
         throw ValueError(fmt::format("Adam: betas ({}, {}) must be in [0, 1)", o.beta1, o.beta2));
     if (!(o.eps >= 0) || !(weight_decay_ >= 0))
         throw ValueError(fmt::format("Adam: eps {} and weight_decay {} must be >= 0", o.eps, weight_decay_));
 }
 
-void Adam::update(std::size_t i, Tensor& param, const Tensor& grad) { adam_update(i, param, grad, false); }
+void Adam::update(std::size_t i, Tensor&, const Tensor&) { update_all({i}); }
 
-void Adam::adam_update(std::size_t i, Tensor& param, const Tensor& grad, bool decoupled) {
-    const double t = static_cast<double>(param_step_count(i));  // this parameter's own step (PyTorch's state['step'])
-    const double c1 = 1 - std::pow(options.beta1, t), c2 = 1 - std::pow(options.beta2, t);
-    Tensor& m_state = state("exp_avg", i);
-    Tensor& v_state = state("exp_avg_sq", i);
-    dispatch_floating(param.dtype(), [&](auto zero) {
-        using T = decltype(zero);
-        T* p = param.data<T>();
-        const T* g = grad.data<T>();
-        T* m = m_state.data<T>();
-        T* v = v_state.data<T>();
-        const T b1 = static_cast<T>(options.beta1), b2 = static_cast<T>(options.beta2), eps = static_cast<T>(options.eps);
-        const T step = static_cast<T>(lr_ / c1), inv_sqrt_c2 = static_cast<T>(1 / std::sqrt(c2));
-        const T wd = static_cast<T>(weight_decay_), decay = static_cast<T>(1 - lr_ * weight_decay_);
-        autograd::parallel_for(param.numel(), 8, [&](std::int64_t begin, std::int64_t end) {
-            for (std::int64_t k = begin; k < end; ++k) {
+void Adam::update_all(const std::vector<std::size_t>& active) {
+    update_all_of<float>(active);
+    update_all_of<double>(active);
+}
+
+namespace {
+
+// One parameter's update: its arrays and the constants of its step t.
+template <class T>
+struct AdamJob {
+    T* p;
+    const T* g;
+    T* m;
+    T* v;
+    T step, inv_sqrt_c2;  // lr / (1 - b1^t), 1 / sqrt(1 - b2^t)
+    std::int64_t n;
+};
+
+}  // namespace
+
+// The active parameters of dtype T, their elements numbered one after another, the numbers
+// split over the threads; each element's update is its own, so the split changes nothing.
+template <class T>
+void Adam::update_all_of(const std::vector<std::size_t>& active) {
+    std::vector<AdamJob<T>> jobs;
+    std::vector<std::int64_t> first{0};  // jobs[j] holds elements first[j] .. first[j + 1]
+    for (std::size_t i : active) {
+        Tensor& param = params_[i];
+        if (param.dtype() != dtype_of<T>()) continue;
+        const double t = static_cast<double>(param_step_count(i));  // this parameter's own step (PyTorch's state['step'])
+        const double c1 = 1 - std::pow(options.beta1, t), c2 = 1 - std::pow(options.beta2, t);
+        Tensor grad = param.grad();
+        jobs.push_back({param.data<T>(), grad.data<T>(), state("exp_avg", i).template data<T>(),
+                        state("exp_avg_sq", i).template data<T>(), static_cast<T>(lr_ / c1),
+                        static_cast<T>(1 / std::sqrt(c2)), param.numel()});
+        first.push_back(first.back() + param.numel());
+    }
+    if (jobs.empty()) return;
+    const T b1 = static_cast<T>(options.beta1), b2 = static_cast<T>(options.beta2), eps = static_cast<T>(options.eps);
+    const T wd = static_cast<T>(weight_decay_), decay = static_cast<T>(1 - lr_ * weight_decay_);
+    const bool decoupled = decoupled_;
+    autograd::parallel_for(first.back(), 8, [&](std::int64_t begin, std::int64_t end) {
+        std::size_t j = static_cast<std::size_t>(std::upper_bound(first.begin(), first.end(), begin) - first.begin()) - 1;
+        for (; j < jobs.size() && first[j] < end; ++j) {
+            const AdamJob<T>& a = jobs[j];
+            T* p = a.p;
+            const T* g = a.g;
+            T* m = a.m;
+            T* v = a.v;
+            const T step = a.step, inv_sqrt_c2 = a.inv_sqrt_c2;
+            const std::int64_t lo = std::max(begin, first[j]) - first[j], hi = std::min(end, first[j + 1]) - first[j];
+            for (std::int64_t k = lo; k < hi; ++k) {
                 T gk = decoupled ? g[k] : g[k] + wd * p[k];
                 if (decoupled) p[k] *= decay;  // AdamW: p -= lr wd p, apart from the gradient
                 m[k] = b1 * m[k] + (1 - b1) * gk;
                 v[k] = b2 * v[k] + (1 - b2) * gk * gk;
                 p[k] -= step * m[k] / (std::sqrt(v[k]) * inv_sqrt_c2 + eps);
             }
-        });
+        }
     });
 }
 

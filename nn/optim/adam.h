@@ -28,13 +28,18 @@ public:
     AdamOptions options;
 
 protected:
-    Adam(std::vector<Tensor> params, AdamOptions options, double default_weight_decay);
+    // `decoupled` applies the weight decay as AdamW does.
+    Adam(std::vector<Tensor> params, AdamOptions options, double default_weight_decay, bool decoupled);
     void update(std::size_t i, Tensor& param, const Tensor& grad) override;
-    // The shared moment update; `decoupled` applies weight decay as AdamW does.
-    void adam_update(std::size_t i, Tensor& param, const Tensor& grad, bool decoupled);
+    // Every active parameter's elements in one loop split over the threads (a model's many
+    // small parameters would each be too small to split).
+    void update_all(const std::vector<std::size_t>& active) override;
 
 private:
+    template <class T>
+    void update_all_of(const std::vector<std::size_t>& active);
     double weight_decay_;
+    bool decoupled_;
 };
 
 }  // namespace nn::optim

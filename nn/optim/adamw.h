@@ -9,9 +9,6 @@ namespace nn::optim {
 class AdamW : public Adam {
 public:
     AdamW(std::vector<Tensor> params, AdamWOptions options = {});
-
-protected:
-    void update(std::size_t i, Tensor& param, const Tensor& grad) override;
 };
 
 }  // namespace nn::optim

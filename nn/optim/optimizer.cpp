@@ -26,12 +26,17 @@ void Optimizer::set_lr(double lr) {
 void Optimizer::step() {
     NoGradGuard no_grad;
     ++steps_;
+    std::vector<std::size_t> active;
     for (std::size_t i = 0; i < params_.size(); ++i) {
-        Tensor g = params_[i].grad();
-        if (!g.defined()) continue;
+        if (!params_[i].grad().defined()) continue;
         ++param_steps_[i];
-        update(i, params_[i], g);
+        active.push_back(i);
     }
+    update_all(active);
+}
+
+void Optimizer::update_all(const std::vector<std::size_t>& active) {
+    for (std::size_t i : active) update(i, params_[i], params_[i].grad());
 }
 
 void Optimizer::zero_grad() {

@@ -45,6 +45,9 @@ protected:
     // Updates parameter i given its gradient; state tensors are created lazily
     // by the subclass through state(name, i).
     virtual void update(std::size_t i, Tensor& param, const Tensor& grad) = 0;
+    // Updates the parameters `active` (those with a gradient) in one call, so that a subclass
+    // can split the whole step over the threads at once; by default update() for each.
+    virtual void update_all(const std::vector<std::size_t>& active);
     Tensor& state(const std::string& name, std::size_t i);  // zeros like param i on first use
     bool has_state(const std::string& name, std::size_t i) const { return state_.count({name, i}) > 0; }
 

@@ -147,3 +147,42 @@ TEST_CASE("Adam counts steps per parameter: one first updated at step 3 is corre
         CHECK(opt->param_step_count(1) == 1);
     }
 }
+
+TEST_CASE("Adam and AdamW over many parameters at once equal each parameter stepped alone, on any threads",
+          "[optim]") {
+    // The step numbers every element of every parameter one after another and splits that range
+    // over the threads: parameters of many sizes put the split inside some and between others.
+    const std::vector<std::int64_t> sizes{1, 7, 20000, 3, 50000, 16};
+    auto make = [&](std::uint64_t seed) {
+        Generator g(seed);
+        std::vector<Tensor> ps;
+        for (std::int64_t n : sizes) {
+            Tensor p = randn({n}, g).requires_grad_();
+            p.set_grad(randn({n}, g));
+            ps.push_back(p);
+        }
+        return ps;
+    };
+    for (bool decoupled : {false, true}) {
+        nn::optim::AdamOptions o{.lr = 0.01, .weight_decay = 0.1};
+        auto optimizer = [&](std::vector<Tensor> ps) -> std::unique_ptr<nn::optim::Optimizer> {
+            if (decoupled) return std::make_unique<nn::optim::AdamW>(ps, o);
+            return std::make_unique<nn::optim::Adam>(ps, o);
+        };
+        std::vector<Tensor> together = make(1), alone = make(1);
+        set_num_threads(2);
+        auto all = optimizer(together);
+        std::vector<std::unique_ptr<nn::optim::Optimizer>> each;
+        for (const Tensor& p : alone) each.push_back(optimizer({p}));
+        for (int step = 0; step < 2; ++step) {
+            all->step();
+            set_num_threads(1);
+            for (auto& e : each) e->step();
+            set_num_threads(2);
+        }
+        for (std::size_t i = 0; i < sizes.size(); ++i) {
+            INFO("parameter " << i << (decoupled ? " (AdamW)" : " (Adam)"));
+            CHECK(together[i].to_vector() == alone[i].to_vector());
+        }
+    }
+}
