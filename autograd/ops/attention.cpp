@@ -34,6 +34,18 @@ struct Sizes {
     std::int64_t v_row() const { return H * dv; }   // of v and z
     std::int64_t pairs() const { return B * H; }
     std::int64_t p_size() const { return Tq * Tk; }  // one head's P
+    // Where head h of batch entry b starts in q (and dq), k (dk), v (dv) and z (dz).
+    struct Offsets {
+        std::int64_t q, k, v, z;
+    };
+    Offsets at(std::int64_t b, std::int64_t h) const {
+        return {b * Tq * qk_row() + h * dk, b * Tk * qk_row() + h * dk, b * Tk * v_row() + h * dv,
+                b * Tq * v_row() + h * dv};
+    }
+    template <class T>
+    T scale() const {
+        return static_cast<T>(1 / std::sqrt(static_cast<double>(dk)));  // 1 / sqrt(d_k)
+    }
     // Work per (batch entry, head) in elements: four flops per multiply-add pair
     // (matmul's estimate), and about eight per softmax element.
     std::int64_t cost() const { return Tq * Tk * ((dk + dv) / 8 + 8); }
@@ -59,36 +71,24 @@ MaskView mask_view(const Tensor& mask, const Sizes& s) {
 // autograd::dropout on the weights would draw.
 using DropoutOnP = std::optional<detail::DropoutDraw>;
 
-// Asks for a batch entry's rows of a tensor, every head's, before its first head reads
-// them: a head alone reads one short piece of each row, which the hardware prefetcher does
-// not foresee, and the copies into BLAS's panels would wait on memory.
-template <class T>
-void prefetch_rows(const T* first, std::int64_t count) {
-    constexpr std::int64_t kLine = 64 / sizeof(T);
-    for (std::int64_t i = 0; i < count; i += kLine) __builtin_prefetch(first + i);
-}
-
 template <class T>
 void attention_forward(const Tensor& q, const Tensor& k, const Tensor& v, const MaskView& mask, const Sizes& s,
                        const DropoutOnP& drop, Tensor& z, Tensor& p) {
-    const T scale = static_cast<T>(1 / std::sqrt(static_cast<double>(s.dk)));  // 1 / sqrt(d_k)
+    const T scale = s.scale<T>();
     parallel_for(s.pairs(), s.cost(), [&](std::int64_t begin, std::int64_t end) {
         std::unique_ptr<T[]> scores(new T[s.p_size()]);
         std::unique_ptr<T[]> dropped(drop ? new T[s.p_size()] : nullptr);
         for (std::int64_t bh = begin; bh < end; ++bh) {
-            const std::int64_t b = bh / s.H, h = bh % s.H;
-            if (h == 0 || bh == begin) {
-                prefetch_rows(q.data<T>() + b * s.Tq * s.qk_row(), s.Tq * s.qk_row());
-                prefetch_rows(k.data<T>() + b * s.Tk * s.qk_row(), s.Tk * s.qk_row());
-                prefetch_rows(v.data<T>() + b * s.Tk * s.v_row(), s.Tk * s.v_row());
-            }
-            const T* qi = q.data<T>() + b * s.Tq * s.qk_row() + h * s.dk;  // Q_i: [Tq, d_k], rows qk_row apart
-            const T* ki = k.data<T>() + b * s.Tk * s.qk_row() + h * s.dk;  // K_i: [Tk, d_k]
-            const T* vi = v.data<T>() + b * s.Tk * s.v_row() + h * s.dv;   // V_i: [Tk, d_v]
-            T* zi = z.data<T>() + b * s.Tq * s.v_row() + h * s.dv;         // Z_i: [Tq, d_v]
-            T* pi = p.data<T>() + bh * s.p_size();                          // P:   [Tq, Tk]
-            T* si = scores.get();                                           // S:   [Tq, Tk]
-            detail::gemm_call(false, true, s.Tq, s.Tk, s.dk, qi, s.qk_row(), ki, s.qk_row(), si, s.Tk, T(0));  // S = Q_i K_i^T
+            const std::int64_t b = bh / s.H;
+            const Sizes::Offsets at = s.at(b, bh % s.H);
+            const T* qi = q.data<T>() + at.q;  // Q_i: [Tq, d_k], rows qk_row apart
+            const T* ki = k.data<T>() + at.k;  // K_i: [Tk, d_k]
+            const T* vi = v.data<T>() + at.v;  // V_i: [Tk, d_v], rows v_row apart
+            T* zi = z.data<T>() + at.z;        // Z_i: [Tq, d_v]
+            T* pi = p.data<T>() + bh * s.p_size();  // P: [Tq, Tk]
+            T* si = scores.get();                    // S: [Tq, Tk]
+            detail::gemm_call(false, true, s.Tq, s.Tk, s.dk, qi, s.qk_row(), ki, s.qk_row(), si, s.Tk,
+                              T(0));  // S = Q_i K_i^T
             for (std::int64_t r = 0; r < s.Tq; ++r)
                 detail::masked_softmax_row(si + r * s.Tk, pi + r * s.Tk, s.Tk, mask.row(b, r), mask.step(), scale);
             const T* pd = pi;
@@ -96,7 +96,8 @@ void attention_forward(const Tensor& q, const Tensor& k, const Tensor& v, const 
                 detail::apply_dropout(*drop, pi, dropped.get(), s.p_size(), bh * s.p_size());
                 pd = dropped.get();
             }
-            detail::gemm_call(false, false, s.Tq, s.dv, s.Tk, pd, s.Tk, vi, s.v_row(), zi, s.v_row(), T(0));  // Z_i = P~ V_i
+            detail::gemm_call(false, false, s.Tq, s.dv, s.Tk, pd, s.Tk, vi, s.v_row(), zi, s.v_row(),
+                              T(0));  // Z_i = P~ V_i
         }
     });
 }
@@ -109,21 +110,13 @@ std::vector<Tensor> attention_backward(const Tensor& dz, const Tensor& q, const 
     Tensor dq = need_q ? Tensor::empty(q.shape(), q.dtype()) : Tensor();
     Tensor dk = need_k ? Tensor::empty(k.shape(), k.dtype()) : Tensor();
     Tensor dv = need_v ? Tensor::empty(v.shape(), v.dtype()) : Tensor();
-    const T scale = static_cast<T>(1 / std::sqrt(static_cast<double>(s.dk)));
+    const T scale = s.scale<T>();
     parallel_for(s.pairs(), 2 * s.cost(), [&](std::int64_t begin, std::int64_t end) {
-        std::unique_ptr<T[]> ds(new T[s.p_size()]);
+        std::unique_ptr<T[]> dp(new T[s.p_size()]), ds(new T[s.p_size()]);  // dP~ then dP, and dS: [Tq, Tk]
         std::unique_ptr<T[]> dropped(drop && need_v ? new T[s.p_size()] : nullptr);
         for (std::int64_t bh = begin; bh < end; ++bh) {
-            const std::int64_t b = bh / s.H, h = bh % s.H;
-            if (h == 0 || bh == begin) {
-                prefetch_rows(q.data<T>() + b * s.Tq * s.qk_row(), s.Tq * s.qk_row());
-                prefetch_rows(k.data<T>() + b * s.Tk * s.qk_row(), s.Tk * s.qk_row());
-                prefetch_rows(v.data<T>() + b * s.Tk * s.v_row(), s.Tk * s.v_row());
-                prefetch_rows(dz.data<T>() + b * s.Tq * s.v_row(), s.Tq * s.v_row());
-            }
-            const std::int64_t qk_at = b * s.Tq * s.qk_row() + h * s.dk, kk_at = b * s.Tk * s.qk_row() + h * s.dk;
-            const std::int64_t v_at = b * s.Tk * s.v_row() + h * s.dv, z_at = b * s.Tq * s.v_row() + h * s.dv;
-            const T* dzi = dz.data<T>() + z_at;
+            const Sizes::Offsets at = s.at(bh / s.H, bh % s.H);
+            const T* dzi = dz.data<T>() + at.z;
             const T* pi = p.data<T>() + bh * s.p_size();
             if (need_v) {
                 const T* pd = pi;
@@ -131,22 +124,22 @@ std::vector<Tensor> attention_backward(const Tensor& dz, const Tensor& q, const 
                     detail::apply_dropout(*drop, pi, dropped.get(), s.p_size(), bh * s.p_size());
                     pd = dropped.get();
                 }
-                // dV_i = P~^T dZ_i
-                detail::gemm_call(true, false, s.Tk, s.dv, s.Tq, pd, s.Tk, dzi, s.v_row(), dv.data<T>() + v_at, s.v_row(), T(0));
+                detail::gemm_call(true, false, s.Tk, s.dv, s.Tq, pd, s.Tk, dzi, s.v_row(), dv.data<T>() + at.v,
+                                  s.v_row(), T(0));  // dV_i = P~^T dZ_i
             }
             if (!need_q && !need_k) continue;
-            detail::gemm_call(false, true, s.Tq, s.Tk, s.dv, dzi, s.v_row(), v.data<T>() + v_at, s.v_row(), ds.get(),
-                         s.Tk, T(0));  // dP~ = dZ_i V_i^T
-            if (drop) detail::apply_dropout(*drop, ds.get(), ds.get(), s.p_size(), bh * s.p_size());  // dP = dP~ f
+            detail::gemm_call(false, true, s.Tq, s.Tk, s.dv, dzi, s.v_row(), v.data<T>() + at.v, s.v_row(), dp.get(),
+                              s.Tk, T(0));  // dP~ = dZ_i V_i^T
+            if (drop) detail::apply_dropout(*drop, dp.get(), dp.get(), s.p_size(), bh * s.p_size());  // dP = dP~ f
             for (std::int64_t r = 0; r < s.Tq; ++r)
-                detail::masked_softmax_backward_row(ds.get() + r * s.Tk, pi + r * s.Tk, ds.get() + r * s.Tk, s.Tk,
-                                                       scale);
-            if (need_q)  // dQ_i = dS K_i
-                detail::gemm_call(false, false, s.Tq, s.dk, s.Tk, ds.get(), s.Tk, k.data<T>() + kk_at, s.qk_row(),
-                             dq.data<T>() + qk_at, s.qk_row(), T(0));
-            if (need_k)  // dK_i = dS^T Q_i
-                detail::gemm_call(true, false, s.Tk, s.dk, s.Tq, ds.get(), s.Tk, q.data<T>() + qk_at, s.qk_row(),
-                             dk.data<T>() + kk_at, s.qk_row(), T(0));
+                detail::masked_softmax_backward_row(dp.get() + r * s.Tk, pi + r * s.Tk, ds.get() + r * s.Tk, s.Tk,
+                                                    scale);
+            if (need_q)
+                detail::gemm_call(false, false, s.Tq, s.dk, s.Tk, ds.get(), s.Tk, k.data<T>() + at.k, s.qk_row(),
+                                  dq.data<T>() + at.q, s.qk_row(), T(0));  // dQ_i = dS K_i
+            if (need_k)
+                detail::gemm_call(true, false, s.Tk, s.dk, s.Tq, ds.get(), s.Tk, q.data<T>() + at.q, s.qk_row(),
+                                  dk.data<T>() + at.k, s.qk_row(), T(0));  // dK_i = dS^T Q_i
         }
     });
     return {dq, dk, dv};

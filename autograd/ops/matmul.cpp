@@ -76,15 +76,16 @@ Tensor matmul_forward(const Tensor& a, const Tensor& b, bool transpose_a, bool t
             detail::gemm(transpose_a, transpose_b, m, n, k, a.data<T>(), b.data<T>(), c.data<T>());
             return;
         }
-        // Batched products (attention's per-head ones): split over the threads by batch entry,
-        // each GEMM on one thread. A multiply-add costs about an eighth of an elementwise
-        // kernel's element.
+        // Batched products: split over the threads by batch entry, each GEMM on one thread.
+        // A multiply-add costs about an eighth of an elementwise kernel's element.
         const Shape a_strides = broadcast_strides(batch_of(a), batch), b_strides = broadcast_strides(batch_of(b), batch);
         parallel_for(numel(batch), m * n * k / 8, [&](std::int64_t begin, std::int64_t end) {
-            for (std::int64_t i = begin; i < end; ++i)
-                detail::gemm_call(transpose_a, transpose_b, m, n, k, a.data<T>() + batch_offset(i, batch, a_strides) * m * k,
-                                  transpose_a ? m : k, b.data<T>() + batch_offset(i, batch, b_strides) * k * n,
-                                  transpose_b ? k : n, c.data<T>() + i * m * n, n, T(0));
+            for (std::int64_t i = begin; i < end; ++i) {
+                const T* ai = a.data<T>() + batch_offset(i, batch, a_strides) * m * k;
+                const T* bi = b.data<T>() + batch_offset(i, batch, b_strides) * k * n;
+                detail::gemm_call(transpose_a, transpose_b, m, n, k, ai, transpose_a ? m : k, bi, transpose_b ? k : n,
+                                  c.data<T>() + i * m * n, n, T(0));
+            }
         });
     });
     return c;

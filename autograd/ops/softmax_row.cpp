@@ -8,10 +8,9 @@
 namespace autograd::detail {
 namespace {
 
-
 template <class T>
-void masked_softmax_row_impl(const T* __restrict__ s, T* __restrict__ p, std::int64_t len, const std::int64_t* keep, std::int64_t keep_step,
-                        T scale) {
+void masked_softmax_row_impl(const T* __restrict__ s, T* __restrict__ p, std::int64_t len, const std::int64_t* keep,
+                             std::int64_t keep_step, T scale) {
     constexpr T minus_inf = -std::numeric_limits<T>::infinity();
     auto kept = [&](std::int64_t j) { return keep[j * keep_step] != 0; };
     // No mask (the ViT's), or one flag for the row that keeps it: then no test per key.
@@ -33,7 +32,8 @@ void masked_softmax_row_impl(const T* __restrict__ s, T* __restrict__ p, std::in
 }
 
 template <class T>
-void masked_softmax_backward_row_impl(const T* dp, const T* p, T* ds, std::int64_t len, T scale) {
+void masked_softmax_backward_row_impl(const T* __restrict__ dp, const T* __restrict__ p, T* __restrict__ ds,
+                                      std::int64_t len, T scale) {
     const T sum_dp_p = lane_sum<T>(len, [&](std::int64_t j) { return dp[j] * p[j]; });
     for (std::int64_t j = 0; j < len; ++j) ds[j] = scale * p[j] * (dp[j] - sum_dp_p);
 }

@@ -17,7 +17,7 @@ void masked_softmax_row(const float* s, float* p, std::int64_t len, const std::i
 void masked_softmax_row(const double* s, double* p, std::int64_t len, const std::int64_t* keep,
                         std::int64_t keep_step, double scale);
 
-// ds = scale p (dp - sum(dp p)) over a row of `len`; ds may be dp (in place).
+// ds = scale p (dp - sum(dp p)) over a row of `len`; ds does not overlap dp or p.
 void masked_softmax_backward_row(const float* dp, const float* p, float* ds, std::int64_t len, float scale);
 void masked_softmax_backward_row(const double* dp, const double* p, double* ds, std::int64_t len, double scale);
 
