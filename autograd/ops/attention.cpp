@@ -46,8 +46,8 @@ struct Sizes {
     T scale() const {
         return static_cast<T>(1 / std::sqrt(static_cast<double>(dk)));  // 1 / sqrt(d_k)
     }
-    // Work per (batch entry, head) in elements: four flops per multiply-add pair
-    // (matmul's estimate), and about eight per softmax element.
+    // Work per (batch entry, head) in elements: a multiply-add about an eighth of one
+    // (matmul's estimate), a softmax element about eight.
     std::int64_t cost() const { return Tq * Tk * ((dk + dv) / 8 + 8); }
 };
 
