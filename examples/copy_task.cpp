@@ -1,6 +1,6 @@
 // The copy task (001, "A First Example"): train an encoder-decoder Transformer
 // to copy random sequences, then decode held-out ones greedily.
-//   ./build/examples/copy_task                     the default preset (about 20 seconds on 2 cores)
+//   ./build/examples/copy_task                     the default preset (about 10 seconds on 2 cores)
 //   ./build/examples/copy_task --preset annotated  the Annotated Transformer's run (about 3 minutes)
 //   ./build/examples/copy_task --help              every flag
 #include <fstream>
@@ -179,7 +179,7 @@ void write_figures(models::Transformer& model, const Options& o) {
 
 // The flags; the preset, read first, sets the defaults the other flags override.
 void add_flags(CLI::App& app, Options& o, int argc, char** argv) {
-    app.add_option("--preset", o.preset, "default (about 20 seconds on 2 cores) or annotated (the Annotated Transformer's run)")
+    app.add_option("--preset", o.preset, "default (about 10 seconds on 2 cores) or annotated (the Annotated Transformer's run)")
         ->check(CLI::IsMember({"default", "annotated"}));
     o.preset = examples::peek_preset(argc, argv, o.preset);  // the preset sets defaults, flags override them
     apply_preset(o);

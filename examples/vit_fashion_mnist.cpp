@@ -1,6 +1,6 @@
 // Train a Vision Transformer (002's equations) on Fashion-MNIST and evaluate it
 // on the 10,000 test images.
-//   ./build/examples/vit_fashion_mnist                   the default run (>= 88% in about 3 minutes on 2 cores)
+//   ./build/examples/vit_fashion_mnist                   the default run (>= 88% in about 2 minutes on 2 cores)
 //   ./build/examples/vit_fashion_mnist --preset long     a longer run aiming at 91%
 //   ./build/examples/vit_fashion_mnist --rollout figures attention-rollout pictures of a few test images
 //   ./build/examples/vit_fashion_mnist --help            every flag
@@ -144,7 +144,7 @@ void write_rollouts(const models::ViT& model, const data::ImageSet& test, double
 
 // The flags; the preset, read first, sets the defaults the other flags override.
 void add_flags(CLI::App& app, Options& o, int argc, char** argv) {
-    app.add_option("--preset", o.preset, "default (>= 88% in about 3 minutes) or long (aims at 91%)")
+    app.add_option("--preset", o.preset, "default (>= 88% in about 2 minutes) or long (aims at 91%)")
         ->check(CLI::IsMember({"default", "long"}));
     o.preset = examples::peek_preset(argc, argv, o.preset);  // the preset sets defaults, flags override them
     apply_preset(o);
