@@ -1,7 +1,6 @@
 #include "autograd/ops/softmax.h"
 
 #include <cmath>
-#include <limits>
 
 #include <fmt/format.h>
 
@@ -9,10 +8,8 @@
 #include "autograd/graph.h"
 #include "autograd/ops/arithmetic.h"
 #include "autograd/ops/broadcast_loop.h"
-#include "autograd/ops/lane_sum.h"
 #include "autograd/ops/reduce.h"
 #include "autograd/ops/softmax_row.h"
-#include "autograd/ops/vector_math.h"
 #include "autograd/parallel.h"
 
 namespace autograd {
