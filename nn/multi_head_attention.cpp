@@ -28,15 +28,8 @@ void MultiHeadAttention::check_input(const char* what, const Tensor& x) const {
 
 // Every head's softmax(q_i k_i^T / sqrt(d_k) + M) v_i, the heads side by side: q [B, Tq, D],
 // k, v [B, Tk, D] -> [B, Tq, D].
+// The op checks the mask (int64, broadcastable to [B, Tq, Tk]). Dropout on P (001) is inside it.
 Tensor MultiHeadAttention::attend(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask) const {
-    if (mask.defined()) {
-        check_dtype("MultiHeadAttention", mask, Dtype::int64, "mask");
-        Shape want{q.size(0), q.size(1), k.size(1)};
-        if (mask.dim() != 3 || broadcast_shapes("MultiHeadAttention", mask.shape(), want) != want)
-            throw ShapeError(fmt::format("MultiHeadAttention: mask {} does not broadcast to [B, Tq, Tk] = {}",
-                                         shape_str(mask.shape()), shape_str(want)));
-    }
-    // Dropout on P (001), inside the op.
     AttentionOutput a = multi_head_attention(q, k, v, heads, mask, dropout->p, dropout->is_training());
     last_attention_ = a.weights;
     return a.z;
