@@ -10,7 +10,7 @@
 #include "autograd/factories.h"
 #include "autograd/graph.h"
 #include "autograd/ops/dropout_draw.h"
-#include "autograd/ops/gemm.h"
+#include "autograd/ops/head_products.h"
 #include "autograd/ops/softmax_row.h"
 #include "autograd/parallel.h"
 
@@ -25,8 +25,9 @@ namespace {
 // Backward (f = dropout's factor per element, 0 or 1 / (1 - p)):
 //   dV_i = P~^T dZ_i,  dP = (dZ_i V_i^T) f,  dS = P (dP - sum(dP P)) / sqrt(d_k),
 //   dQ_i = dS K_i,  dK_i = dS^T Q_i
-// One thread does a (batch entry, head) from start to end, its products in BLAS on that
-// thread, with P still in its cache: no result depends on the number of threads.
+// One thread does a (batch entry, head) from start to end, with P still in its cache: no
+// result depends on the number of threads. The products are head_products.h's, not BLAS's:
+// at these sizes a BLAS call's fixed costs were most of its time (docs/performance.md).
 
 struct Sizes {
     std::int64_t B, Tq, Tk, H, dk, dv;
@@ -71,13 +72,41 @@ MaskView mask_view(const Tensor& mask, const Sizes& s) {
 // autograd::dropout on the weights would draw.
 using DropoutOnP = std::optional<detail::DropoutDraw>;
 
+// A head's [rows, cols] block of a wider tensor (rows ld apart), as head_product reads its B:
+// in place when cols is a multiple of its vector width, else copied into `scratch`. The
+// copy's rows are padded_width(cols) apart; *ldb says which.
+template <class T>
+const T* as_product_rows(const T* src, std::int64_t ld, std::int64_t rows, std::int64_t cols, T* scratch,
+                         std::int64_t* ldb) {
+    if (cols % detail::kLanes == 0) {
+        *ldb = ld;
+        return src;
+    }
+    detail::pack_rows(src, ld, rows, cols, scratch);
+    *ldb = detail::padded_width(cols);
+    return scratch;
+}
+
+// One thread's buffers, sized for any (batch entry, head).
+template <class T>
+struct HeadScratch {
+    std::unique_ptr<T[]> rows, transposed, s, p, ds;
+    explicit HeadScratch(const Sizes& sz, bool dropped) {
+        const std::int64_t d = std::max(sz.dk, sz.dv), t = std::max(sz.Tq, sz.Tk);
+        rows.reset(new T[t * detail::padded_width(d)]);           // a [T, d] block, padded
+        transposed.reset(new T[d * detail::padded_width(sz.Tk)]);  // K_i^T or V_i^T, padded
+        s.reset(new T[sz.p_size()]);
+        p.reset(dropped ? new T[sz.p_size()] : nullptr);
+        ds.reset(new T[sz.p_size()]);
+    }
+};
+
 template <class T>
 void attention_forward(const Tensor& q, const Tensor& k, const Tensor& v, const MaskView& mask, const Sizes& s,
                        const DropoutOnP& drop, Tensor& z, Tensor& p) {
     const T scale = s.scale<T>();
     parallel_for(s.pairs(), s.cost(), [&](std::int64_t begin, std::int64_t end) {
-        std::unique_ptr<T[]> scores(new T[s.p_size()]);
-        std::unique_ptr<T[]> dropped(drop ? new T[s.p_size()] : nullptr);
+        HeadScratch<T> scratch(s, drop.has_value());
         for (std::int64_t bh = begin; bh < end; ++bh) {
             const std::int64_t b = bh / s.H;
             const Sizes::Offsets at = s.at(b, bh % s.H);
@@ -86,18 +115,20 @@ void attention_forward(const Tensor& q, const Tensor& k, const Tensor& v, const 
             const T* vi = v.data<T>() + at.v;  // V_i: [Tk, d_v], rows v_row apart
             T* zi = z.data<T>() + at.z;        // Z_i: [Tq, d_v]
             T* pi = p.data<T>() + bh * s.p_size();  // P: [Tq, Tk]
-            T* si = scores.get();                    // S: [Tq, Tk]
-            detail::gemm_call(false, true, s.Tq, s.Tk, s.dk, qi, s.qk_row(), ki, s.qk_row(), si, s.Tk,
-                              T(0));  // S = Q_i K_i^T
+            T* si = scratch.s.get();                 // S: [Tq, Tk]
+            detail::pack_transposed(ki, s.qk_row(), s.Tk, s.dk, scratch.transposed.get());
+            detail::head_product(s.Tq, s.Tk, s.dk, qi, s.qk_row(), 1, scratch.transposed.get(),
+                                 detail::padded_width(s.Tk), si, s.Tk);  // S = Q_i K_i^T
             for (std::int64_t r = 0; r < s.Tq; ++r)
                 detail::masked_softmax_row(si + r * s.Tk, pi + r * s.Tk, s.Tk, mask.row(b, r), mask.step(), scale);
             const T* pd = pi;
             if (drop) {
-                detail::apply_dropout(*drop, pi, dropped.get(), s.p_size(), bh * s.p_size());
-                pd = dropped.get();
+                detail::apply_dropout(*drop, pi, scratch.p.get(), s.p_size(), bh * s.p_size());
+                pd = scratch.p.get();
             }
-            detail::gemm_call(false, false, s.Tq, s.dv, s.Tk, pd, s.Tk, vi, s.v_row(), zi, s.v_row(),
-                              T(0));  // Z_i = P~ V_i
+            std::int64_t ldv = 0;
+            const T* vrows = as_product_rows(vi, s.v_row(), s.Tk, s.dv, scratch.rows.get(), &ldv);
+            detail::head_product(s.Tq, s.dv, s.Tk, pd, s.Tk, 1, vrows, ldv, zi, s.v_row());  // Z_i = P~ V_i
         }
     });
 }
@@ -112,8 +143,9 @@ std::vector<Tensor> attention_backward(const Tensor& dz, const Tensor& q, const 
     Tensor dv = need_v ? Tensor::empty(v.shape(), v.dtype()) : Tensor();
     const T scale = s.scale<T>();
     parallel_for(s.pairs(), 2 * s.cost(), [&](std::int64_t begin, std::int64_t end) {
-        std::unique_ptr<T[]> dp(new T[s.p_size()]), ds(new T[s.p_size()]);  // dP~ then dP, and dS: [Tq, Tk]
-        std::unique_ptr<T[]> dropped(drop && need_v ? new T[s.p_size()] : nullptr);
+        HeadScratch<T> scratch(s, drop.has_value());
+        T* dp = scratch.s.get();  // dP~, then dP: [Tq, Tk]
+        T* ds = scratch.ds.get();  // dS: [Tq, Tk]
         for (std::int64_t bh = begin; bh < end; ++bh) {
             const Sizes::Offsets at = s.at(bh / s.H, bh % s.H);
             const T* dzi = dz.data<T>() + at.z;
@@ -121,25 +153,33 @@ std::vector<Tensor> attention_backward(const Tensor& dz, const Tensor& q, const 
             if (need_v) {
                 const T* pd = pi;
                 if (drop) {
-                    detail::apply_dropout(*drop, pi, dropped.get(), s.p_size(), bh * s.p_size());
-                    pd = dropped.get();
+                    detail::apply_dropout(*drop, pi, scratch.p.get(), s.p_size(), bh * s.p_size());
+                    pd = scratch.p.get();
                 }
-                detail::gemm_call(true, false, s.Tk, s.dv, s.Tq, pd, s.Tk, dzi, s.v_row(), dv.data<T>() + at.v,
-                                  s.v_row(), T(0));  // dV_i = P~^T dZ_i
+                std::int64_t ldz = 0;
+                const T* dzrows = as_product_rows(dzi, s.v_row(), s.Tq, s.dv, scratch.rows.get(), &ldz);
+                detail::head_product(s.Tk, s.dv, s.Tq, pd, 1, s.Tk, dzrows, ldz, dv.data<T>() + at.v,
+                                     s.v_row());  // dV_i = P~^T dZ_i
             }
             if (!need_q && !need_k) continue;
-            detail::gemm_call(false, true, s.Tq, s.Tk, s.dv, dzi, s.v_row(), v.data<T>() + at.v, s.v_row(), dp.get(),
-                              s.Tk, T(0));  // dP~ = dZ_i V_i^T
-            if (drop) detail::apply_dropout(*drop, dp.get(), dp.get(), s.p_size(), bh * s.p_size());  // dP = dP~ f
+            detail::pack_transposed(v.data<T>() + at.v, s.v_row(), s.Tk, s.dv, scratch.transposed.get());
+            detail::head_product(s.Tq, s.Tk, s.dv, dzi, s.v_row(), 1, scratch.transposed.get(),
+                                 detail::padded_width(s.Tk), dp, s.Tk);  // dP~ = dZ_i V_i^T
+            if (drop) detail::apply_dropout(*drop, dp, dp, s.p_size(), bh * s.p_size());  // dP = dP~ f
             for (std::int64_t r = 0; r < s.Tq; ++r)
-                detail::masked_softmax_backward_row(dp.get() + r * s.Tk, pi + r * s.Tk, ds.get() + r * s.Tk, s.Tk,
-                                                    scale);
-            if (need_q)
-                detail::gemm_call(false, false, s.Tq, s.dk, s.Tk, ds.get(), s.Tk, k.data<T>() + at.k, s.qk_row(),
-                                  dq.data<T>() + at.q, s.qk_row(), T(0));  // dQ_i = dS K_i
-            if (need_k)
-                detail::gemm_call(true, false, s.Tk, s.dk, s.Tq, ds.get(), s.Tk, q.data<T>() + at.q, s.qk_row(),
-                                  dk.data<T>() + at.k, s.qk_row(), T(0));  // dK_i = dS^T Q_i
+                detail::masked_softmax_backward_row(dp + r * s.Tk, pi + r * s.Tk, ds + r * s.Tk, s.Tk, scale);
+            if (need_q) {
+                std::int64_t ldk = 0;
+                const T* krows = as_product_rows(k.data<T>() + at.k, s.qk_row(), s.Tk, s.dk, scratch.rows.get(), &ldk);
+                detail::head_product(s.Tq, s.dk, s.Tk, ds, s.Tk, 1, krows, ldk, dq.data<T>() + at.q,
+                                     s.qk_row());  // dQ_i = dS K_i
+            }
+            if (need_k) {
+                std::int64_t ldq = 0;
+                const T* qrows = as_product_rows(q.data<T>() + at.q, s.qk_row(), s.Tq, s.dk, scratch.rows.get(), &ldq);
+                detail::head_product(s.Tk, s.dk, s.Tq, ds, 1, s.Tk, qrows, ldq, dk.data<T>() + at.k,
+                                     s.qk_row());  // dK_i = dS^T Q_i
+            }
         }
     });
     return {dq, dk, dv};
@@ -164,10 +204,6 @@ Sizes check_attention(const Tensor& q, const Tensor& k, const Tensor& v, std::in
                                      "d_k] and [B, Tk, {} d_v] with d_k, d_v > 0",
                                      shape_str(q.shape()), shape_str(k.shape()), shape_str(v.shape()), heads, heads,
                                      heads));
-    using detail::kBlasMax;
-    if (q.size(1) > kBlasMax || k.size(1) > kBlasMax || q.size(2) > kBlasMax || v.size(2) > kBlasMax)
-        throw ShapeError(fmt::format("multi_head_attention: q {} and k {} are too large for BLAS", shape_str(q.shape()),
-                                     shape_str(k.shape())));
     const Sizes s{q.size(0), q.size(1), k.size(1), heads, q.size(2) / heads, v.size(2) / heads};
     if (mask.defined()) {
         check_dtype("multi_head_attention", mask, Dtype::int64, "mask");

@@ -85,6 +85,31 @@ TEST_CASE("multi_head_attention equals the composed ops, values and gradients", 
     for (std::size_t i = 0; i < 3; ++i) require_same(gf[i], gr[i], 1e-13);
 }
 
+TEST_CASE("multi_head_attention equals the composed ops at the models' sizes", "[forward]") {
+    // The ViT's heads (T 17, d_k 16: V and dZ read in place, K^T in whole 8 x 8 blocks) and
+    // a cross-attention whose d_k 12 and d_v 20 need the packed copies; 3 heads.
+    struct Case {
+        std::int64_t tq, tk, dk, dv;
+    };
+    for (const Case c : {Case{17, 17, 16, 16}, Case{9, 26, 12, 20}}) {
+        INFO("Tq " << c.tq << ", Tk " << c.tk << ", d_k " << c.dk << ", d_v " << c.dv);
+        Tensor q = rand64({2, c.tq, 3 * c.dk}, 11), k = rand64({2, c.tk, 3 * c.dk}, 12);
+        Tensor v = rand64({2, c.tk, 3 * c.dv}, 13), w = rand64({2, c.tq, 3 * c.dv}, 14).detach();
+        std::vector<std::int64_t> keep(static_cast<std::size_t>(c.tq * c.tk));
+        for (std::size_t i = 0; i < keep.size(); ++i) keep[i] = i % 5 != 3;
+        Tensor mask = tensor(std::vector<double>(keep.begin(), keep.end()), {1, c.tq, c.tk}, Dtype::int64);
+        AttentionOutput fused = multi_head_attention(q, k, v, 3, mask);
+        Composed ref = composed(q, k, v, 3, mask);
+        require_same(fused.z, ref.z, 1e-13);
+        std::vector<Tensor> gf = grads_of(sum(fused.z * w), {q, k, v}), gr = grads_of(sum(ref.z * w), {q, k, v});
+        for (std::size_t i = 0; i < 3; ++i) require_same(gf[i], gr[i], 1e-12);
+        // float32 (the training dtype) against the float64 result
+        Tensor q32 = q.detach().to(Dtype::float32), k32 = k.detach().to(Dtype::float32);
+        Tensor v32 = v.detach().to(Dtype::float32);
+        require_same(multi_head_attention(q32, k32, v32, 3, mask).z.to(Dtype::float64), ref.z.detach(), 1e-5);
+    }
+}
+
 TEST_CASE("multi_head_attention's dropout on P draws what autograd::dropout on P draws", "[forward]") {
     Tensor q = rand64({2, 5, 4}, 5), k = rand64({2, 5, 4}, 6), v = rand64({2, 5, 4}, 7);
     Tensor causal = tensor({1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 1, 1, 1, 0, 0, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1}, {1, 5, 5},
