@@ -34,7 +34,7 @@ inline float exp_f32(float x) {
 
 // erf(x) = 1 - t (a1 + a2 t + ... + a5 t^4) e^(-x^2),  t = 1 / (1 + p |x|), with the sign of
 // x: Abramowitz and Stegun 7.1.26, whose absolute error is under 1.5e-7; in float32 arithmetic
-// under 5e-7 (tests/autograd/test_vector_math.cpp), a few ulp near 1.
+// under 6e-7 (tests/autograd/test_vector_math.cpp), a few ulp near 1.
 inline float erf_f32(float x) {
     const float a = std::fabs(x);
     const float t = 1.0f / (1.0f + 0.3275911f * a);

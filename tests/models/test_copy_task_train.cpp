@@ -58,7 +58,7 @@ Run train_copy(std::int64_t steps, std::uint64_t seed) {
 
 TEST_CASE("a small copy task reaches 100% exact-match accuracy on held-out sequences", "[train]") {
     set_num_threads(1);
-    Run run = train_copy(600, 1);
+    Run run = train_copy(800, 1);
     INFO("final loss " << run.losses.back());
     CHECK(run.losses.back() < 0.05);
     CHECK(run.accuracy == 1.0);
