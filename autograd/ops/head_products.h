@@ -7,7 +7,7 @@
 // A(i, x) = a[i * a_row + x * a_col]: A itself (a_row = lda, a_col = 1) or a transpose
 // (a_row = 1, a_col = lda). B's rows are read in whole vectors: B in place when n is a
 // multiple of 8, else a copy padded with zeros (pack_rows, pack_transposed). C is computed in
-// tiles of up to 4 rows by 16 columns held in registers, each element summed over x in
+// tiles of up to 4 rows by 24 columns held in registers, each element summed over x in
 // order: no result depends on the machine or the thread.
 #include <algorithm>
 #include <cstdint>
