@@ -87,17 +87,17 @@ const T* as_product_rows(const T* src, std::int64_t ld, std::int64_t rows, std::
     return scratch;
 }
 
-// One thread's buffers, sized for any (batch entry, head).
+// One thread's buffers, sized for any (batch entry, head); ds only for the backward.
 template <class T>
 struct HeadScratch {
     std::unique_ptr<T[]> rows, transposed, s, p, ds;
-    explicit HeadScratch(const Sizes& sz, bool dropped) {
+    HeadScratch(const Sizes& sz, bool dropped, bool backward) {
         const std::int64_t d = std::max(sz.dk, sz.dv), t = std::max(sz.Tq, sz.Tk);
         rows.reset(new T[t * detail::padded_width(d)]);           // a [T, d] block, padded
         transposed.reset(new T[d * detail::padded_width(sz.Tk)]);  // K_i^T or V_i^T, padded
         s.reset(new T[sz.p_size()]);
         p.reset(dropped ? new T[sz.p_size()] : nullptr);
-        ds.reset(new T[sz.p_size()]);
+        ds.reset(backward ? new T[sz.p_size()] : nullptr);
     }
 };
 
@@ -106,7 +106,7 @@ void attention_forward(const Tensor& q, const Tensor& k, const Tensor& v, const 
                        const DropoutOnP& drop, Tensor& z, Tensor& p) {
     const T scale = s.scale<T>();
     parallel_for(s.pairs(), s.cost(), [&](std::int64_t begin, std::int64_t end) {
-        HeadScratch<T> scratch(s, drop.has_value());
+        HeadScratch<T> scratch(s, drop.has_value(), false);
         for (std::int64_t bh = begin; bh < end; ++bh) {
             const std::int64_t b = bh / s.H;
             const Sizes::Offsets at = s.at(b, bh % s.H);
@@ -143,7 +143,7 @@ std::vector<Tensor> attention_backward(const Tensor& dz, const Tensor& q, const 
     Tensor dv = need_v ? Tensor::empty(v.shape(), v.dtype()) : Tensor();
     const T scale = s.scale<T>();
     parallel_for(s.pairs(), 2 * s.cost(), [&](std::int64_t begin, std::int64_t end) {
-        HeadScratch<T> scratch(s, drop.has_value());
+        HeadScratch<T> scratch(s, drop.has_value(), true);
         T* dp = scratch.s.get();  // dP~, then dP: [Tq, Tk]
         T* ds = scratch.ds.get();  // dS: [Tq, Tk]
         for (std::int64_t bh = begin; bh < end; ++bh) {
