@@ -42,7 +42,21 @@ Tensor MultiHeadAttention::forward(const Tensor& query, const Tensor& key, const
     if (key.shape() != value.shape() || key.size(0) != query.size(0))
         throw ShapeError(fmt::format("MultiHeadAttention: query {}, key {} and value {} do not match",
                                      shape_str(query.shape()), shape_str(key.shape()), shape_str(value.shape())));
+    if (query.impl() == key.impl() && key.impl() == value.impl()) return w_o->forward(self_attend(query, mask));
     return w_o->forward(attend(w_q->forward(query), w_k->forward(key), w_v->forward(value), mask));
+}
+
+// Self-attention's three projections of x as one product (PyTorch's in_proj):
+//   [X W^Q, X W^K, X W^V] = x [W^Q; W^K; W^V]^T + [b_Q; b_K; b_V],   [B, T, 3D],
+// which the op reads in place. One product instead of three: x is read once, and the
+// backward's dx is one product, not three added. Stacking copies the weights (3 D^2
+// numbers); its backward splits their gradients back to w_q, w_k and w_v.
+Tensor MultiHeadAttention::self_attend(const Tensor& x, const Tensor& mask) const {
+    Tensor w = concat({w_q->weight, w_k->weight, w_v->weight}, 0);  // [3D, D]
+    Tensor b = concat({w_q->bias, w_k->bias, w_v->bias}, 0);        // [3D]
+    AttentionOutput a = multi_head_self_attention(linear(x, w, b), heads, mask, dropout->p, dropout->is_training());
+    last_attention_ = a.weights;
+    return a.z;
 }
 
 Tensor MultiHeadAttention::forward_block_local(const Tensor& x, std::int64_t block) const {

@@ -66,6 +66,7 @@ public:
 
 private:
     Tensor attend(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask) const;
+    Tensor self_attend(const Tensor& x, const Tensor& mask) const;
     void check_input(const char* what, const Tensor& x) const;
     mutable Tensor last_attention_;
 };

@@ -31,8 +31,10 @@ namespace {
 
 struct Sizes {
     std::int64_t B, Tq, Tk, H, dk, dv;
-    std::int64_t qk_row() const { return H * dk; }  // distance between rows of q (and of k)
-    std::int64_t v_row() const { return H * dv; }   // of v and z
+    // Distance between rows of q, k and v (and of their gradients): H d_k and H d_v when
+    // each is a tensor of its own, 3 H d_k when they are the thirds of one qkv tensor.
+    std::int64_t q_ld, k_ld, v_ld;
+    std::int64_t z_ld() const { return H * dv; }  // of z and dz
     std::int64_t pairs() const { return B * H; }
     std::int64_t p_size() const { return Tq * Tk; }  // one head's P
     // Where head h of batch entry b starts in q (and dq), k (dk), v (dv) and z (dz).
@@ -40,8 +42,7 @@ struct Sizes {
         std::int64_t q, k, v, z;
     };
     Offsets at(std::int64_t b, std::int64_t h) const {
-        return {b * Tq * qk_row() + h * dk, b * Tk * qk_row() + h * dk, b * Tk * v_row() + h * dv,
-                b * Tq * v_row() + h * dv};
+        return {b * Tq * q_ld + h * dk, b * Tk * k_ld + h * dk, b * Tk * v_ld + h * dv, b * Tq * z_ld() + h * dv};
     }
     template <class T>
     T scale() const {
@@ -50,6 +51,17 @@ struct Sizes {
     // Work per (batch entry, head) in elements: a multiply-add about an eighth of one
     // (matmul's estimate), a softmax element about eight.
     std::int64_t cost() const { return Tq * Tk * ((dk + dv) / 8 + 8); }
+};
+
+// Where q, k and v start (three tensors, or the thirds of one), and their gradients'
+// (null where none is needed).
+template <class T>
+struct Operands {
+    const T *q, *k, *v;
+};
+template <class T>
+struct OperandGrads {
+    T *dq, *dk, *dv;
 };
 
 // The mask as [B, Tq, Tk], step 0 along the dims it broadcasts; keep is null for no mask.
@@ -102,22 +114,22 @@ struct HeadScratch {
 };
 
 template <class T>
-void attention_forward(const Tensor& q, const Tensor& k, const Tensor& v, const MaskView& mask, const Sizes& s,
-                       const DropoutOnP& drop, Tensor& z, Tensor& p) {
+void attention_forward(const Operands<T>& in, const MaskView& mask, const Sizes& s, const DropoutOnP& drop, T* z,
+                       T* p) {
     const T scale = s.scale<T>();
     parallel_for(s.pairs(), s.cost(), [&](std::int64_t begin, std::int64_t end) {
         HeadScratch<T> scratch(s, drop.has_value(), false);
         for (std::int64_t bh = begin; bh < end; ++bh) {
             const std::int64_t b = bh / s.H;
             const Sizes::Offsets at = s.at(b, bh % s.H);
-            const T* qi = q.data<T>() + at.q;  // Q_i: [Tq, d_k], rows qk_row apart
-            const T* ki = k.data<T>() + at.k;  // K_i: [Tk, d_k]
-            const T* vi = v.data<T>() + at.v;  // V_i: [Tk, d_v], rows v_row apart
-            T* zi = z.data<T>() + at.z;        // Z_i: [Tq, d_v]
-            T* pi = p.data<T>() + bh * s.p_size();  // P: [Tq, Tk]
-            T* si = scratch.s.get();                 // S: [Tq, Tk]
-            detail::pack_transposed(ki, s.qk_row(), s.Tk, s.dk, scratch.transposed.get());
-            detail::head_product(s.Tq, s.Tk, s.dk, qi, s.qk_row(), 1, scratch.transposed.get(),
+            const T* qi = in.q + at.q;  // Q_i: [Tq, d_k], rows q_ld apart
+            const T* ki = in.k + at.k;  // K_i: [Tk, d_k], rows k_ld apart
+            const T* vi = in.v + at.v;  // V_i: [Tk, d_v], rows v_ld apart
+            T* zi = z + at.z;           // Z_i: [Tq, d_v], rows z_ld apart
+            T* pi = p + bh * s.p_size();  // P: [Tq, Tk]
+            T* si = scratch.s.get();      // S: [Tq, Tk]
+            detail::pack_transposed(ki, s.k_ld, s.Tk, s.dk, scratch.transposed.get());
+            detail::head_product(s.Tq, s.Tk, s.dk, qi, s.q_ld, 1, scratch.transposed.get(),
                                  detail::padded_width(s.Tk), si, s.Tk);  // S = Q_i K_i^T
             for (std::int64_t r = 0; r < s.Tq; ++r)
                 detail::masked_softmax_row(si + r * s.Tk, pi + r * s.Tk, s.Tk, mask.row(b, r), mask.step(), scale);
@@ -127,20 +139,16 @@ void attention_forward(const Tensor& q, const Tensor& k, const Tensor& v, const 
                 pd = scratch.p.get();
             }
             std::int64_t ldv = 0;
-            const T* vrows = as_product_rows(vi, s.v_row(), s.Tk, s.dv, scratch.rows.get(), &ldv);
-            detail::head_product(s.Tq, s.dv, s.Tk, pd, s.Tk, 1, vrows, ldv, zi, s.v_row());  // Z_i = P~ V_i
+            const T* vrows = as_product_rows(vi, s.v_ld, s.Tk, s.dv, scratch.rows.get(), &ldv);
+            detail::head_product(s.Tq, s.dv, s.Tk, pd, s.Tk, 1, vrows, ldv, zi, s.z_ld());  // Z_i = P~ V_i
         }
     });
 }
 
-// {dq, dk, dv}, each undefined where its input needs no gradient.
+// Writes dq, dk and dv where `out` says, skipping the null ones.
 template <class T>
-std::vector<Tensor> attention_backward(const Tensor& dz, const Tensor& q, const Tensor& k, const Tensor& v,
-                                       const Tensor& p, const Sizes& s, const DropoutOnP& drop) {
-    const bool need_q = q.requires_grad(), need_k = k.requires_grad(), need_v = v.requires_grad();
-    Tensor dq = need_q ? Tensor::empty(q.shape(), q.dtype()) : Tensor();
-    Tensor dk = need_k ? Tensor::empty(k.shape(), k.dtype()) : Tensor();
-    Tensor dv = need_v ? Tensor::empty(v.shape(), v.dtype()) : Tensor();
+void attention_backward(const T* dz, const Operands<T>& in, const T* p, const Sizes& s, const DropoutOnP& drop,
+                        const OperandGrads<T>& out) {
     const T scale = s.scale<T>();
     parallel_for(s.pairs(), 2 * s.cost(), [&](std::int64_t begin, std::int64_t end) {
         HeadScratch<T> scratch(s, drop.has_value(), true);
@@ -148,41 +156,58 @@ std::vector<Tensor> attention_backward(const Tensor& dz, const Tensor& q, const 
         T* ds = scratch.ds.get();  // dS: [Tq, Tk]
         for (std::int64_t bh = begin; bh < end; ++bh) {
             const Sizes::Offsets at = s.at(bh / s.H, bh % s.H);
-            const T* dzi = dz.data<T>() + at.z;
-            const T* pi = p.data<T>() + bh * s.p_size();
-            if (need_v) {
+            const T* dzi = dz + at.z;
+            const T* pi = p + bh * s.p_size();
+            if (out.dv) {
                 const T* pd = pi;
                 if (drop) {
                     detail::apply_dropout(*drop, pi, scratch.p.get(), s.p_size(), bh * s.p_size());
                     pd = scratch.p.get();
                 }
                 std::int64_t ldz = 0;
-                const T* dzrows = as_product_rows(dzi, s.v_row(), s.Tq, s.dv, scratch.rows.get(), &ldz);
-                detail::head_product(s.Tk, s.dv, s.Tq, pd, 1, s.Tk, dzrows, ldz, dv.data<T>() + at.v,
-                                     s.v_row());  // dV_i = P~^T dZ_i
+                const T* dzrows = as_product_rows(dzi, s.z_ld(), s.Tq, s.dv, scratch.rows.get(), &ldz);
+                detail::head_product(s.Tk, s.dv, s.Tq, pd, 1, s.Tk, dzrows, ldz, out.dv + at.v,
+                                     s.v_ld);  // dV_i = P~^T dZ_i
             }
-            if (!need_q && !need_k) continue;
-            detail::pack_transposed(v.data<T>() + at.v, s.v_row(), s.Tk, s.dv, scratch.transposed.get());
-            detail::head_product(s.Tq, s.Tk, s.dv, dzi, s.v_row(), 1, scratch.transposed.get(),
+            if (!out.dq && !out.dk) continue;
+            detail::pack_transposed(in.v + at.v, s.v_ld, s.Tk, s.dv, scratch.transposed.get());
+            detail::head_product(s.Tq, s.Tk, s.dv, dzi, s.z_ld(), 1, scratch.transposed.get(),
                                  detail::padded_width(s.Tk), dp, s.Tk);  // dP~ = dZ_i V_i^T
             if (drop) detail::apply_dropout(*drop, dp, dp, s.p_size(), bh * s.p_size());  // dP = dP~ f
             for (std::int64_t r = 0; r < s.Tq; ++r)
                 detail::masked_softmax_backward_row(dp + r * s.Tk, pi + r * s.Tk, ds + r * s.Tk, s.Tk, scale);
-            if (need_q) {
+            if (out.dq) {
                 std::int64_t ldk = 0;
-                const T* krows = as_product_rows(k.data<T>() + at.k, s.qk_row(), s.Tk, s.dk, scratch.rows.get(), &ldk);
-                detail::head_product(s.Tq, s.dk, s.Tk, ds, s.Tk, 1, krows, ldk, dq.data<T>() + at.q,
-                                     s.qk_row());  // dQ_i = dS K_i
+                const T* krows = as_product_rows(in.k + at.k, s.k_ld, s.Tk, s.dk, scratch.rows.get(), &ldk);
+                detail::head_product(s.Tq, s.dk, s.Tk, ds, s.Tk, 1, krows, ldk, out.dq + at.q,
+                                     s.q_ld);  // dQ_i = dS K_i
             }
-            if (need_k) {
+            if (out.dk) {
                 std::int64_t ldq = 0;
-                const T* qrows = as_product_rows(q.data<T>() + at.q, s.qk_row(), s.Tq, s.dk, scratch.rows.get(), &ldq);
-                detail::head_product(s.Tk, s.dk, s.Tq, ds, 1, s.Tk, qrows, ldq, dk.data<T>() + at.k,
-                                     s.qk_row());  // dK_i = dS^T Q_i
+                const T* qrows = as_product_rows(in.q + at.q, s.q_ld, s.Tq, s.dk, scratch.rows.get(), &ldq);
+                detail::head_product(s.Tk, s.dk, s.Tq, ds, 1, s.Tk, qrows, ldq, out.dk + at.k,
+                                     s.k_ld);  // dK_i = dS^T Q_i
             }
         }
     });
-    return {dq, dk, dv};
+}
+
+void check_dropout(const char* op, double dropout) {
+    if (!(dropout >= 0 && dropout < 1))
+        throw ValueError(fmt::format("{}: dropout probability {} is outside [0, 1)", op, dropout));
+}
+
+// The mask: int64, broadcastable to [B, Tq, Tk].
+void check_mask(const char* op, const Tensor& mask, const Sizes& s) {
+    if (!mask.defined()) return;
+    check_dtype(op, mask, Dtype::int64, "mask");
+    const Shape want{s.B, s.Tq, s.Tk};
+    bool fits_want = mask.dim() <= 3;  // each of its dims, right-aligned, 1 or want's
+    for (int d = 1; fits_want && d <= mask.dim(); ++d)
+        fits_want = mask.size(-d) == 1 || mask.size(-d) == want[3 - d];
+    if (!fits_want)
+        throw ShapeError(fmt::format("{}: mask {} does not broadcast to [B, Tq, Tk] = {}", op,
+                                     shape_str(mask.shape()), shape_str(want)));
 }
 
 Sizes check_attention(const Tensor& q, const Tensor& k, const Tensor& v, std::int64_t heads, const Tensor& mask,
@@ -192,8 +217,7 @@ Sizes check_attention(const Tensor& q, const Tensor& k, const Tensor& v, std::in
         check_same_dtype("multi_head_attention", q, *t);
     }
     if (heads <= 0) throw ValueError(fmt::format("multi_head_attention: heads must be positive, got {}", heads));
-    if (!(dropout >= 0 && dropout < 1))
-        throw ValueError(fmt::format("multi_head_attention: dropout probability {} is outside [0, 1)", dropout));
+    check_dropout("multi_head_attention", dropout);
     const auto fits = [&] {
         return q.dim() == 3 && k.dim() == 3 && v.dim() == 3 && k.size(0) == q.size(0) && v.size(0) == q.size(0) &&
                k.size(1) == v.size(1) && k.size(2) == q.size(2) && q.size(2) > 0 && q.size(2) % heads == 0 &&
@@ -204,18 +228,53 @@ Sizes check_attention(const Tensor& q, const Tensor& k, const Tensor& v, std::in
                                      "d_k] and [B, Tk, {} d_v] with d_k, d_v > 0",
                                      shape_str(q.shape()), shape_str(k.shape()), shape_str(v.shape()), heads, heads,
                                      heads));
-    const Sizes s{q.size(0), q.size(1), k.size(1), heads, q.size(2) / heads, v.size(2) / heads};
-    if (mask.defined()) {
-        check_dtype("multi_head_attention", mask, Dtype::int64, "mask");
-        const Shape want{s.B, s.Tq, s.Tk};
-        bool fits_want = mask.dim() <= 3;  // each of its dims, right-aligned, 1 or want's
-        for (int d = 1; fits_want && d <= mask.dim(); ++d)
-            fits_want = mask.size(-d) == 1 || mask.size(-d) == want[3 - d];
-        if (!fits_want)
-            throw ShapeError(fmt::format("multi_head_attention: mask {} does not broadcast to [B, Tq, Tk] = {}",
-                                         shape_str(mask.shape()), shape_str(want)));
-    }
+    const Sizes s{q.size(0),         q.size(1), k.size(1), heads, q.size(2) / heads,
+                  v.size(2) / heads, q.size(2), k.size(2), v.size(2)};
+    check_mask("multi_head_attention", mask, s);
     return s;
+}
+
+Sizes check_self_attention(const Tensor& qkv, std::int64_t heads, const Tensor& mask, double dropout) {
+    check_floating("multi_head_self_attention", qkv);
+    if (heads <= 0) throw ValueError(fmt::format("multi_head_self_attention: heads must be positive, got {}", heads));
+    check_dropout("multi_head_self_attention", dropout);
+    if (qkv.dim() != 3 || qkv.size(2) == 0 || qkv.size(2) % (3 * heads) != 0)
+        throw ShapeError(fmt::format("multi_head_self_attention: qkv {} is not [B, T, 3 x {} d_k] with d_k > 0",
+                                     shape_str(qkv.shape()), heads));
+    const std::int64_t D = qkv.size(2) / 3;
+    const Sizes s{qkv.size(0), qkv.size(1), qkv.size(1), heads, D / heads, D / heads, 3 * D, 3 * D, 3 * D};
+    check_mask("multi_head_self_attention", mask, s);
+    return s;
+}
+
+DropoutOnP dropout_on_p(double dropout, bool training, Generator& gen) {
+    DropoutOnP drop;
+    if (training && dropout > 0) drop.emplace(dropout, gen.next_u64());
+    return drop;
+}
+
+// z and P of every head, for q, k and v where `operands` (a function of the dtype's zero)
+// says they start.
+template <class Locate>
+AttentionOutput attention_values(const Sizes& s, Dtype dtype, const Tensor& mask, const DropoutOnP& drop,
+                                 Locate operands) {
+    Tensor z = Tensor::empty({s.B, s.Tq, s.z_ld()}, dtype);
+    Tensor p = Tensor::empty({s.B, s.H, s.Tq, s.Tk}, dtype);
+    if (s.Tk == 0) {
+        z.fill_(0);  // no key: every query's weights are empty, its output 0
+        return {z, p};
+    }
+    dispatch_floating(dtype, [&](auto zero) {
+        using T = decltype(zero);
+        attention_forward<T>(operands(zero), mask_view(mask, s), s, drop, z.data<T>(), p.data<T>());
+    });
+    return {z, p};
+}
+
+// A tensor's data, or null for an undefined tensor.
+template <class T>
+T* data_or_null(Tensor& t) {
+    return t.defined() ? t.data<T>() : nullptr;
 }
 
 }  // namespace
@@ -223,27 +282,50 @@ Sizes check_attention(const Tensor& q, const Tensor& k, const Tensor& v, std::in
 AttentionOutput multi_head_attention(const Tensor& q, const Tensor& k, const Tensor& v, std::int64_t heads,
                                      const Tensor& mask, double dropout, bool training, Generator& gen) {
     const Sizes s = check_attention(q, k, v, heads, mask, dropout);
-    Tensor z = Tensor::empty({s.B, s.Tq, s.H * s.dv}, q.dtype());
-    Tensor p = Tensor::empty({s.B, s.H, s.Tq, s.Tk}, q.dtype());
-    DropoutOnP drop;
-    if (training && dropout > 0) drop.emplace(dropout, gen.next_u64());
-    if (s.Tk == 0) {
-        z.fill_(0);  // no key: every query's weights are empty, its output 0
-    } else {
-        dispatch_floating(q.dtype(), [&](auto zero) {
-            attention_forward<decltype(zero)>(q, k, v, mask_view(mask, s), s, drop, z, p);
-        });
-    }
-    z = record("multi_head_attention", {q, k, v}, z, [q, k, v, p, s, drop](const Tensor& dz) {
+    const DropoutOnP drop = dropout_on_p(dropout, training, gen);
+    AttentionOutput out = attention_values(s, q.dtype(), mask, drop, [&](auto zero) {
+        using T = decltype(zero);
+        return Operands<T>{q.data<T>(), k.data<T>(), v.data<T>()};
+    });
+    out.z = record("multi_head_attention", {q, k, v}, out.z, [q, k, v, p = out.weights, s, drop](const Tensor& dz) {
         if (s.Tk == 0 || s.Tq == 0)
             return std::vector{zeros(q.shape(), q.dtype()), zeros(k.shape(), k.dtype()), zeros(v.shape(), v.dtype())};
-        std::vector<Tensor> grads;
+        Tensor dq = q.requires_grad() ? Tensor::empty(q.shape(), q.dtype()) : Tensor();
+        Tensor dk = k.requires_grad() ? Tensor::empty(k.shape(), k.dtype()) : Tensor();
+        Tensor dv = v.requires_grad() ? Tensor::empty(v.shape(), v.dtype()) : Tensor();
         dispatch_floating(dz.dtype(), [&](auto zero) {
-            grads = attention_backward<decltype(zero)>(dz, q, k, v, p, s, drop);
+            using T = decltype(zero);
+            attention_backward<T>(dz.data<T>(), {q.data<T>(), k.data<T>(), v.data<T>()}, p.data<T>(), s, drop,
+                                  {data_or_null<T>(dq), data_or_null<T>(dk), data_or_null<T>(dv)});
         });
-        return grads;
+        return std::vector{dq, dk, dv};
     });
-    return {z, p};
+    return out;
+}
+
+AttentionOutput multi_head_self_attention(const Tensor& qkv, std::int64_t heads, const Tensor& mask, double dropout,
+                                     bool training, Generator& gen) {
+    const Sizes s = check_self_attention(qkv, heads, mask, dropout);
+    const DropoutOnP drop = dropout_on_p(dropout, training, gen);
+    const std::int64_t D = s.H * s.dk;  // q, k and v: columns [0, D), [D, 2D) and [2D, 3D)
+    AttentionOutput out = attention_values(s, qkv.dtype(), mask, drop, [&](auto zero) {
+        using T = decltype(zero);
+        const T* x = qkv.data<T>();
+        return Operands<T>{x, x + D, x + 2 * D};
+    });
+    out.z = record("multi_head_self_attention", {qkv}, out.z, [qkv, p = out.weights, s, drop, D](const Tensor& dz) {
+        if (s.Tk == 0) return std::vector{zeros(qkv.shape(), qkv.dtype())};
+        Tensor dqkv = Tensor::empty(qkv.shape(), qkv.dtype());  // every element is some head's dq, dk or dv
+        dispatch_floating(dz.dtype(), [&](auto zero) {
+            using T = decltype(zero);
+            const T* x = qkv.data<T>();
+            T* dx = dqkv.data<T>();
+            attention_backward<T>(dz.data<T>(), {x, x + D, x + 2 * D}, p.data<T>(), s, drop,
+                                  {dx, dx + D, dx + 2 * D});
+        });
+        return std::vector{dqkv};
+    });
+    return out;
 }
 
 }  // namespace autograd

@@ -23,4 +23,13 @@ AttentionOutput multi_head_attention(const Tensor& q, const Tensor& k, const Ten
                                      const Tensor& mask = Tensor(), double dropout = 0.0, bool training = false,
                                      Generator& gen = default_generator());
 
+// Self-attention with q, k and v side by side in one tensor, as one product with the three
+// projections' weights stacked computes them (nn::MultiHeadAttention on x, x, x):
+// qkv [B, T, 3 H d_k] holds q in its columns [0, H d_k), k in the next H d_k and v in the
+// last; the same as multi_head_attention(q, k, v, ...) on those thirds, and the gradient
+// comes back in the same layout, one tensor.
+AttentionOutput multi_head_self_attention(const Tensor& qkv, std::int64_t heads, const Tensor& mask = Tensor(),
+                                          double dropout = 0.0, bool training = false,
+                                          Generator& gen = default_generator());
+
 }  // namespace autograd

@@ -173,3 +173,43 @@ TEST_CASE("multi_head_attention rejects bad heads, shapes, masks and probabiliti
     CHECK_THROWS_WITH(multi_head_attention(x, x, x, 2, Tensor(), 1.0, true, g),
                       "multi_head_attention: dropout probability 1 is outside [0, 1)");
 }
+
+TEST_CASE("multi_head_self_attention on qkv equals multi_head_attention on its thirds", "[forward]") {
+    // The ViT's sizes (T 17, 4 heads of d_k 16: read in place) and d_k 3 (packed copies), with a
+    // causal mask and dropout on P drawn from the same seed; values, weights and gradients.
+    struct Case {
+        std::int64_t t, heads, dk;
+    };
+    for (const Case c : {Case{17, 4, 16}, Case{5, 2, 3}}) {
+        INFO("T " << c.t << ", " << c.heads << " heads of d_k " << c.dk);
+        const std::int64_t D = c.heads * c.dk;
+        Tensor qkv = rand64({2, c.t, 3 * D}, 21), w = rand64({2, c.t, D}, 22).detach();
+        Tensor q = narrow(qkv, 2, 0, D), k = narrow(qkv, 2, D, D), v = narrow(qkv, 2, 2 * D, D);
+        std::vector<std::int64_t> keep(static_cast<std::size_t>(c.t * c.t));
+        for (std::int64_t i = 0; i < c.t; ++i)
+            for (std::int64_t j = 0; j < c.t; ++j) keep[static_cast<std::size_t>(i * c.t + j)] = j <= i;
+        Tensor causal = tensor(std::vector<double>(keep.begin(), keep.end()), {1, c.t, c.t}, Dtype::int64);
+        Generator g1(7), g2(7);
+        AttentionOutput packed = multi_head_self_attention(qkv, c.heads, causal, 0.2, true, g1);
+        AttentionOutput thirds = multi_head_attention(q, k, v, c.heads, causal, 0.2, true, g2);
+        require_same(packed.z, thirds.z.detach(), 1e-15);
+        require_same(packed.weights, thirds.weights, 1e-15);
+        std::vector<Tensor> gp = grads_of(sum(packed.z * w), {qkv}), gt = grads_of(sum(thirds.z * w), {qkv});
+        require_same(gp[0], gt[0], 1e-15);
+        Tensor qkv32 = qkv.detach().to(Dtype::float32);
+        Generator g3(7);
+        require_same(multi_head_self_attention(qkv32, c.heads, causal, 0.2, true, g3).z.to(Dtype::float64),
+                     thirds.z.detach(), 1e-5);
+    }
+}
+
+TEST_CASE("multi_head_self_attention rejects a qkv that is not three sets of heads", "[errors]") {
+    CHECK_THROWS_WITH(multi_head_self_attention(zeros({2, 3, 8}), 2),
+                      "multi_head_self_attention: qkv [2, 3, 8] is not [B, T, 3 x 2 d_k] with d_k > 0");
+    CHECK_THROWS_AS(multi_head_self_attention(zeros({2, 0}), 1), ShapeError);
+    CHECK_THROWS_WITH(multi_head_self_attention(zeros({2, 3, 6}), 0),
+                      "multi_head_self_attention: heads must be positive, got 0");
+    CHECK_THROWS_WITH(multi_head_self_attention(zeros({2, 3, 6}), 1, ones({1, 4, 3}, Dtype::int64)),
+                      "multi_head_self_attention: mask [1, 4, 3] does not broadcast to [B, Tq, Tk] = [2, 3, 3]");
+    CHECK_THROWS_AS(multi_head_self_attention(zeros({2, 3, 6}, Dtype::int64), 1), DtypeError);
+}

@@ -158,6 +158,15 @@ std::vector<Case> op_cases() {
                Generator g(11);  // the same factors at every evaluation
                return multi_head_attention(x[0], x[1], x[2], 2, Tensor(), 0.3, true, g).z;
            }),
+        op("multi_head_self_attention", "qkv [2,3,12], 2 heads, causal mask [1,3,3]",
+           [] { return std::vector{leaf({2, 3, 12}, 10)}; },
+           [](auto& x) { return multi_head_self_attention(x[0], 2, ids({1, 0, 0, 1, 1, 0, 1, 1, 1}, {1, 3, 3})).z; }),
+        op("multi_head_self_attention", "qkv [2,4,6], 1 head, dropout 0.3 on P",
+           [] { return std::vector{leaf({2, 4, 6}, 11)}; },
+           [](auto& x) {
+               Generator g(12);  // the same factors at every evaluation
+               return multi_head_self_attention(x[0], 1, Tensor(), 0.3, true, g).z;
+           }),
         op("masked_fill", "[2,3] mask [1,3]", [] { return std::vector{leaf({2, 3}, 1)}; },
            [](auto& x) { return masked_fill(x[0], ids({0, 1, 0}, {1, 3}), -5.0); }),
         op("masked_fill", "[2,3,4] mask [1,3,4]", [] { return std::vector{leaf({2, 3, 4}, 1)}; },

@@ -1,4 +1,6 @@
 // Training end to end: a small copy task is learned; the same seed gives the same losses.
+#include <algorithm>
+
 #include "check.h"
 #include "data/copy_task.h"
 #include "models/greedy_decode.h"
@@ -59,8 +61,12 @@ Run train_copy(std::int64_t steps, std::uint64_t seed) {
 TEST_CASE("a small copy task reaches 100% exact-match accuracy on held-out sequences", "[train]") {
     set_num_threads(1);
     Run run = train_copy(800, 1);
-    INFO("final loss " << run.losses.back());
-    CHECK(run.losses.back() < 0.05);
+    // The median of the last 50 steps: this schedule's learning rate is still high at the end,
+    // and a single step's loss can spike to 0.2 while the model copies every sequence.
+    std::vector<double> last(run.losses.end() - 50, run.losses.end());
+    std::nth_element(last.begin(), last.begin() + 25, last.end());
+    INFO("median of the last 50 losses " << last[25]);
+    CHECK(last[25] < 0.02);
     CHECK(run.accuracy == 1.0);
 }
 

@@ -30,6 +30,35 @@ TEST_CASE("with a causal mask, changing a later token leaves earlier outputs unc
     CHECK(std::abs(after.at({0, 4, 0}) - before.at({0, 4, 0})) > 1e-6);
 }
 
+TEST_CASE("self-attention's one stacked projection equals the three projections", "[module]") {
+    // mha(x, x, x) takes the stacked path (one product with [W^Q; W^K; W^V]); mha(x, y, y) with
+    // y a copy of x takes the three Linears. Same outputs, and the same gradients for x and
+    // every weight and bias.
+    nn::MultiHeadAttention mha(12, 3);
+    mha.to(Dtype::float64);
+    Tensor x = rand64({2, 5, 12}, 3), y = rand64({2, 5, 12}, 3), w = rand64({2, 5, 12}, 4).detach();
+    auto grads = [&](const Tensor& loss, std::vector<Tensor> inputs) {
+        mha.zero_grad();
+        for (Tensor t : inputs) t.zero_grad();
+        loss.backward();
+        std::vector<std::vector<double>> out;
+        Tensor dx = inputs[0].grad();
+        for (std::size_t i = 1; i < inputs.size(); ++i) dx = dx + inputs[i].grad();
+        out.push_back(dx.to_vector());
+        for (const auto& [name, p] : mha.named_parameters()) out.push_back(p.grad().to_vector());
+        return out;
+    };
+    Tensor stacked = mha(x, x, x, nn::subsequent_mask(5)), three = mha(x, y, y, nn::subsequent_mask(5));
+    require_values(stacked, three.to_vector(), 1e-14);
+    const auto gs = grads(sum(stacked * w), {x}), gt = grads(sum(three * w), {x, y});
+    REQUIRE(gs.size() == gt.size());
+    for (std::size_t i = 0; i < gs.size(); ++i) {
+        INFO("gradient " << i << " (0: the input, then the parameters in order)");
+        REQUIRE(gs[i].size() == gt[i].size());
+        for (std::size_t j = 0; j < gs[i].size(); ++j) REQUIRE(gs[i][j] == Approx(gt[i][j]).margin(1e-13));
+    }
+}
+
 TEST_CASE("self-attention without positions is permutation-equivariant: A(RX) = R A(X) (002)", "[module]") {
     nn::MultiHeadAttention mha(8, 4);
     mha.to(Dtype::float64);
