@@ -23,11 +23,13 @@ void masked_softmax_row_impl(const T* __restrict__ s, T* __restrict__ p, std::in
         for (std::int64_t j = 0; j < len; ++j) p[j] = 0;
         return;
     }
-    if (keep_all)
-        for (std::int64_t j = 0; j < len; ++j) p[j] = exp_vec(scale * s[j] - max_s);
-    else
-        for (std::int64_t j = 0; j < len; ++j) p[j] = kept(j) ? exp_vec(scale * s[j] - max_s) : T(0);
-    const T inv = 1 / lane_sum<T>(len, [&](std::int64_t j) { return p[j]; });
+    // e^(scale s - max) into p and their sum in one pass (a row is often shorter than three vectors,
+    // so each pass's tail costs as much as its vectors).
+    const T total = keep_all ? lane_sum<T>(len, [&](std::int64_t j) { return p[j] = exp_vec(scale * s[j] - max_s); })
+                             : lane_sum<T>(len, [&](std::int64_t j) {
+                                   return p[j] = kept(j) ? exp_vec(scale * s[j] - max_s) : T(0);
+                               });
+    const T inv = 1 / total;
     for (std::int64_t j = 0; j < len; ++j) p[j] *= inv;
 }
 
