@@ -13,19 +13,15 @@
 #include <cstdint>
 #include <cstring>
 
-namespace autograd::detail {
+#include "autograd/ops/lanes.h"
 
-inline constexpr std::int64_t kLanes = 8;  // one AVX2 register of floats
+namespace autograd::detail {
 
 inline std::int64_t padded_width(std::int64_t n) { return (n + kLanes - 1) / kLanes * kLanes; }
 
-// Eight Ts as one value (GCC's and Clang's vector extension): one AVX2 register of floats,
-// two of doubles. Written out: GCC 12 vectorised the plain loops over x instead, with gathers.
-template <class T>
-using Lanes [[gnu::vector_size(kLanes * sizeof(T))]] = T;
-
 // Rows i .. i + R of C, columns j .. j + 8 W, of which the first `width` are C's (the rest
-// is padding): b points at B[0][j], whose rows are ldb apart.
+// is padding): b points at B[0][j], whose rows are ldb apart. Its vectors are written out
+// (lanes.h): GCC 12 vectorised the plain loops over x instead, with gathers.
 template <int R, int W, class T>
 inline void head_tile(std::int64_t k, const T* a, std::int64_t a_row, std::int64_t a_col, const T* b,
                       std::int64_t ldb, T* c, std::int64_t ldc, std::int64_t width) {

@@ -1,33 +1,84 @@
 #include "autograd/ops/softmax_row.h"
 
+#include <algorithm>
 #include <limits>
 
 #include "autograd/ops/lane_sum.h"
+#include "autograd/ops/lanes.h"
 #include "autograd/ops/vector_math.h"
 
 namespace autograd::detail {
 namespace {
 
+// softmax(scale s) = softmax(scale (s - r)), with r the score at which scale s is largest:
+// the largest score for scale >= 0, the smallest for scale < 0 (`sign` says which, and the
+// max pass reads sign s). That score's term is e^0 = 1 exactly. Written as scale s - max,
+// the compiler may fuse the product into the subtraction unrounded, and for scores of 1e9
+// and more e^(the product's rounding) overflowed to inf, and the row to NaN.
+
+// A float row of at least eight scores, no mask and a scale that is not 0 (the ViT's every
+// row; 0 would make the -inf padding NaN), its vectors written
+// out: the general loops below left a ViT row's 17th score to a scalar e^x, a long chain of
+// dependent steps, and kept their lanes in memory; together a third of the row's time.
+// Here the scores past the last whole eight are the last eight scores with the ones before
+// them set to -inf, so they too are one vector, and their e^x adds 0 to those lanes' sums.
+void softmax_row_unmasked(const float* __restrict__ s, float* __restrict__ p, std::int64_t len, float scale) {
+    using V = Lanes<float>;
+    using I = Lanes<std::int32_t>;
+    constexpr float minus_inf = -std::numeric_limits<float>::infinity();
+    const float sign = scale < 0 ? -1.0f : 1.0f;
+    const std::int64_t whole = len / kLanes * kLanes, rest = len - whole;
+    const I lane{0, 1, 2, 3, 4, 5, 6, 7};
+    const I past_whole = lane >= static_cast<std::int32_t>(kLanes - rest);
+    const V tail = past_whole ? load_lanes(s + len - kLanes) : V{} + sign * minus_inf;
+
+    V lane_max = sign * tail;
+    for (std::int64_t j = 0; j < whole; j += kLanes) {
+        const V x = sign * load_lanes(s + j);
+        lane_max = x > lane_max ? x : lane_max;
+    }
+    const float max_s = max_lanes(lane_max);
+    if (max_s == minus_inf) {  // every scaled score -inf
+        std::fill(p, p + len, 0.0f);
+        return;
+    }
+    const float r = sign * max_s;
+    const V e_tail = exp_f32_lanes(scale * (tail - r));
+    V lane_sum = e_tail;
+    for (std::int64_t j = 0; j < whole; j += kLanes) {
+        const V e = exp_f32_lanes(scale * (load_lanes(s + j) - r));
+        store_lanes(p + j, e);
+        lane_sum += e;
+    }
+    const float inv = 1 / sum_lanes(lane_sum);
+    for (std::int64_t j = 0; j < whole; j += kLanes) store_lanes(p + j, load_lanes(p + j) * inv);
+    const V p_tail = e_tail * inv;
+    for (std::int64_t i = 0; i < rest; ++i) p[whole + i] = p_tail[kLanes - rest + i];
+}
+
+// Any row: a mask, a flag per score, or fewer than eight scores; float64 always.
 template <class T>
 void masked_softmax_row_impl(const T* __restrict__ s, T* __restrict__ p, std::int64_t len, const std::int64_t* keep,
                              std::int64_t keep_step, T scale) {
     constexpr T minus_inf = -std::numeric_limits<T>::infinity();
+    const T sign = scale < 0 ? T(-1) : T(1);
     auto kept = [&](std::int64_t j) { return keep[j * keep_step] != 0; };
-    // No mask (the ViT's), or one flag for the row that keeps it: then no test per key.
+    // No mask, or one flag for the row that keeps it: then no test per key.
     const bool keep_all = keep == nullptr || (keep_step == 0 && kept(0));
-    const T max_s = keep_all ? lane_max<T>(len, minus_inf, [&](std::int64_t j) { return scale * s[j]; })
+    const T max_s = keep_all ? lane_max<T>(len, minus_inf, [&](std::int64_t j) { return sign * s[j]; })
                              : lane_max<T>(len, minus_inf, [&](std::int64_t j) {
-                                   return kept(j) ? scale * s[j] : minus_inf;
+                                   return kept(j) ? sign * s[j] : minus_inf;
                                });
     if (max_s == minus_inf) {  // every key masked
         for (std::int64_t j = 0; j < len; ++j) p[j] = 0;
         return;
     }
-    // e^(scale s - max) into p and their sum in one pass (a row is often shorter than three vectors,
-    // so each pass's tail costs as much as its vectors).
-    const T total = keep_all ? lane_sum<T>(len, [&](std::int64_t j) { return p[j] = exp_vec(scale * s[j] - max_s); })
+    const T r = sign * max_s;
+    // e^(scale (s - r)) into p and their sum in one pass (a row is often shorter than three
+    // vectors, so each pass's tail costs as much as its vectors).
+    const T total = keep_all ? lane_sum<T>(len, [&](std::int64_t j) { return p[j] = exp_vec(scale * (s[j] - r)); })
                              : lane_sum<T>(len, [&](std::int64_t j) {
-                                   return p[j] = kept(j) ? exp_vec(scale * s[j] - max_s) : T(0);
+                                   return p[j] = kept(j) ? exp_vec(scale * (s[j] - r)) : T(0);
                                });
     const T inv = 1 / total;
     for (std::int64_t j = 0; j < len; ++j) p[j] *= inv;
@@ -44,7 +95,10 @@ void masked_softmax_backward_row_impl(const T* __restrict__ dp, const T* __restr
 
 void masked_softmax_row(const float* s, float* p, std::int64_t len, const std::int64_t* keep, std::int64_t keep_step,
                         float scale) {
-    masked_softmax_row_impl(s, p, len, keep, keep_step, scale);
+    if (len >= kLanes && scale != 0 && (keep == nullptr || (keep_step == 0 && keep[0] != 0)))
+        softmax_row_unmasked(s, p, len, scale);
+    else
+        masked_softmax_row_impl(s, p, len, keep, keep_step, scale);
 }
 void masked_softmax_row(const double* s, double* p, std::int64_t len, const std::int64_t* keep,
                         std::int64_t keep_step, double scale) {

@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <limits>
 
+#include "autograd/ops/lanes.h"
+
 namespace autograd::detail {
 
 // e^x = 2^k e^r with k = round(x / ln 2) and r = x - k ln 2, |r| <= ln 2 / 2; ln 2 is
@@ -30,6 +32,28 @@ inline float exp_f32(float x) {
     const float y = e_r * two_k;
     const float low = x < -87.0f ? 0.0f : y;  // selects, not branches: the loop stays vectorisable
     return x > 88.0f ? std::numeric_limits<float>::infinity() : low;
+}
+
+// exp_f32 of eight floats at once, step for step, for kernels whose vectors are written out
+// (lanes.h): each lane's result is exp_f32's.
+inline Lanes<float> exp_f32_lanes(Lanes<float> x) {
+    using V = Lanes<float>;
+    using I = Lanes<std::int32_t>;
+    const V lo = x < -87.0f ? V{} - 87.0f : x;
+    const V xc = lo > 88.0f ? V{} + 88.0f : lo;
+    const V k = (xc * 1.44269504088896341f + 12582912.0f) - 12582912.0f;
+    const V r = (xc - k * 0.693359375f) - k * -2.12194440e-4f;
+    V p = V{} + 1.9875691500e-4f;
+    p = p * r + 1.3981999507e-3f;
+    p = p * r + 8.3334519073e-3f;
+    p = p * r + 4.1665795894e-2f;
+    p = p * r + 1.6666665459e-1f;
+    p = p * r + 5.0000001201e-1f;
+    const V e_r = p * (r * r) + r + 1.0f;
+    const V two_k = std::bit_cast<V>((__builtin_convertvector(k, I) + 127) << 23);
+    const V y = e_r * two_k;
+    const V low = x < -87.0f ? V{} : y;
+    return x > 88.0f ? V{} + std::numeric_limits<float>::infinity() : low;
 }
 
 // erf(x) = 1 - t (a1 + a2 t + ... + a5 t^4) e^(-x^2),  t = 1 / (1 + p |x|), with the sign of

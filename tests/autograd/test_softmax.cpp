@@ -1,6 +1,9 @@
 // softmax, log_softmax and attention's fused masked_softmax.
 #include "check.h"
 
+#include <cmath>
+#include <limits>
+
 using namespace autograd;
 
 TEST_CASE("softmax and log_softmax by hand, and stable", "[forward]") {
@@ -41,4 +44,44 @@ TEST_CASE("softmax family rejects bad dims and masks", "[errors]") {
     CHECK_THROWS_WITH(masked_softmax(zeros({2, 3}), ones({4}, Dtype::int64), 1.0),
                       Catch::Contains("masked_softmax: shapes cannot be broadcast"));
     CHECK_THROWS_AS(masked_softmax(zeros({3}), ones({2, 3}, Dtype::int64), 1.0), ShapeError);
+}
+
+// A float row of eight or more with no mask, or one flag that keeps the whole row, takes the
+// kernel with its vectors written out (softmax_row.cpp); a mask per key takes the general
+// loops. Both against float64, at lengths around the eight-lane vectors, with -inf scores.
+TEST_CASE("masked_softmax: float rows without a mask agree with the masked loops and with float64", "[forward]") {
+    Generator gen(7);
+    const double inf = std::numeric_limits<double>::infinity();
+    for (std::int64_t len : {1, 7, 8, 9, 15, 16, 17, 23, 24, 25, 40, 67}) {
+        INFO("row length " << len);
+        std::vector<double> v;
+        for (int r = 0; r < 4; ++r)
+            for (std::int64_t j = 0; j < len; ++j) v.push_back(6 * gen.normal());
+        v[static_cast<std::size_t>(len - 1)] = -inf;  // row 0's last score, in the tail vector
+        for (std::int64_t j = 0; j < len; ++j) v[static_cast<std::size_t>(len + j)] = -inf;  // row 1: every score
+        v[static_cast<std::size_t>(3 * len)] = 1e30;  // row 3: one score swamps the rest
+        const Tensor s = tensor(v, {4, len});
+        const Tensor whole_row = ones({1}, Dtype::int64);     // one flag, broadcast over the row
+        const Tensor per_key = ones({4, len}, Dtype::int64);  // a flag per score
+        for (double scale : {0.3, -0.3, 0.0}) {
+            INFO("scale " << scale);
+            const std::vector<double> p = masked_softmax(s, whole_row, scale).to_vector();
+            const std::vector<double> general = masked_softmax(s, per_key, scale).to_vector();
+            const std::vector<double> exact = masked_softmax(s.to(Dtype::float64), per_key, scale).to_vector();
+            for (std::size_t i = 0; i < p.size(); ++i) {
+                INFO("element " << i);
+                if (std::isnan(exact[i])) {  // scale < 0 makes a -inf score +inf: inf / inf
+                    REQUIRE(std::isnan(p[i]));
+                    continue;
+                }
+                REQUIRE(p[i] == Approx(exact[i]).margin(3e-7).epsilon(1e-6));
+                REQUIRE(p[i] == Approx(general[i]).margin(2e-7).epsilon(5e-7));
+            }
+            if (scale > 0) {
+                CHECK(p[static_cast<std::size_t>(len - 1)] == 0);
+                for (std::int64_t j = 0; j < len; ++j) CHECK(p[static_cast<std::size_t>(len + j)] == 0);
+                CHECK(p[static_cast<std::size_t>(3 * len)] == 1);
+            }
+        }
+    }
 }
