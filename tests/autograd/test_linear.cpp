@@ -24,26 +24,32 @@ TEST_CASE("linear equals matmul with W^T plus the bias, over any leading dims", 
 
 TEST_CASE("linear's products split over 2 threads give 1 thread's values and gradients", "[forward]") {
     // Large enough that each product is split by rows over the threads (autograd/ops/gemm.h):
-    // y = x W^T (B transposed), dx = dy W (neither), dW = dy^T x (A transposed). A part at a
-    // wrong offset would be off by whole values; BLAS may round the parts' sums differently.
+    // y = x W^T (B transposed), dx = dy W (neither); and dW = dy^T x with db beside it, split
+    // by x's rows, the parts added after (linear.cpp). A part at a wrong offset, or one left
+    // out, would be off by whole values; BLAS may round the parts' sums differently.
     Generator g(4);
     Tensor x = randn({3, 200, 96}, g).requires_grad_(), w = randn({160, 96}, g).requires_grad_();
     Tensor b = randn({160}, g).requires_grad_();
-    auto run = [&](int threads) {
-        set_num_threads(threads);
-        for (Tensor t : {x, w, b}) t.zero_grad();
-        Tensor y = linear(x, w, b);
-        sum(y * y).backward();
-        return std::vector{y.to_vector(), x.grad().to_vector(), w.grad().to_vector(), b.grad().to_vector()};
-    };
-    const auto one = run(1);
-    const auto two = run(2);
-    set_num_threads(2);
-    for (std::size_t i = 0; i < one.size(); ++i) {
-        INFO("output " << i << " (y, dx, dw, db)");
-        REQUIRE(two[i].size() == one[i].size());
-        for (std::size_t j = 0; j < one[i].size(); ++j)
-            REQUIRE(two[i][j] == Approx(one[i][j]).epsilon(1e-5).margin(1e-3));
+    for (bool with_bias : {true, false}) {
+        INFO("with a bias: " << with_bias);
+        auto run = [&](int threads) {
+            set_num_threads(threads);
+            for (Tensor t : {x, w, b}) t.zero_grad();
+            Tensor y = with_bias ? linear(x, w, b) : linear(x, w);
+            sum(y * y).backward();
+            std::vector out{y.to_vector(), x.grad().to_vector(), w.grad().to_vector()};
+            if (with_bias) out.push_back(b.grad().to_vector());
+            return out;
+        };
+        const auto one = run(1);
+        const auto two = run(2);
+        set_num_threads(2);
+        for (std::size_t i = 0; i < one.size(); ++i) {
+            INFO("output " << i << " (y, dx, dw, db)");
+            REQUIRE(two[i].size() == one[i].size());
+            for (std::size_t j = 0; j < one[i].size(); ++j)
+                REQUIRE(two[i][j] == Approx(one[i][j]).epsilon(1e-5).margin(1e-3));
+        }
     }
 }
 
