@@ -114,6 +114,17 @@ LayerNormForward layer_norm_forward(const Tensor& x, const Tensor& gamma, const 
     return out;
 }
 
+// dgamma += ds a_hat and dbeta += ds over one row. A function of its own for __restrict__:
+// with the sums possibly aliasing the row, each add would wait on the last row's stores.
+template <class T>
+void add_row_to_sums(const T* __restrict__ ds, const T* __restrict__ a_hat, T* __restrict__ dgamma,
+                     T* __restrict__ dbeta, std::int64_t n) {
+    for (std::int64_t j = 0; j < n; ++j) {
+        dgamma[j] += ds[j] * a_hat[j];
+        dbeta[j] += ds[j];
+    }
+}
+
 struct LayerNormGrads {
     Tensor da, dgamma, dbeta;
 };
@@ -129,13 +140,22 @@ LayerNormGrads layer_norm_backward(const Tensor& ds, const Tensor& a_hat, const 
         const T* prs = rstd.data<T>();
         T* pda = grads.da.data<T>();
         const bool lanes = has_float_lanes(D, ds.dtype());
-        // da row by row, split over the rows.
-        parallel_for(rows, 4 * D, [&](std::int64_t begin, std::int64_t end) {
+        // da row by row, and dgamma and dbeta summed beside it while the rows are in cache:
+        // each part of the rows sums its own (part 0 into dgamma and dbeta themselves), and
+        // the parts are added in part order after.
+        const std::int64_t parts = parallel_parts(rows, 4 * D);
+        Tensor partial = zeros({2 * (parts - 1) * D}, ds.dtype());
+        T* dgamma = grads.dgamma.data<T>();
+        T* dbeta = grads.dbeta.data<T>();
+        parallel_for_parts(rows, 4 * D, [&](std::int64_t t, std::int64_t begin, std::int64_t end) {
+            T* dg = t == 0 ? dgamma : partial.data<T>() + 2 * (t - 1) * D;
+            T* db = t == 0 ? dbeta : dg + D;
             for (std::int64_t r = begin; r < end; ++r) {
                 const T* __restrict__ dsr = pds + r * D;
                 const T* __restrict__ ahr = pah + r * D;
                 T* __restrict__ dar = pda + r * D;
                 const T rs = prs[r];
+                add_row_to_sums(dsr, ahr, dg, db, D);
                 if constexpr (std::is_same_v<T, float>) {
                     if (lanes) {
                         layer_norm_da_row_lanes(dsr, ahr, gam, rs, dar, D);
@@ -150,19 +170,13 @@ LayerNormGrads layer_norm_backward(const Tensor& ds, const Tensor& a_hat, const 
                 for (std::int64_t j = 0; j < D; ++j) dar[j] = rs * (dsr[j] * gam[j] - mean_g - ahr[j] * mean_g_a_hat);
             }
         });
-        // dgamma and dbeta sum over the rows: split over the columns instead, each summed in row order.
-        T* dgamma = grads.dgamma.data<T>();
-        T* dbeta = grads.dbeta.data<T>();
-        parallel_for(D, 2 * rows, [&](std::int64_t begin, std::int64_t end) {
-            for (std::int64_t r = 0; r < rows; ++r) {
-                const T* dsr = pds + r * D;
-                const T* ahr = pah + r * D;
-                for (std::int64_t j = begin; j < end; ++j) {
-                    dgamma[j] += dsr[j] * ahr[j];
-                    dbeta[j] += dsr[j];
-                }
+        for (std::int64_t t = 1; t < parts; ++t) {
+            const T* dg = partial.data<T>() + 2 * (t - 1) * D;
+            for (std::int64_t j = 0; j < D; ++j) {
+                dgamma[j] += dg[j];
+                dbeta[j] += dg[D + j];
             }
-        });
+        }
     });
     return grads;
 }

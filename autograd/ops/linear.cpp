@@ -55,24 +55,21 @@ Tensor linear_forward(const Tensor& x, const Tensor& weight, const Tensor& bias)
 template <class T>
 void weight_gradients(const T* dy, const T* x, std::int64_t rows, std::int64_t out, std::int64_t in, T* dw, T* db) {
     const std::int64_t size = out * in;
-    const std::int64_t work = rows * size / 8;  // a multiply-add costs about an eighth of an element
-    const std::int64_t parts = std::clamp<std::int64_t>(work / kElementsPerThread, 1,
-                                                        std::max<std::int64_t>(1, std::min<std::int64_t>(rows, omp_get_max_threads())));
+    const std::int64_t row_cost = size / 8;  // a multiply-add costs about an eighth of an element
+    const std::int64_t parts = parallel_parts(rows, row_cost);
     // Parts 1 and on: their dW, then every part's db (caching allocator: no fresh pages a step).
     Tensor scratch = Tensor::empty({(parts - 1) * size + (db ? parts * out : 0)}, dtype_of<T>());
     T* partial_w = scratch.data<T>();
     T* partial_b = partial_w + (parts - 1) * size;
-    parallel_for(parts, work / parts, [&](std::int64_t begin, std::int64_t end) {
-        for (std::int64_t t = begin; t < end; ++t) {
-            const std::int64_t r0 = rows * t / parts, r1 = rows * (t + 1) / parts;
-            T* w = t == 0 ? dw : partial_w + (t - 1) * size;
-            if (size > 0) detail::gemm_call(true, false, out, in, r1 - r0, dy + r0 * out, out, x + r0 * in, in, w, in, T(0));
-            if (!db) continue;
-            T* b = partial_b + t * out;
-            std::fill(b, b + out, T(0));
-            for (std::int64_t r = r0; r < r1; ++r)
-                for (std::int64_t j = 0; j < out; ++j) b[j] += dy[r * out + j];
-        }
+    if (db) std::fill(partial_b, partial_b + parts * out, T(0));
+    if (size > 0 && rows == 0) std::fill(dw, dw + size, T(0));
+    parallel_for_parts(rows, row_cost, [&](std::int64_t t, std::int64_t r0, std::int64_t r1) {
+        T* w = t == 0 ? dw : partial_w + (t - 1) * size;
+        if (size > 0) detail::gemm_call(true, false, out, in, r1 - r0, dy + r0 * out, out, x + r0 * in, in, w, in, T(0));
+        if (!db) return;
+        T* b = partial_b + t * out;
+        for (std::int64_t r = r0; r < r1; ++r)
+            for (std::int64_t j = 0; j < out; ++j) b[j] += dy[r * out + j];
     });
     if (parts > 1)
         parallel_for(size, parts, [&](std::int64_t begin, std::int64_t end) {
