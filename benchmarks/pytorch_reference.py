@@ -20,6 +20,10 @@ reads (benchmarks/record.h); progress goes to stderr. Without --workload, each
 workload runs in a process of its own, so that each peak RSS is that workload's.
 
     /usr/bin/python3 benchmarks/pytorch_reference.py [--workload NAME] [--steps 30] [--quick]
+    /usr/bin/python3 benchmarks/pytorch_reference.py --workload vit_patch7 --train-epochs 5
+
+The second trains the ViT as vit_fashion_mnist does and prints its test accuracy, so that the
+two frameworks' accuracies after the same epochs can be set side by side.
 
 Needs Debian's python3-torch (and numpy). Optional: neither the build nor the
 tests need it.
@@ -52,7 +56,12 @@ def parse_args():
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--quick", action="store_true", help="a short run: few steps, decoding 16 tokens only")
     p.add_argument("--data", default="/usr/share/datasets/fashion-mnist", help="Fashion-MNIST's gzipped IDX files")
+    p.add_argument("--train-epochs", type=int, default=0,
+                   help="with a vit_ workload: train this many epochs as vit_fashion_mnist does (its schedule over "
+                        "them) and print the test accuracy, instead of timing steps")
     a = p.parse_args()
+    if a.train_epochs < 0 or (a.train_epochs > 0 and not a.workload.startswith("vit_")):
+        p.error("--train-epochs takes a positive count and --workload vit_patch7 or vit_default")
     if a.steps is None:
         a.steps = 3 if a.quick else 30
     if a.warmup is None:
@@ -295,13 +304,20 @@ def warmup_cosine(step, peak, warmup, total, min_lr):  # nn::WarmupCosineSchedul
     return min_lr + (peak - min_lr) * 0.5 * (1 + math.cos(math.pi * (step - warmup) / (total - warmup)))
 
 
+def read_fashion_mnist(folder, split):  # split: "train" or "t10k"
+    import numpy as np
+
+    with gzip.open(os.path.join(folder, f"{split}-images-idx3-ubyte.gz")) as f:
+        images = np.frombuffer(f.read(), dtype=np.uint8, offset=16).reshape(-1, 1, 28, 28)
+    with gzip.open(os.path.join(folder, f"{split}-labels-idx1-ubyte.gz")) as f:
+        labels = np.frombuffer(f.read(), dtype=np.uint8, offset=8)
+    return images, torch.from_numpy(labels.astype(np.int64))
+
+
 def load_fashion_mnist_train(folder):
     import numpy as np
 
-    with gzip.open(os.path.join(folder, "train-images-idx3-ubyte.gz")) as f:
-        images = np.frombuffer(f.read(), dtype=np.uint8, offset=16).reshape(-1, 1, 28, 28)
-    with gzip.open(os.path.join(folder, "train-labels-idx1-ubyte.gz")) as f:
-        labels = np.frombuffer(f.read(), dtype=np.uint8, offset=8)
+    images, labels = read_fashion_mnist(folder, "train")
     # Mean and standard deviation of every pixel (data::pixel_statistics), from a histogram of the 256 values, so
     # that no float64 copy of the set inflates the peak RSS.
     counts = np.bincount(images.ravel(), minlength=256).astype(np.float64)
@@ -309,7 +325,20 @@ def load_fashion_mnist_train(folder):
     mean = float((counts * values).sum() / counts.sum())
     std = math.sqrt(float((counts * values * values).sum() / counts.sum()) - mean * mean)
     images = torch.from_numpy(images.astype(np.float32))  # [N, 1, 28, 28] in [0, 255], as data::ImageSet
-    return images, torch.from_numpy(labels.astype(np.int64)), mean, std
+    return images, labels, mean, std
+
+
+@torch.no_grad()
+def test_accuracy(model, folder, mean, std):  # vit_fashion_mnist's evaluate(): the test set, normalised as training
+    import numpy as np
+
+    images, labels = read_fashion_mnist(folder, "t10k")
+    images = (torch.from_numpy(images.astype(np.float32)) - mean) / std
+    model.eval()
+    correct = sum(int((model(images[i:i + 1000]).argmax(1) == labels[i:i + 1000]).sum())
+                  for i in range(0, len(labels), 1000))
+    model.train()
+    return correct / len(labels)
 
 
 def set_lr(optimizer, lr):
@@ -406,13 +435,28 @@ def bench_vit(workload, args):
     def forward():
         return F.cross_entropy(model(batch["images"]), batch["labels"], label_smoothing=0.1)
 
+    epochs = args.train_epochs or 5  # the schedule's length: vit_fashion_mnist's 5 epochs
+
     def update():
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-        set_lr(opt, warmup_cosine(state["step"], lr, 400, 5 * steps_per_epoch, min_lr))
+        set_lr(opt, warmup_cosine(state["step"], lr, 400, epochs * steps_per_epoch, min_lr))
         state["step"] += 1
         opt.step()
         opt.zero_grad(set_to_none=True)
 
+    if args.train_epochs:
+        start = time.perf_counter()
+        for epoch in range(1, epochs + 1):
+            for _ in range(steps_per_epoch):
+                next_batch()
+                forward().backward()
+                update()
+            print(f"pytorch_reference: {workload} epoch {epoch}/{epochs}", file=sys.stderr, flush=True)
+        seconds = time.perf_counter() - start
+        emit({"framework": "pytorch", "kind": "accuracy", "workload": workload, "epochs": epochs,
+              "train_seconds": seconds, "test_accuracy": test_accuracy(model, args.data, mean, std),
+              "peak_rss_mb": peak_rss_mb()})
+        return
     times = time_training(next_batch, forward, update, args.warmup, args.steps)
     emit(training_record(workload, "img", VIT_BATCH, VIT_BATCH, args, times))
 
