@@ -1,8 +1,8 @@
 #pragma once
 // Eight Ts as one value (GCC's and Clang's vector extension): one AVX2 register of floats,
 // two of doubles. Kernels that plain loops would not vectorise well write their vectors
-// out with it: attention's per-head products (head_products.h) and the softmax row
-// (softmax_row.cpp). Internal to autograd.
+// out with it: attention's per-head products (head_products.h), the softmax row
+// (softmax_row.cpp) and layer norm's rows (layer_norm.cpp). Internal to autograd.
 #include <cstdint>
 #include <cstring>
 

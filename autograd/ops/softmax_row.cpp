@@ -16,12 +16,12 @@ namespace {
 // the compiler may fuse the product into the subtraction unrounded, and for scores of 1e9
 // and more e^(the product's rounding) overflowed to inf, and the row to NaN.
 
-// A float row of at least eight scores, no mask and a scale that is not 0 (the ViT's every
-// row; 0 would make the -inf padding NaN), its vectors written
-// out: the general loops below left a ViT row's 17th score to a scalar e^x, a long chain of
-// dependent steps, and kept their lanes in memory; together a third of the row's time.
-// Here the scores past the last whole eight are the last eight scores with the ones before
-// them set to -inf, so they too are one vector, and their e^x adds 0 to those lanes' sums.
+// A float row of at least eight scores, with no mask and a scale that is not 0 (0 would make
+// the -inf padding NaN): every row of the ViT. Its vectors are written out: the general loops
+// below left a ViT row's 17th score to a scalar e^x, a long chain of dependent steps, and kept
+// their lanes in memory; together a third of the row's time. Here the scores past the last
+// whole eight are the last eight scores with the ones before them set to -inf, so they too are
+// one vector, and their e^x adds 0 to those lanes' sums.
 void softmax_row_unmasked(const float* __restrict__ s, float* __restrict__ p, std::int64_t len, float scale) {
     using V = Lanes<float>;
     using I = Lanes<std::int32_t>;
