@@ -16,32 +16,12 @@ namespace autograd::detail {
 
 // e^x = 2^k e^r with k = round(x / ln 2) and r = x - k ln 2, |r| <= ln 2 / 2; ln 2 is
 // subtracted in two parts so r is exact, and e^r is Cephes's degree-7 polynomial for
-// expf (relative error under 2^-23 on that range). NaN stays NaN.
-inline float exp_f32(float x) {
-    const float xc = std::min(std::max(x, -87.0f), 88.0f);  // e^88 < FLT_MAX; e^-87 > FLT_MIN
-    const float k = (xc * 1.44269504088896341f + 12582912.0f) - 12582912.0f;  // round to nearest: 1.5 * 2^23
-    const float r = (xc - k * 0.693359375f) - k * -2.12194440e-4f;
-    float p = 1.9875691500e-4f;
-    p = p * r + 1.3981999507e-3f;
-    p = p * r + 8.3334519073e-3f;
-    p = p * r + 4.1665795894e-2f;
-    p = p * r + 1.6666665459e-1f;
-    p = p * r + 5.0000001201e-1f;
-    const float e_r = p * (r * r) + r + 1.0f;
-    const float two_k = std::bit_cast<float>((static_cast<std::int32_t>(k) + 127) << 23);
-    const float y = e_r * two_k;
-    const float low = x < -87.0f ? 0.0f : y;  // selects, not branches: the loop stays vectorisable
-    return x > 88.0f ? std::numeric_limits<float>::infinity() : low;
-}
-
-// exp_f32 of eight floats at once, step for step, for kernels whose vectors are written out
-// (lanes.h): each lane's result is exp_f32's.
-inline Lanes<float> exp_f32_lanes(Lanes<float> x) {
-    using V = Lanes<float>;
-    using I = Lanes<std::int32_t>;
-    const V lo = x < -87.0f ? V{} - 87.0f : x;
-    const V xc = lo > 88.0f ? V{} + 88.0f : lo;
-    const V k = (xc * 1.44269504088896341f + 12582912.0f) - 12582912.0f;
+// expf (relative error under 2^-23 on that range). These steps, for x already clamped to
+// [-87, 88] and V a float or eight (lanes.h), return e^r and set k; exp_f32 and
+// exp_f32_lanes scale e^r by 2^k and keep the limits.
+template <class V>
+inline V exp_f32_reduced(V xc, V& k) {
+    k = (xc * 1.44269504088896341f + 12582912.0f) - 12582912.0f;  // round to nearest: 1.5 * 2^23
     const V r = (xc - k * 0.693359375f) - k * -2.12194440e-4f;
     V p = V{} + 1.9875691500e-4f;
     p = p * r + 1.3981999507e-3f;
@@ -49,7 +29,29 @@ inline Lanes<float> exp_f32_lanes(Lanes<float> x) {
     p = p * r + 4.1665795894e-2f;
     p = p * r + 1.6666665459e-1f;
     p = p * r + 5.0000001201e-1f;
-    const V e_r = p * (r * r) + r + 1.0f;
+    return p * (r * r) + r + 1.0f;
+}
+
+// NaN stays NaN.
+inline float exp_f32(float x) {
+    const float xc = std::min(std::max(x, -87.0f), 88.0f);  // e^88 < FLT_MAX; e^-87 > FLT_MIN
+    float k;
+    const float e_r = exp_f32_reduced(xc, k);
+    const float two_k = std::bit_cast<float>((static_cast<std::int32_t>(k) + 127) << 23);
+    const float y = e_r * two_k;
+    const float low = x < -87.0f ? 0.0f : y;  // selects, not branches: the loop stays vectorisable
+    return x > 88.0f ? std::numeric_limits<float>::infinity() : low;
+}
+
+// exp_f32 of eight floats at once, for kernels whose vectors are written out: each lane's
+// result is exp_f32's.
+inline Lanes<float> exp_f32_lanes(Lanes<float> x) {
+    using V = Lanes<float>;
+    using I = Lanes<std::int32_t>;
+    const V lo = x < -87.0f ? V{} - 87.0f : x;
+    const V xc = lo > 88.0f ? V{} + 88.0f : lo;
+    V k;
+    const V e_r = exp_f32_reduced(xc, k);
     const V two_k = std::bit_cast<V>((__builtin_convertvector(k, I) + 127) << 23);
     const V y = e_r * two_k;
     const V low = x < -87.0f ? V{} : y;
