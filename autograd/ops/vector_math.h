@@ -32,15 +32,18 @@ inline V exp_f32_reduced(V xc, V& k) {
     return p * (r * r) + r + 1.0f;
 }
 
-// NaN stays NaN.
+// x is clamped to [-87, 88] (e^88 < FLT_MAX, e^-87 > FLT_MIN), and NaN to -87, so that k is a
+// number: converting NaN to an integer is undefined, and Clang 14 made use of that (exp_f32(NaN)
+// came out a number). The limits and NaN are selected at the end: selects, not branches, so
+// the loops stay vectorisable.
 inline float exp_f32(float x) {
-    const float xc = std::min(std::max(x, -87.0f), 88.0f);  // e^88 < FLT_MAX; e^-87 > FLT_MIN
+    const float xc = x > -87.0f ? std::min(x, 88.0f) : -87.0f;
     float k;
     const float e_r = exp_f32_reduced(xc, k);
     const float two_k = std::bit_cast<float>((static_cast<std::int32_t>(k) + 127) << 23);
-    const float y = e_r * two_k;
-    const float low = x < -87.0f ? 0.0f : y;  // selects, not branches: the loop stays vectorisable
-    return x > 88.0f ? std::numeric_limits<float>::infinity() : low;
+    const float low = x < -87.0f ? 0.0f : e_r * two_k;
+    const float high = x > 88.0f ? std::numeric_limits<float>::infinity() : low;
+    return x == x ? high : x;
 }
 
 // exp_f32 of eight floats at once, for kernels whose vectors are written out: each lane's
@@ -48,14 +51,13 @@ inline float exp_f32(float x) {
 inline Lanes<float> exp_f32_lanes(Lanes<float> x) {
     using V = Lanes<float>;
     using I = Lanes<std::int32_t>;
-    const V lo = x < -87.0f ? V{} - 87.0f : x;
-    const V xc = lo > 88.0f ? V{} + 88.0f : lo;
+    const V xc = x > -87.0f ? (x < 88.0f ? x : V{} + 88.0f) : V{} - 87.0f;
     V k;
     const V e_r = exp_f32_reduced(xc, k);
     const V two_k = std::bit_cast<V>((__builtin_convertvector(k, I) + 127) << 23);
-    const V y = e_r * two_k;
-    const V low = x < -87.0f ? V{} : y;
-    return x > 88.0f ? V{} + std::numeric_limits<float>::infinity() : low;
+    const V low = x < -87.0f ? V{} : e_r * two_k;
+    const V high = x > 88.0f ? V{} + std::numeric_limits<float>::infinity() : low;
+    return x == x ? high : x;
 }
 
 // erf(x) = 1 - t (a1 + a2 t + ... + a5 t^4) e^(-x^2),  t = 1 / (1 + p |x|), with the sign of
