@@ -63,11 +63,17 @@ inline Lanes<float> exp_f32_lanes(Lanes<float> x) {
 // erf(x) = 1 - t (a1 + a2 t + ... + a5 t^4) e^(-x^2),  t = 1 / (1 + p |x|), with the sign of
 // x: Abramowitz and Stegun 7.1.26, whose absolute error is under 1.5e-7; in float32 arithmetic
 // under 6e-7 (tests/autograd/test_vector_math.cpp), a few ulp near 1.
-inline float erf_f32(float x) {
+// Also sets *gauss = e^(-x^2), which it computes on the way (GELU's forward wants both).
+inline float erf_f32(float x, float* gauss) {
     const float a = std::fabs(x);
     const float t = 1.0f / (1.0f + 0.3275911f * a);
     const float poly = t * (0.254829592f + t * (-0.284496736f + t * (1.421413741f + t * (-1.453152027f + t * 1.061405429f))));
-    return std::copysign(1.0f - poly * exp_f32(-a * a), x);
+    *gauss = exp_f32(-a * a);
+    return std::copysign(1.0f - poly * *gauss, x);
+}
+inline float erf_f32(float x) {
+    float gauss;
+    return erf_f32(x, &gauss);
 }
 
 // The kernels' e^x and erf: the above for float32, libm's for float64.
@@ -75,5 +81,11 @@ inline float exp_vec(float x) { return exp_f32(x); }
 inline double exp_vec(double x) { return std::exp(x); }
 inline float erf_vec(float x) { return erf_f32(x); }
 inline double erf_vec(double x) { return std::erf(x); }
+// erf(x), and *gauss = e^(-x^2)
+inline float erf_gauss_vec(float x, float* gauss) { return erf_f32(x, gauss); }
+inline double erf_gauss_vec(double x, double* gauss) {
+    *gauss = std::exp(-x * x);
+    return std::erf(x);
+}
 
 }  // namespace autograd::detail
