@@ -76,12 +76,9 @@ inline float erf_f32(float x) {
     return erf_f32(x, &gauss);
 }
 
-// The kernels' e^x and erf: the above for float32, libm's for float64.
+// The kernels' e^x, and erf(x) with *gauss = e^(-x^2): the above for float32, libm's for float64.
 inline float exp_vec(float x) { return exp_f32(x); }
 inline double exp_vec(double x) { return std::exp(x); }
-inline float erf_vec(float x) { return erf_f32(x); }
-inline double erf_vec(double x) { return std::erf(x); }
-// erf(x), and *gauss = e^(-x^2)
 inline float erf_gauss_vec(float x, float* gauss) { return erf_f32(x, gauss); }
 inline double erf_gauss_vec(double x, double* gauss) {
     *gauss = std::exp(-x * x);
