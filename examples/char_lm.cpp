@@ -77,9 +77,8 @@ struct Options {
 const examples::FlagGroups kRecorded{
     .model = {"--context", "--layers", "--d-model", "--heads", "--d-ff", "--positions", "--untie", "--block",
               "--experts", "--top-k-experts", "--dropout"},
-    .training = {"--text", "--aux", "--batch", "--epochs", "--steps", "--lr", "--weight-decay", "--clip",
-                 "--val-fraction"},
-    .run = {"--seed", "--threads"},
+    .training = {"--aux", "--batch", "--epochs", "--steps", "--lr", "--weight-decay", "--clip"},
+    .run = {"--text", "--val-fraction", "--val-windows", "--seed", "--threads"},
 };
 
 struct Corpus {
@@ -105,6 +104,7 @@ Corpus load_corpus(const Options& o, const nn::RunRecord& saved) {
                                crc32_z(0L, reinterpret_cast<const Bytef*>(bytes.data()), bytes.size()));
         text = data::decode_utf8(bytes);
     } catch (const data::DatasetError& e) {
+        if (std::string_view(e.what()).starts_with(c.name)) throw;
         throw data::DatasetError(fmt::format("{}: {}", c.name, e.what()));
     }
     if (auto alphabet = saved.text.find("alphabet"); alphabet != saved.text.end()) {

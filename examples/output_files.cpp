@@ -39,6 +39,12 @@ bool same_file(const std::string& a, const std::string& b) {
     return !ec && ca == cb;
 }
 
+std::string input_clash(const std::string& path, const std::string& input) {
+    return path == input ? fmt::format("{} is an input of this run; it is never overwritten", path)
+                         : fmt::format("{} is the same file as {}, an input of this run; it is never overwritten", path,
+                                       input);
+}
+
 // Why `path` cannot be an output, or "".
 std::string output_problem(const std::string& path) {
     struct stat st {};
@@ -48,7 +54,7 @@ std::string output_problem(const std::string& path) {
             return fmt::format("{} exists and is not a regular file (a device, FIFO or socket); it is never replaced", path);
     }
     for (const std::string& input : registry().inputs)
-        if (same_file(path, input)) return fmt::format("{} is an input of this run ({}); it is never overwritten", path, input);
+        if (same_file(path, input)) return input_clash(path, input);
     return "";
 }
 
@@ -88,7 +94,7 @@ void check_output_file(const std::string& flag, const std::string& path) {
 void check_output_folder(const std::string& flag, const std::string& path) {
     if (path.empty()) return;
     for (const std::string& input : registry().inputs)
-        if (same_file(path, input)) throw CLI::ValidationError(flag, fmt::format("{} is an input of this run", path));
+        if (same_file(path, input)) throw CLI::ValidationError(flag, input_clash(path, input));
     std::error_code ec;
     fs::create_directories(path, ec);
     if (ec) throw CLI::ValidationError(flag, fmt::format("cannot make the folder {}: {}", path, ec.message()));
@@ -98,8 +104,7 @@ void check_output_folder(const std::string& flag, const std::string& path) {
 
 void require_not_an_input(const std::string& path) {
     for (const std::string& input : registry().inputs)
-        if (same_file(path, input))
-            throw std::runtime_error(fmt::format("{} is an input of this run ({}); it is never overwritten", path, input));
+        if (same_file(path, input)) throw std::runtime_error(input_clash(path, input));
 }
 
 void write_output(const std::string& path, std::string_view bytes) {
