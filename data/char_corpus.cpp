@@ -9,9 +9,11 @@
 
 namespace data {
 
-std::u32string decode_utf8(const std::string& bytes) {
-    std::u32string out;
-    out.reserve(bytes.size());
+namespace {
+
+// Calls f(code point, byte offset) for each character of UTF-8 `bytes`;
+// DatasetError naming the byte offset of the first malformed sequence.
+template <class F> void for_each_code_point(const std::string& bytes, F f) {
     const auto n = bytes.size();
     for (std::size_t i = 0; i < n;) {
         const auto b0 = static_cast<unsigned char>(bytes[i]);
@@ -28,10 +30,36 @@ std::u32string decode_utf8(const std::string& bytes) {
         if ((len > 1 && c < least) || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
             throw DatasetError(fmt::format("decode_utf8: malformed UTF-8 at byte {} (code point U+{:04X})", i,
                                            static_cast<std::uint32_t>(c)));
-        out.push_back(c);
+        f(c, i);
         i += len;
     }
+}
+
+}  // namespace
+
+std::u32string decode_utf8(const std::string& bytes) {
+    std::u32string out;
+    out.reserve(bytes.size());
+    for_each_code_point(bytes, [&](char32_t c, std::size_t) { out.push_back(c); });
     return out;
+}
+
+TokenIds::TokenIds(std::int64_t alphabet_size)
+    : width_(alphabet_size <= 256 ? 1 : alphabet_size <= 65536 ? 2 : 4) {}
+
+void TokenIds::push_back(std::int64_t id) {
+    const auto v = static_cast<std::uint32_t>(id);
+    const auto* p = reinterpret_cast<const unsigned char*>(&v);  // little-endian: the low bytes first
+    bytes_.insert(bytes_.end(), p, p + width_);
+}
+
+std::int64_t TokenIds::operator[](std::size_t i) const {
+    const unsigned char* p = bytes_.data() + i * width_;
+    if (width_ == 1) return p[0];
+    if (width_ == 2) return p[0] | p[1] << 8;
+    std::uint32_t v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
 }
 
 std::string encode_utf8(const std::u32string& text) {
@@ -56,13 +84,25 @@ std::string encode_utf8(const std::u32string& text) {
     return out;
 }
 
-CharVocab::CharVocab(const std::u32string& text) {
+CharVocab CharVocab::of_utf8(const std::string& bytes) {
     std::vector<bool> present(0x110000, false);
-    for (char32_t c : text)
-        if (c < 0x110000) present[c] = true;
+    for_each_code_point(bytes, [&](char32_t c, std::size_t) { present[c] = true; });
+    CharVocab v;
     for (char32_t c = 0; c < 0x110000; ++c)
-        if (present[c]) chars_.push_back(c);
-    index();
+        if (present[c]) v.chars_.push_back(c);
+    v.index();
+    return v;
+}
+
+TokenIds CharVocab::encode_utf8_text(const std::string& bytes) const {
+    TokenIds ids(size());
+    ids.reserve(bytes.size());
+    for_each_code_point(bytes, [&](char32_t c, std::size_t at) {
+        if (!contains(c))
+            throw DatasetError(fmt::format("the character {} at byte {} is not in the alphabet", describe_char(c), at));
+        ids.push_back(id_of_[c]);
+    });
+    return ids;
 }
 
 CharVocab CharVocab::from_alphabet(const std::u32string& chars) {
@@ -164,8 +204,8 @@ std::string read_fortunes(const std::string& dir) {
     return text;
 }
 
-TextBatch text_batch(const std::vector<std::int64_t>& ids, const std::vector<std::int64_t>& starts, std::int64_t T) {
-    const auto B = static_cast<std::int64_t>(starts.size()), n = static_cast<std::int64_t>(ids.size());
+TextBatch text_batch(const TokenSpan& ids, const std::vector<std::int64_t>& starts, std::int64_t T) {
+    const auto B = static_cast<std::int64_t>(starts.size()), n = ids.size();
     TextBatch b{autograd::Tensor::empty({B, T}, autograd::Dtype::int64), autograd::Tensor::empty({B, T}, autograd::Dtype::int64)};
     std::int64_t* x = b.inputs.data<std::int64_t>();
     std::int64_t* y = b.targets.data<std::int64_t>();
@@ -173,8 +213,10 @@ TextBatch text_batch(const std::vector<std::int64_t>& ids, const std::vector<std
         const std::int64_t s = starts[static_cast<std::size_t>(i)];
         if (s < 0 || s + T + 1 > n)
             throw autograd::IndexError(fmt::format("text_batch: a window of {} + 1 tokens at {} runs past the text's {}", T, s, n));
-        std::copy(ids.begin() + s, ids.begin() + s + T, x + i * T);
-        std::copy(ids.begin() + s + 1, ids.begin() + s + T + 1, y + i * T);
+        for (std::int64_t t = 0; t < T; ++t) {
+            x[i * T + t] = ids[static_cast<std::size_t>(s + t)];
+            y[i * T + t] = ids[static_cast<std::size_t>(s + t + 1)];
+        }
     }
     return b;
 }

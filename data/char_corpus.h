@@ -18,11 +18,37 @@ namespace data {
 std::u32string decode_utf8(const std::string& bytes);
 std::string encode_utf8(const std::u32string& text);
 
+// A text's token ids, each in the fewest bytes its alphabet needs: one for up
+// to 256 characters, two for up to 65,536, else four (a 200 MB English text
+// takes 200 MB, not the 1.6 GB of int64 ids).
+class TokenIds {
+public:
+    explicit TokenIds(std::int64_t alphabet_size);
+    void reserve(std::size_t n) { bytes_.reserve(n * width_); }
+    void push_back(std::int64_t id);
+    std::int64_t operator[](std::size_t i) const;
+    std::size_t size() const { return bytes_.size() / width_; }
+    std::size_t bytes_per_id() const { return width_; }
+
+private:
+    std::size_t width_;
+    std::vector<unsigned char> bytes_;
+};
+
+// Tokens [begin, end) of a TokenIds: the training or the validation part.
+struct TokenSpan {
+    const TokenIds* ids;
+    std::size_t begin, end;
+    std::int64_t size() const { return static_cast<std::int64_t>(end - begin); }
+    std::int64_t operator[](std::size_t i) const { return (*ids)[begin + i]; }
+};
+
 // The alphabet of a text: its distinct code points, ascending; id = index.
 class CharVocab {
 public:
-    // The alphabet of `text`, found in one pass.
-    explicit CharVocab(const std::u32string& text);
+    // The alphabet of UTF-8 `bytes`, in one pass without decoding them into a
+    // copy; DatasetError at the first malformed sequence, as decode_utf8.
+    static CharVocab of_utf8(const std::string& bytes);
     // A saved alphabet (chars(), e.g. from a checkpoint): DatasetError unless
     // its code points ascend strictly.
     static CharVocab from_alphabet(const std::u32string& chars);
@@ -32,6 +58,9 @@ public:
     // DatasetError naming the character (and its code point) if it is not in the alphabet.
     std::vector<std::int64_t> encode(const std::u32string& text) const;
     std::u32string decode(const std::vector<std::int64_t>& ids) const;  // IndexError for an id outside [0, size)
+    // UTF-8 bytes straight to ids; DatasetError naming the first character
+    // outside the alphabet and its byte offset.
+    TokenIds encode_utf8_text(const std::string& bytes) const;
 
 private:
     CharVocab() = default;
@@ -63,6 +92,6 @@ struct TextBatch {
     autograd::Tensor inputs;   // int64 [B, T]
     autograd::Tensor targets;  // int64 [B, T]
 };
-TextBatch text_batch(const std::vector<std::int64_t>& ids, const std::vector<std::int64_t>& starts, std::int64_t T);
+TextBatch text_batch(const TokenSpan& ids, const std::vector<std::int64_t>& starts, std::int64_t T);
 
 }  // namespace data

@@ -64,8 +64,16 @@ class GzReader {
 
 }  // namespace
 
-IdxArray read_idx(const std::string& path) {
-    GzReader in(path);
+namespace {
+
+// The header of an open IDX file: its magic, element type and dims, checked;
+// `count` is the number of data bytes the dims promise.
+struct IdxHeader {
+    std::vector<std::int64_t> dims;
+    std::size_t count = 1;
+};
+
+IdxHeader read_header(GzReader& in, const std::string& path) {
     std::vector<std::uint8_t> h;
     if (in.read(h, 4) < 4 || h[0] != 0 || h[1] != 0)
         throw DatasetError(fmt::format("read_idx: {} is not an IDX file (bad magic number)", path));
@@ -76,44 +84,65 @@ IdxArray read_idx(const std::string& path) {
     if (ndims == 0 || ndims > 4) throw DatasetError(fmt::format("read_idx: {} has {} dimensions", path, ndims));
     if (in.read(h, 4 * ndims) < 4 * ndims)
         throw DatasetError(fmt::format("read_idx: {} is truncated inside its header", path));
-    IdxArray a;
+    IdxHeader header;
     // Four sizes below 2^32 can multiply to 2^128: check every product. The
     // product with 0 read as 1 bounds the tensor's strides too (autograd::numel).
     std::int64_t extent = 1;
-    std::size_t count = 1;
     for (std::size_t i = 0; i < ndims; ++i) {
         const std::uint8_t* p = h.data() + 4 + 4 * i;
         const std::int64_t d = (std::int64_t{p[0]} << 24) | (p[1] << 16) | (p[2] << 8) | p[3];
-        a.dims.push_back(d);
+        header.dims.push_back(d);
         if (__builtin_mul_overflow(extent, std::max<std::int64_t>(d, 1), &extent))
             throw DatasetError(fmt::format("read_idx: {} is corrupt: dims {} multiply past int64", path,
-                                           shape_str(a.dims)));
-        count *= static_cast<std::size_t>(d);  // <= extent, cannot wrap
+                                           shape_str(header.dims)));
+        header.count *= static_cast<std::size_t>(d);  // <= extent, cannot wrap
     }
-    // Exactly the promised bytes, then one more to tell the end of the file
-    // from trailing data: a longer file is rejected, not silently cut.
-    const std::size_t got = in.read(a.values, count);
-    if (got < count)
+    return header;
+}
+
+// Exactly the promised bytes, then one more to tell the end of the file from
+// trailing data: a longer file is rejected, not silently cut.
+IdxArray read_data(GzReader& in, const std::string& path, const IdxHeader& header, std::size_t max_bytes) {
+    if (header.count > max_bytes)
+        throw DatasetError(fmt::format("read_idx: {}'s dims {} promise {} bytes of data, more than the {} it may hold",
+                                       path, shape_str(header.dims), header.count, max_bytes));
+    IdxArray a{header.dims, {}};
+    const std::size_t got = in.read(a.values, header.count);
+    if (got < header.count)
         throw DatasetError(fmt::format("read_idx: {} is truncated: its dims {} promise {} bytes of data, it holds {}", path,
-                                       shape_str(a.dims), count, got));
+                                       shape_str(a.dims), header.count, got));
     std::vector<std::uint8_t> extra;
     if (in.read(extra, 1) > 0)
         throw DatasetError(fmt::format("read_idx: {} has trailing data: more than the {} bytes of data its dims {} promise",
-                                       path, count, shape_str(a.dims)));
+                                       path, header.count, shape_str(a.dims)));
     return a;
+}
+
+}  // namespace
+
+IdxArray read_idx(const std::string& path, std::size_t max_bytes) {
+    GzReader in(path);
+    return read_data(in, path, read_header(in, path), max_bytes);
 }
 
 ImageSet read_image_set(const std::string& images_path, const std::string& labels_path, std::int64_t num_classes) {
     if (num_classes < 1) throw ValueError(fmt::format("read_image_set: num_classes is {}, must be >= 1", num_classes));
-    IdxArray im = read_idx(images_path), lb = read_idx(labels_path);
-    if (im.dims.size() != 3)
+    // Both headers first: files that cannot make an image set are refused
+    // before any of their data is decompressed.
+    GzReader im_in(images_path), lb_in(labels_path);
+    const IdxHeader im_header = read_header(im_in, images_path), lb_header = read_header(lb_in, labels_path);
+    if (im_header.dims.size() != 3)
         throw DatasetError(fmt::format("read_image_set: {} has dims {}, expected [N, rows, cols]", images_path,
-                                       shape_str(im.dims)));
-    if (lb.dims.size() != 1)
-        throw DatasetError(fmt::format("read_image_set: {} has dims {}, expected [N]", labels_path, shape_str(lb.dims)));
-    if (im.dims[0] != lb.dims[0])
-        throw DatasetError(fmt::format("read_image_set: {} holds {} images but {} holds {} labels", images_path, im.dims[0],
-                                       labels_path, lb.dims[0]));
+                                       shape_str(im_header.dims)));
+    if (lb_header.dims.size() != 1)
+        throw DatasetError(fmt::format("read_image_set: {} has dims {}, expected [N]", labels_path,
+                                       shape_str(lb_header.dims)));
+    if (im_header.dims[0] != lb_header.dims[0])
+        throw DatasetError(fmt::format("read_image_set: {} holds {} images but {} holds {} labels", images_path,
+                                       im_header.dims[0], labels_path, lb_header.dims[0]));
+    if (im_header.dims[0] == 0) throw DatasetError(fmt::format("read_image_set: {} holds no images", images_path));
+    IdxArray im = read_data(im_in, images_path, im_header, kMaxIdxBytes);
+    IdxArray lb = read_data(lb_in, labels_path, lb_header, kMaxIdxBytes);
     // Checked here, once, so that no later loss or confusion matrix indexes
     // with a bad label.
     for (std::size_t i = 0; i < lb.values.size(); ++i)

@@ -26,8 +26,13 @@ struct IdxArray {
     std::vector<std::uint8_t> values;
 };
 
+// The most data bytes an IDX file may promise: Fashion-MNIST's training
+// images are 47 MB; a header promising more than this is refused before its
+// data is decompressed.
+inline constexpr std::size_t kMaxIdxBytes = std::size_t{1} << 32;
+
 // Reads an IDX file of unsigned bytes; `path` may be gzipped (zlib reads both).
-IdxArray read_idx(const std::string& path);
+IdxArray read_idx(const std::string& path, std::size_t max_bytes = kMaxIdxBytes);
 
 struct ImageSet {
     autograd::Tensor images;  // uint8 values as float32 [N, 1, rows, cols], in [0, 255]

@@ -83,50 +83,65 @@ const examples::FlagGroups kRecorded{
 
 struct Corpus {
     std::unique_ptr<data::CharVocab> vocab;
-    std::vector<std::int64_t> train, val;
+    data::TokenIds ids{0};
+    std::size_t cut = 0;  // where validation begins
+    data::TokenSpan train() const { return {&ids, 0, cut}; }
+    data::TokenSpan val() const { return {&ids, cut, ids.size()}; }
     std::u32string start;    // what a sample is conditioned on before the prompt
     std::int64_t stop = -1;  // the token that ends a sample (fortunes: '%', the entry separator)
     std::string name;
     std::string digest;  // the text's size and checksum: a resumed run must read the same text
 };
 
-// The text, its alphabet, and a train/validation split at the first entry (or
-// line) boundary after (1 - val_fraction) of the text: the last entries are held out.
+// Where the validation part begins: the first entry (or line) boundary after
+// (1 - val_fraction) of the text, so the last entries are held out whole.
+std::size_t validation_start(const Corpus& c, double val_fraction, bool fortunes) {
+    const std::size_t n = c.ids.size();
+    auto cut = static_cast<std::size_t>(static_cast<double>(n) * (1 - val_fraction));
+    std::u32string boundary = fortunes ? U"\n%\n" : U"\n";
+    for (char32_t ch : boundary)
+        if (!c.vocab->contains(ch)) return cut;
+    std::vector<std::int64_t> b = c.vocab->encode(boundary);
+    for (std::size_t i = cut; i + b.size() <= n; ++i) {
+        std::size_t k = 0;
+        while (k < b.size() && c.ids[i + k] == b[k]) ++k;
+        if (k == b.size()) return i + b.size() - (fortunes ? 2 : 0);  // after "\n" (fortunes: before "%\n")
+    }
+    return cut;
+}
+
+// The text, its alphabet (the checkpoint's, if it has one), and the
+// train/validation split.
 Corpus load_corpus(const Options& o, const nn::RunRecord& saved) {
     Corpus c;
     bool fortunes = o.text.empty();
     c.name = fortunes ? fmt::format("fortunes ({} files of {})", data::kFortuneFiles.size(), kFortunesDir) : o.text;
-    std::u32string text;
     try {
         std::string bytes = fortunes ? data::read_fortunes(kFortunesDir)
                                      : data::read_text_file(o.text, static_cast<std::size_t>(o.max_text_bytes));
         c.digest = fmt::format("{} bytes, CRC-32 {:08x}", bytes.size(),
                                crc32_z(0L, reinterpret_cast<const Bytef*>(bytes.data()), bytes.size()));
-        text = data::decode_utf8(bytes);
+        auto alphabet = saved.text.find("alphabet");
+        c.vocab = std::make_unique<data::CharVocab>(
+            alphabet == saved.text.end() ? data::CharVocab::of_utf8(bytes)
+                                         : data::CharVocab::from_alphabet(data::decode_utf8(alphabet->second)));
+        try {
+            c.ids = c.vocab->encode_utf8_text(bytes);
+        } catch (const data::DatasetError& e) {  // only a saved alphabet can lack a character of the text
+            throw data::DatasetError(fmt::format("{}, the checkpoint's alphabet of {}: the model was trained on "
+                                                 "another text", e.what(), c.vocab->size()));
+        }
     } catch (const data::DatasetError& e) {
         if (std::string_view(e.what()).starts_with(c.name)) throw;
         throw data::DatasetError(fmt::format("{}: {}", c.name, e.what()));
     }
-    if (auto alphabet = saved.text.find("alphabet"); alphabet != saved.text.end()) {
-        // The checkpoint's own alphabet: the same ids whatever text is read now.
-        c.vocab = std::make_unique<data::CharVocab>(data::CharVocab::from_alphabet(data::decode_utf8(alphabet->second)));
-        for (char32_t ch : text)
-            if (!c.vocab->contains(ch))
-                throw data::DatasetError(fmt::format("{} has the character {}, which the checkpoint's alphabet of {} "
-                                                     "lacks: the model was trained on another text",
-                                                     c.name, data::describe_char(ch), c.vocab->size()));
-    } else {
-        c.vocab = std::make_unique<data::CharVocab>(text);
-    }
-    std::size_t cut = static_cast<std::size_t>(static_cast<double>(text.size()) * (1 - o.val_fraction));
-    std::size_t boundary = text.find(fortunes ? U"\n%\n" : U"\n", cut);
-    if (boundary != std::u32string::npos) cut = boundary + 1;
-    std::vector<std::int64_t> ids = c.vocab->encode(text);
-    c.train.assign(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(cut));
-    c.val.assign(ids.begin() + static_cast<std::ptrdiff_t>(cut), ids.end());
+    c.cut = validation_start(c, o.val_fraction, fortunes);
     // A sample begins as a new entry or a new line does, or, in a text without
     // newlines, after the text's first character.
-    c.start = fortunes ? U"%\n" : c.vocab->contains(U'\n') ? U"\n" : text.substr(0, 1);
+    c.start = fortunes                       ? U"%\n"
+              : c.vocab->contains(U'\n')     ? U"\n"
+              : c.ids.size() > 0            ? std::u32string(1, c.vocab->chars()[static_cast<std::size_t>(c.ids[0])])
+                                            : U"";
     if (fortunes) c.stop = c.vocab->encode(U"%")[0];
     return c;
 }
@@ -145,7 +160,7 @@ models::GPTConfig model_config(const Options& o, std::int64_t vocab) {
 double validation_loss(const models::GPT& model, const Corpus& c, const Options& o) {
     NoGradGuard no_grad;
     nn::EvalGuard eval(model);
-    const auto n = static_cast<std::int64_t>(c.val.size());
+    const auto n = static_cast<std::int64_t>(c.val().size());
     std::vector<std::int64_t> starts;
     for (std::int64_t s = 0; s + o.context + 1 <= n && static_cast<std::int64_t>(starts.size()) < o.val_windows; s += o.context)
         starts.push_back(s);
@@ -154,7 +169,7 @@ double validation_loss(const models::GPT& model, const Corpus& c, const Options&
     for (std::size_t i = 0; i < starts.size(); i += static_cast<std::size_t>(o.batch)) {
         std::vector<std::int64_t> chunk(starts.begin() + static_cast<std::ptrdiff_t>(i),
                                         starts.begin() + static_cast<std::ptrdiff_t>(std::min(starts.size(), i + static_cast<std::size_t>(o.batch))));
-        data::TextBatch b = data::text_batch(c.val, chunk, o.context);
+        data::TextBatch b = data::text_batch(c.val(), chunk, o.context);
         total += cross_entropy(model.forward(b.inputs), b.targets).item() * static_cast<double>(b.targets.numel());
         counted += b.targets.numel();
     }
@@ -230,7 +245,7 @@ void write_curves(const Progress& p, const std::string& csv) {
 void train(models::GPT& model, const Corpus& c, const Options& o, const nn::RunRecord& flags) {
     nn::optim::AdamW opt(model.parameters(), {.lr = o.lr, .beta1 = 0.9, .beta2 = 0.95, .weight_decay = o.weight_decay});
     const std::int64_t total = o.epochs * o.steps;
-    nn::WarmupCosineSchedule schedule(o.lr, std::min<std::int64_t>(50, total / 10 + 1), total, o.lr / 10);
+    nn::WarmupCosineSchedule schedule(o.lr, std::min<std::int64_t>({50, total / 10 + 1, total - 1}), total, o.lr / 10);
     Progress p{0, Generator(o.seed), {}, {}, {}};
     const std::string& resume = o.checkpoint.resume;
     if (!resume.empty()) {
@@ -242,7 +257,7 @@ void train(models::GPT& model, const Corpus& c, const Options& o, const nn::RunR
     const std::string& save = o.checkpoint.save;
     examples::SaveSchedule every(o.checkpoint.save_every);
     std::int64_t saved_at = -1;
-    const auto last_start = static_cast<std::int64_t>(c.train.size()) - o.context - 1;
+    const auto last_start = static_cast<std::int64_t>(c.train().size()) - o.context - 1;
     double train_seconds = 0;
     std::int64_t train_tokens = 0;
     std::unique_ptr<examples::ProgressBar> bar;
@@ -254,7 +269,7 @@ void train(models::GPT& model, const Corpus& c, const Options& o, const nn::RunR
         }
         std::vector<std::int64_t> starts(static_cast<std::size_t>(o.batch));
         for (auto& s : starts) s = p.windows.randint(last_start + 1);  // random windows of the training text
-        data::TextBatch b = data::text_batch(c.train, starts, o.context);
+        data::TextBatch b = data::text_batch(c.train(), starts, o.context);
         opt.zero_grad();
         Tensor ce = cross_entropy(model.forward(b.inputs), b.targets);
         Tensor loss = o.experts > 0 ? ce + model.aux_loss() * o.aux : ce;  // + the load-balancing term
@@ -386,10 +401,10 @@ int run(const Options& o, const nn::RunRecord& flags, const nn::RunRecord& saved
     set_num_threads(o.threads);
     manual_seed(o.seed);  // dropout
     Corpus corpus = load_corpus(o, saved);
-    if (static_cast<std::int64_t>(corpus.train.size()) < o.context + 1 ||
-        static_cast<std::int64_t>(corpus.val.size()) < o.context + 1)
+    if (static_cast<std::int64_t>(corpus.train().size()) < o.context + 1 ||
+        static_cast<std::int64_t>(corpus.val().size()) < o.context + 1)
         throw data::DatasetError(fmt::format("{}: {} training and {} validation characters; both need more than "
-                                             "--context {}", corpus.name, corpus.train.size(), corpus.val.size(), o.context));
+                                             "--context {}", corpus.name, corpus.train().size(), corpus.val().size(), o.context));
     for (char32_t ch : data::decode_utf8(o.prompt))
         if (!corpus.vocab->contains(ch)) {
             fmt::print(stderr, "char_lm: --prompt: {} does not occur in the text, so the model has no token for it\n",
@@ -398,7 +413,7 @@ int run(const Options& o, const nn::RunRecord& flags, const nn::RunRecord& saved
         }
     auto model = models::make_gpt(model_config(o, corpus.vocab->size()));
     examples::say("char LM on {}: {} characters ({} train, {} validation), alphabet of {}\n", corpus.name,
-               corpus.train.size() + corpus.val.size(), corpus.train.size(), corpus.val.size(), corpus.vocab->size());
+               corpus.train().size() + corpus.val().size(), corpus.train().size(), corpus.val().size(), corpus.vocab->size());
     examples::say("GPT N={} d_model={} h={} d_ff={} context {} {} positions{}{}{}, {} parameters | batch {}, {} epochs x {} "
                "steps, AdamW lr {} | {} threads\n",
                o.layers, o.d_model, o.heads, o.d_ff, o.context, o.positions, o.untie ? "" : ", tied output",

@@ -60,6 +60,13 @@ int main(int argc, char** argv) {
     for (auto& p : model->parameters()) p.set_grad(autograd::ones(p.shape(), p.dtype()));
     adam.step();
     nn::save_checkpoint((dir / "checkpoint" / "model_adam.ckpt").string(), *model, &adam);
+    nn::RunRecord run;  // what a resumable program adds: its flags, an alphabet, a generator's state
+    run.text["flag.--heads"] = "2";
+    run.text["alphabet"] = "\n ab\xc3\xa9";
+    run.tensors["generator.batches"] = autograd::tensor({1, 2, 3, 4, 0, 0}, {6}, autograd::Dtype::int64);
+    nn::save_checkpoint((dir / "checkpoint" / "model_run.ckpt").string(), *model, &adam, &run);
+    fs::create_directories(dir / "char_corpus");
+    write(dir / "char_corpus" / "fortune", Bytes{'L', 'i', 'f', 'e', '\n', '%', '\n', 0xc3, 0xa9, 0xe2, 0x82, 0xac});
 
     const Bytes images = {0, 0, 8, 3, 0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 2, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
     const Bytes labels = {0, 0, 8, 1, 0, 0, 0, 3, 0, 5, 9};
@@ -70,6 +77,6 @@ int main(int argc, char** argv) {
     write(dir / "idx" / "images_gz", with_role(1, gzipped(images, scratch)));
     write(dir / "idx" / "labels", with_role(2, labels));
     write(dir / "idx" / "labels_gz", with_role(2, gzipped(labels, scratch)));
-    std::printf("seeds written to %s/checkpoint and %s/idx\n", dir.c_str(), dir.c_str());
+    std::printf("seeds written to %s/checkpoint, %s/idx and %s/char_corpus\n", dir.c_str(), dir.c_str(), dir.c_str());
     return 0;
 }

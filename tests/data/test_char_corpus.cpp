@@ -23,7 +23,7 @@ TEST_CASE("malformed UTF-8 is a DatasetError naming the byte", "[errors]") {
 }
 
 TEST_CASE("the alphabet is the text's distinct characters in code-point order", "[data]") {
-    data::CharVocab v(U"hello, wörld");
+    data::CharVocab v = data::CharVocab::of_utf8("hello, w\xC3\xB6rld");
     CHECK(v.size() == 10);  // ' ' ',' d e h l o r w ö
     std::vector<std::int64_t> ids = v.encode(U"hello");
     CHECK(ids == std::vector<std::int64_t>{4, 3, 5, 5, 6});
@@ -49,9 +49,52 @@ TEST_CASE("fortunes: files joined by a '%' line, overstrikes and bells removed",
 }
 
 TEST_CASE("text batches are windows and their next characters", "[data]") {
-    std::vector<std::int64_t> ids{0, 1, 2, 3, 4, 5, 6};
-    data::TextBatch b = data::text_batch(ids, {0, 3}, 3);
-    require_values(b.inputs, {0, 1, 2, 3, 4, 5}, 0);
-    require_values(b.targets, {1, 2, 3, 4, 5, 6}, 0);
-    CHECK_THROWS_AS(data::text_batch(ids, {4}, 3), IndexError);  // needs ids[4 .. 8)
+    data::TokenIds ids(7);
+    for (std::int64_t i = 0; i < 9; ++i) ids.push_back(i % 7);
+    data::TokenSpan text{&ids, 1, 8};  // the ids 1 .. 6, 0
+    data::TextBatch b = data::text_batch(text, {0, 3}, 3);
+    require_values(b.inputs, {1, 2, 3, 4, 5, 6}, 0);
+    require_values(b.targets, {2, 3, 4, 5, 6, 0}, 0);
+    CHECK_THROWS_AS(data::text_batch(text, {5}, 3), IndexError);  // needs text[5 .. 9)
+}
+
+TEST_CASE("token ids take one byte for a small alphabet, two or four for larger ones, and read back", "[data]") {
+    for (auto [alphabet, width] : {std::pair<std::int64_t, std::size_t>{256, 1}, {257, 2}, {65536, 2}, {65537, 4}}) {
+        data::TokenIds ids(alphabet);
+        CHECK(ids.bytes_per_id() == width);
+        for (std::int64_t id : {std::int64_t{0}, alphabet / 2, alphabet - 1}) ids.push_back(id);
+        CHECK(ids.size() == 3);
+        CHECK(ids[0] == 0);
+        CHECK(ids[1] == alphabet / 2);
+        CHECK(ids[2] == alphabet - 1);
+    }
+}
+
+TEST_CASE("UTF-8 bytes encode straight to ids; a character outside the alphabet is named with its byte", "[data]") {
+    const std::string text = "b\xC3\xA9" "a\nb";  // b é a \n b
+    data::CharVocab v = data::CharVocab::of_utf8(text);
+    CHECK(v.chars() == std::u32string{U'\n', U'a', U'b', 0xE9});
+    data::TokenIds ids = v.encode_utf8_text(text);
+    REQUIRE(ids.size() == 5);
+    CHECK(std::vector<std::int64_t>{ids[0], ids[1], ids[2], ids[3], ids[4]} == std::vector<std::int64_t>{2, 3, 1, 0, 2});
+    CHECK_THROWS_WITH(v.encode_utf8_text("ab\tc"), Catch::Contains("the character '\\t' at byte 2 is not in the alphabet"));
+    CHECK_THROWS_WITH(data::CharVocab::of_utf8("ab\x80"), Catch::Contains("at byte 2"));
+    CHECK(data::CharVocab::from_alphabet(v.chars()).chars() == v.chars());
+    CHECK_THROWS_WITH(data::CharVocab::from_alphabet(U"ba"), Catch::Contains("distinct code points in order"));
+}
+
+TEST_CASE("a character in a message is shown on one line", "[data]") {
+    CHECK(data::describe_char(U'\n') == "'\\n'");
+    CHECK(data::describe_char(7) == "U+0007");
+    CHECK(data::describe_char(0xE9) == "'\xC3\xA9' (U+00E9)");
+}
+
+TEST_CASE("a text file is read whole, and one over the bound is refused", "[data][errors]") {
+    const std::string path = "char_corpus_test_bound.txt";
+    std::ofstream(path) << std::string(3000, 'x');
+    CHECK(data::read_text_file(path).size() == 3000);
+    CHECK_THROWS_WITH(data::read_text_file(path, 2999), Catch::Contains("holds more than 2999 bytes"));
+    CHECK_THROWS_WITH(data::read_text_file("/dev/zero", 1 << 20), Catch::Contains("holds more than 1048576 bytes"));
+    std::filesystem::remove(path);
+    CHECK_THROWS_WITH(data::read_text_file(path), Catch::Contains("cannot read " + path));
 }

@@ -135,11 +135,15 @@ TEST_CASE("IDX dims whose product overflows or exceeds the file are rejected bef
     std::string empty_wide = f.plain("empty", header(0x08, {0, 0xffffffffu, 0xffffffffu}));
     CHECK(idx_error(empty_wide) ==
           fmt::format("read_idx: {} is corrupt: dims [0, 4294967295, 4294967295] multiply past int64", empty_wide));
-    // 2^60 bytes promised, none there: reported from what was read, nothing reserved up front.
+    // 2^60 bytes promised: refused from the header, before any data is read.
     std::string huge = f.plain("huge", header(0x08, {1u << 20, 1u << 20, 1u << 20}));
-    CHECK(idx_error(huge) == fmt::format("read_idx: {} is truncated: its dims [1048576, 1048576, 1048576] promise "
-                                         "1152921504606846976 bytes of data, it holds 0",
+    CHECK(idx_error(huge) == fmt::format("read_idx: {}'s dims [1048576, 1048576, 1048576] promise "
+                                         "1152921504606846976 bytes of data, more than the 4294967296 it may hold",
                                          huge));
+    // 1 MiB promised, none there: reported from what was read, nothing reserved up front.
+    std::string empty = f.plain("empty-data", header(0x08, {1, 1024, 1024}));
+    CHECK(idx_error(empty) == fmt::format("read_idx: {} is truncated: its dims [1, 1024, 1024] promise 1048576 bytes "
+                                          "of data, it holds 0", empty));
 }
 
 TEST_CASE("a corrupt gzip stream is reported with zlib's message intact", "[io][errors]") {
@@ -198,4 +202,19 @@ TEST_CASE("a label outside the classes is rejected when its file is read, naming
     std::string fashion = f.gz("t10k-labels-idx1-ubyte.gz", header(0x08, {3}) + std::string{0, 9, static_cast<char>(200)});
     CHECK_THROWS_WITH(data::load_fashion_mnist(data::Split::test, f.dir.string()),
                       fmt::format("read_image_set: {} is corrupt: label 2 is 200, outside the 10 classes [0, 9]", fashion));
+}
+
+TEST_CASE("an image set whose headers disagree is refused before its data is decompressed", "[io][errors]") {
+    Files f;
+    // 4 GiB of zero images promised (and there, 4 MiB gzipped), beside 5 labels.
+    std::string images = bytes_of(f.gz("im-head.gz", header(0x08, {16384, 512, 512})));
+    const std::string zeros = bytes_of(f.gz("zeros.gz", std::string(std::size_t{1} << 20, '\0')));
+    for (int i = 0; i < 4096; ++i) images += zeros;
+    std::string im = f.plain("im.gz", images), lb = f.plain("lb", header(0x08, {5}) + std::string(5, '\1'));
+    const long before = peak_rss_kib();
+    CHECK_THROWS_WITH(data::read_image_set(im, lb, 10),
+                      fmt::format("read_image_set: {} holds 16384 images but {} holds 5 labels", im, lb));
+    CHECK(peak_rss_kib() - before < 64 * 1024);
+    std::string none = f.plain("none", header(0x08, {0, 28, 28})), no_labels = f.plain("no-labels", header(0x08, {0}));
+    CHECK_THROWS_WITH(data::read_image_set(none, no_labels, 10), fmt::format("read_image_set: {} holds no images", none));
 }
