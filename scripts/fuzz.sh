@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # fuzz.sh [SECONDS] [TARGET...]: fuzzes the file loaders with libFuzzer under
-# ASan and UBSan, each target for SECONDS (default 600), all at once. Targets: checkpoint (nn::load_checkpoint), idx (data's IDX reader),
+# ASan and UBSan, each target for SECONDS (default 600), all at once.
+# Targets: checkpoint (nn::load_checkpoint), idx (data's IDX reader),
 # char_corpus (char_lm's text reader and alphabet).
 # Builds build-fuzz/ with clang; seeds are valid files made by the build;
 # corpora grow in build-fuzz/corpus/TARGET; a crash, hang, leak or oversized

@@ -143,3 +143,20 @@ TEST_CASE("tensors print through fmt", "[tensor]") {
     CHECK(fmt::format("{}", tensor({3}, {}, Dtype::int64)) == "tensor(3, dtype=int64)");
     CHECK(fmt::format("{}", arange(10)) == "tensor([0, 1, 2, ..., 7, 8, 9], dtype=float32)");
 }
+
+// ASan's allocator aborts on such a request instead of failing it (GCC says
+// __SANITIZE_ADDRESS__, clang __has_feature).
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define LECTERN_ASAN 1
+#endif
+#endif
+#if !defined(__SANITIZE_ADDRESS__) && !defined(LECTERN_ASAN)
+TEST_CASE("a tensor the system cannot give is an OutOfMemory naming its size", "[tensor][errors]") {
+    AllocatorStats before = allocator_stats();
+    // 2^45 floats: 141 TB, more than any machine this runs on holds.
+    CHECK_THROWS_WITH(Tensor::empty({std::int64_t{1} << 45}, Dtype::float32),
+                      Catch::Contains("out of memory: a tensor of 1.41e+05 GB was asked for"));
+    CHECK(allocator_stats().bytes_in_use == before.bytes_in_use);
+}
+#endif
