@@ -3,13 +3,27 @@
 # A checkpoint carries the flags its model was built from and char_lm's
 # alphabet: --load adopts them and says so, refuses a flag given with another
 # value (naming both), and never evaluates a silently different model. A
-# reader that goes away (SIGPIPE) stops a run with its checkpoint saved.
+# reader that goes away (SIGPIPE) stops a run with its checkpoint saved. An
+# output that is a device or a FIFO is refused.
 set -uo pipefail
 copy_task=$1 char_lm=$2
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail() { echo "FAIL: $*"; echo "--- stderr:"; cat "$dir/err" 2>/dev/null; exit 1; }
 small=(--epochs 1 --batches-per-epoch 5 --eval-sequences 10 --show 0 --d-model 32 --d-ff 64 --heads 2)
+
+# A device or FIFO named as an output is refused before any work and left as it was. (A device of
+# our own, as /dev/null is: were the check broken, the real one would become a file for the machine.)
+mkfifo "$dir/fifo"
+devices=("$dir/fifo")
+mknod "$dir/null" c 1 3 2>/dev/null && devices+=("$dir/null")
+for out in "${devices[@]}"; do
+  "$copy_task" "${small[@]}" --save "$out" >"$dir/out" 2>"$dir/err"
+  [ $? -eq 2 ] && grep -q -- "--save: $out exists and is not a regular file" "$dir/err" || fail "--save $out was not refused"
+  [ -s "$dir/out" ] && fail "work was done before refusing --save $out"
+  [ -p "$out" ] || [ -c "$out" ] || fail "$out was replaced"
+done
+echo "ok: --save onto a FIFO or a device is refused and leaves it as it was"
 
 "$copy_task" "${small[@]}" --save "$dir/ct.ckpt" >/dev/null 2>"$dir/err" || fail "training the copy task failed"
 "$copy_task" --load "$dir/ct.ckpt" --eval-sequences 10 >"$dir/out" 2>"$dir/err" || fail "--load alone failed"

@@ -54,7 +54,7 @@ TEST_CASE("an output may not be a device, a FIFO, a folder, an input or another 
     fs::create_symlink(input, link);
     REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
     examples::register_input(input);
-    CHECK_THROWS_WITH(examples::check_output_file("--save", "/dev/null"), Catch::Contains("is not a regular file"));
+    CHECK_THROWS_WITH(examples::check_output_file("--save", "/dev/null"), Catch::Contains("is not a regular file"));  // only looked at
     CHECK_THROWS_WITH(examples::check_output_file("--save", fifo), Catch::Contains("is not a regular file"));
     CHECK_THROWS_WITH(examples::check_output_file("--csv", dir.path.string()), Catch::Contains("is a folder"));
     CHECK_THROWS_WITH(examples::check_output_file("--save", input), Catch::Contains("is an input of this run"));
