@@ -69,6 +69,9 @@ std::vector<Case> module_cases() {
     cases.push_back(module_case<nn::Linear>(
         "nn", "Linear", "[2,3,4] -> 5", [] { return std::make_shared<nn::Linear>(4, 5); },
         [] { return std::vector{leaf({2, 3, 4}, 1)}; }, [](const nn::Linear& m, auto& x) { return m(x[0]); }));
+    cases.push_back(module_case<nn::Linear>(
+        "nn", "Linear (a vector)", "[4] -> 5", [] { return std::make_shared<nn::Linear>(4, 5); },
+        [] { return std::vector{leaf({4}, 1)}; }, [](const nn::Linear& m, auto& x) { return m(x[0]); }));
     cases.push_back(module_case<nn::Embedding>(
         "nn", "Embedding (x sqrt d)", "ids [2,3], V 6, d 4", [] { return std::make_shared<nn::Embedding>(6, 4, true); },
         [] { return std::vector<Tensor>{}; },

@@ -325,6 +325,113 @@ def main():
     steps = torch.arange(1, 13)
     write("warmup", {"lr": 2.0 * d ** -0.5 * torch.minimum(steps ** -0.5, steps * 4 ** -1.5)})
 
+    decoder_only_cases(d, heads, d_ff)
+
+
+# ---- the decoder-only pieces (002 "Decoders"; the GPT's layout as nanoGPT's model.py
+# writes it: h = h + attn(LN(h)), h = h + mlp(LN(h)), logits = LN(h) W_tok^T).
+# Written after the cases above so that their random draws, and files, stay as they were.
+
+def gelu(h):  # exact GELU, nanoGPT's nn.GELU()
+    return 0.5 * h * (1 + torch.erf(h / math.sqrt(2)))
+
+
+def block_local(t, length):
+    """004 §15.6.1: the sequence cut into blocks of `length` positions; i attends to j iff
+    both are in one block and j <= i. [1, T, T]."""
+    i, j = torch.arange(t).unsqueeze(1), torch.arange(t).unsqueeze(0)
+    return ((j <= i) & (i // length == j // length)).to(torch.int64).unsqueeze(0)
+
+
+def moe(p, prefix, x, experts, k):
+    """004 §15.5.7 with Lectern's gate (nn/mixture_of_experts.h): logits g = x W_g; each
+    token's k largest, weights w = softmax over those k logits; y = sum_j w_j FFN_{e_j}(x).
+    Also aux = E sum_e f_e P_e, f_e the share of the N k choices that went to e, P_e the
+    mean over tokens of softmax(g)_e. Computed token by token, no routing tricks."""
+    tokens = x.reshape(-1, x.shape[-1])
+    logits = tokens @ p[f"{prefix}gate.weight"].T                             # [N, E]
+    top, chosen = logits.topk(k, -1)
+    w = torch.softmax(top, -1)
+    rows = []
+    for n in range(tokens.shape[0]):
+        rows.append(sum(w[n, j] * ffn(p, f"{prefix}experts.{int(chosen[n, j])}.", tokens[n], "gelu")
+                        for j in range(k)))
+    f = torch.bincount(chosen.reshape(-1), minlength=experts).to(torch.float64) / chosen.numel()
+    aux = experts * (f * torch.softmax(logits, -1).mean(0)).sum()
+    return torch.stack(rows).reshape(x.shape), aux
+
+
+def gpt_block(p, prefix, x, heads, block=0, experts=0, k=2):
+    """Pre-norm: h' = h + MHA(LN(h)) (causal, or block-local), out = h' + MLP(LN(h'))."""
+    t = x.shape[1]
+    mask = causal(t) if block == 0 else block_local(t, block)
+    h = sublayer(p, f"{prefix}sublayer.0.", x, lambda y: mha(p, f"{prefix}attn.", y, y, heads, mask), "pre")
+    if experts:
+        return sublayer(p, f"{prefix}sublayer.1.", h, lambda y: moe(p, f"{prefix}moe.", y, experts, k)[0], "pre")
+    return sublayer(p, f"{prefix}sublayer.1.", h, lambda y: ffn(p, f"{prefix}mlp.", y, "gelu"), "pre")
+
+
+def gpt_shapes(vocab, context, d, d_ff, n_layers, experts=0):
+    shapes = {"tok_embed.weight": (vocab, d), "pos.weight": (context, d)}
+    for layer in range(n_layers):
+        pre = f"blocks.{layer}."
+        shapes.update(mha_shapes(f"{pre}attn.", d))
+        if experts:
+            shapes[f"{pre}moe.gate.weight"] = (experts, d)
+            for e in range(experts):
+                shapes.update(ffn_shapes(f"{pre}moe.experts.{e}.", d, d_ff))
+        else:
+            shapes.update(ffn_shapes(f"{pre}mlp.", d, d_ff))
+        for i in range(2):
+            shapes.update(ln_shapes(f"{pre}sublayer.{i}.norm.", d))
+    shapes.update(ln_shapes("norm.", d))
+    return shapes
+
+
+def decoder_only_cases(d, heads, d_ff):
+    # Learned positions (002): X = E_tok[ids] + W_pos[:T], here added to any x, and at an
+    # offset (incremental decoding feeds positions start .. start + T - 1).
+    with_grads("learned_positions", {"x": rand(2, 3, d)}, {"weight": rand(6, d)},
+               lambda l: {"y": l["x"] + l["weight"][:3]})
+    with_grads("learned_positions_offset", {"x": rand(2, 3, d)}, {"weight": rand(6, d)},
+               lambda l: {"y": l["x"] + l["weight"][2:5]}, {"start": torch.tensor([2])})
+
+    # Block-local causal self-attention (004 §15.6.1), blocks of L = 2 over T = 5: the
+    # blocks {0,1}, {2,3}, {4}, as one mask over the whole sequence.
+    with_grads("mha_block_local", {"x": rand(2, 5, d)}, params_like(mha_shapes("", d)),
+               lambda l: {"y": mha(l, "", l["x"], l["x"], heads, block_local(5, 2))}, {"mask": block_local(5, 2)})
+
+    # The mixture of experts: E = 3 experts, top 2, on 2 x 3 tokens.
+    mp = {"gate.weight": (3, d)}
+    for e in range(3):
+        mp.update(ffn_shapes(f"experts.{e}.", d, d_ff))
+    with_grads("moe", {"x": rand(2, 3, d)}, {k: v * 2 if k == "gate.weight" else v for k, v in params_like(mp).items()},
+               lambda l: dict(zip(("y", "aux"), moe(l, "", l["x"], 3, 2))))
+
+    # One GPT block (full causal attention, GELU MLP).
+    bp = {}
+    bp.update(mha_shapes("attn.", d))
+    bp.update(ffn_shapes("mlp.", d, d_ff))
+    for i in range(2):
+        bp.update(ln_shapes(f"sublayer.{i}.norm.", d))
+    with_grads("gpt_block", {"x": rand(2, 4, d)}, params_like(bp), lambda l: {"y": gpt_block(l, "", l["x"], heads)})
+
+    # Whole GPTs (vocab 7, context 6, two layers, tied output projection): the logits and the
+    # next-token cross-entropy, and every parameter's gradient of the loss. The second has
+    # block-local attention (L 2) and a mixture of 3 experts (top 2) in every block.
+    ids = torch.tensor([[1, 3, 5, 2, 6], [4, 6, 1, 1, 0]])
+    targets = torch.tensor([[3, 5, 2, 6, 1], [6, 1, 1, 0, 2]])
+    for name, block, experts in (("gpt", 0, 0), ("gpt_local_moe", 2, 3)):
+        gp = {k: v.requires_grad_() for k, v in params_like(gpt_shapes(7, 6, d, d_ff, 2, experts)).items()}
+        h = gp["tok_embed.weight"][ids] + gp["pos.weight"][:ids.shape[1]]  # no sqrt(d_model): GPT-2's embedding
+        for layer in range(2):
+            h = gpt_block(gp, f"blocks.{layer}.", h, heads, block, experts)
+        logits = linear(layer_norm(h, gp["norm.gamma"], gp["norm.beta"]), gp["tok_embed.weight"], 0)  # tied
+        loss = torch.nn.functional.cross_entropy(logits.reshape(-1, 7), targets.reshape(-1))
+        loss.backward()
+        write(name, {**gp, "ids": ids, "targets": targets, "out.logits": logits, "out.loss": loss.reshape(1),
+                     **{f"grad.{k}": v.grad if v.grad is not None else torch.zeros_like(v) for k, v in gp.items()}})
+
 
 if __name__ == "__main__":
     main()
