@@ -83,8 +83,9 @@ def attention(q, k, v, mask=None):
     return p @ v, p
 
 
-def mha(p, prefix, q_in, kv_in, heads, mask=None):
-    """001 / 004 eq. 15.55-15.56: heads from column blocks of the projections, concat, W_O."""
+def mha(p, prefix, q_in, kv_in, heads, mask=None, v_in=None):
+    """001 / 004 eq. 15.55-15.56: heads from column blocks of the projections, concat, W_O.
+    Values come from kv_in, or from v_in when given (keys and values of their own widths)."""
     def proj(name, x):
         return linear(x, p[f"{prefix}{name}.weight"], p[f"{prefix}{name}.bias"])
 
@@ -93,7 +94,7 @@ def mha(p, prefix, q_in, kv_in, heads, mask=None):
         return x.reshape(b, t, heads, d // heads).transpose(1, 2)
 
     m = None if mask is None else mask.unsqueeze(1)  # the same mask for every head
-    z, _ = attention(split(proj("w_q", q_in)), split(proj("w_k", kv_in)), split(proj("w_v", kv_in)), m)
+    z, _ = attention(split(proj("w_q", q_in)), split(proj("w_k", kv_in)), split(proj("w_v", kv_in if v_in is None else v_in)), m)
     b, h, t, dk = z.shape
     return proj("w_o", z.transpose(1, 2).reshape(b, t, h * dk))
 
@@ -326,6 +327,14 @@ def main():
     write("warmup", {"lr": 2.0 * d ** -0.5 * torch.minimum(steps ** -0.5, steps * 4 ** -1.5)})
 
     decoder_only_cases(d, heads, d_ff)
+
+    # Cross-attention whose keys (width 5) and values (width 3) are not of the queries' width
+    # d (003: queries from X of width d_X, keys and values from Y of width d_Y; kdim, vdim).
+    shapes = {**linear_shapes("w_q.", d, d), **linear_shapes("w_k.", 5, d), **linear_shapes("w_v.", 3, d),
+              **linear_shapes("w_o.", d, d)}
+    with_grads("mha_kdim_vdim", {"x": rand(2, 3, d), "keys": rand(2, 5, 5), "values": rand(2, 5, 3)},
+               params_like(shapes), lambda l: {"y": mha(l, "", l["x"], l["keys"], heads, src_pad, l["values"])},
+               {"mask": src_pad})
 
 
 # ---- the decoder-only pieces (002 "Decoders"; the GPT's layout as nanoGPT's model.py

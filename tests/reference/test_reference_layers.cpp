@@ -78,6 +78,18 @@ TEST_CASE("multi-head attention matches PyTorch: causal self-attention and padde
     }
 }
 
+TEST_CASE("multi-head attention matches PyTorch with keys and values of their own widths, 5 and 3 (003)",
+          "[reference]") {
+    reference::Case ref("mha_kdim_vdim");
+    nn::MultiHeadAttention mha(8, 2, 5, 3);
+    mha.to(Dtype::float64);
+    ref.load_parameters(mha);
+    Tensor x = ref.input("x"), keys = ref.input("keys"), values = ref.input("values");
+    Tensor y = mha(x, keys, values, ref["mask"]);
+    ref.compare("out.y", y);
+    ref.compare_gradients(y, {{"x", x}, {"keys", keys}, {"values", values}}, &mha);
+}
+
 TEST_CASE("the sinusoidal table matches eq. 15.57 computed by PyTorch's reference in float64", "[reference]") {
     reference::Case ref("sinusoidal_pe");
     nn::SinusoidalPositionalEncoding pe(6, 0.0, 16);
