@@ -13,7 +13,7 @@ struct CopyTaskSetup {
     std::string workload, description;
     models::TransformerConfig model;
     std::int64_t batch = 80, seq_len = 10;
-    double lr_factor = 1.0;       // of the warmup schedule (001's rate())
+    double lr_factor = 1.0;       // of the warmup schedule (rate() of 001's full post)
     std::int64_t warmup = 200;    // steps of the schedule
 };
 

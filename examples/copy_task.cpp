@@ -1,4 +1,4 @@
-// The copy task (001, "A First Example"): train an encoder-decoder Transformer
+// The copy task (001's full post, "A First Example"): train an encoder-decoder Transformer
 // to copy random sequences, then decode held-out ones greedily.
 //   ./build/examples/copy_task                     the default preset (about 10 seconds on 2 cores)
 //   ./build/examples/copy_task --preset annotated  the Annotated Transformer's run (2018 post)

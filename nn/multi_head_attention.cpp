@@ -40,7 +40,8 @@ void MultiHeadAttention::check_self_attention(const char* what) const {
 
 // Every head's softmax(q_i k_i^T / sqrt(d_k) + M) v_i, the heads side by side: q [B, Tq, D],
 // k, v [B, Tk, D] -> [B, Tq, D].
-// The op checks the mask (int64, broadcastable to [B, Tq, Tk]). Dropout on P (001) is inside it.
+// The op checks the mask (int64, broadcastable to [B, Tq, Tk]). Dropout on P (001's full post:
+// p_attn = dropout(p_attn)) is inside it.
 Tensor MultiHeadAttention::attend(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask) const {
     AttentionOutput a = multi_head_attention(q, k, v, heads, mask, dropout->p, dropout->is_training());
     last_attention_ = a.weights;

@@ -83,7 +83,28 @@ TEST_CASE("multi-head attention equals its heads computed one by one from slices
     }
 }
 
-TEST_CASE("q.k has variance d_k through Lectern's own projections, and the scaled score variance 1 (001, 002)",
+TEST_CASE("without the 1/sqrt(D_K) scaling the weights start sharp and their gradient small (002)", "[module]") {
+    // 002 "Why Use the 1/sqrt(D_K) Scaling?": at random initialisation unscaled scores (variance
+    // D_K = 64) put almost all weight on one key, where the softmax's slope vanishes; scaled
+    // (variance 1), the weights are spread. Per row of P: its largest weight, and the Frobenius
+    // norm of the softmax's Jacobian diag(p) - p p^T, sqrt(S2 - 2 S3 + S2^2) with S_m = sum p^m.
+    const std::int64_t n = 2000, keys = 16, dk = 64;
+    Generator gen(21);
+    Tensor q = randn({n, 1, dk}, gen, Dtype::float64), k = randn({n, keys, dk}, gen, Dtype::float64);
+    auto sharpness = [](const Tensor& p) {
+        Tensor s2 = sum(p * p, -1), s3 = sum(p * p * p, -1);
+        return std::pair{mean(max(p, -1)).item(), mean(sqrt(relu(s2 - 2.0 * s3 + s2 * s2))).item()};  // >= 0 but for rounding
+    };
+    auto [max_scaled, slope_scaled] = sharpness(nn::attention_weights(q, k));
+    auto [max_unscaled, slope_unscaled] = sharpness(softmax(matmul(q, k, false, true), -1));
+    INFO("mean largest weight: scaled " << max_scaled << ", unscaled " << max_unscaled << "; mean |Jacobian|: scaled "
+                                        << slope_scaled << ", unscaled " << slope_unscaled);
+    CHECK(max_unscaled > 0.75);  // about 0.84: nearly one-hot
+    CHECK(max_scaled < 0.35);    // about 0.25 of 16 keys
+    CHECK(slope_unscaled < 0.7 * slope_scaled);
+}
+
+TEST_CASE("q.k has variance d_k through Lectern's own projections, and the scaled score variance 1 (001)",
           "[module]") {
     // With x ~ N(0, 1) of width D and projections initialised N(0, 1/D), q and k have unit-variance
     // entries, so q.k sums d_k products of variance 1: var = d_k; dividing by sqrt(d_k) restores 1.

@@ -69,7 +69,7 @@ def layer_norm(x, gamma, beta, eps=1e-5):  # 003: gamma (a - mu) / sqrt(v + eps)
 
 
 def attention(q, k, v, mask=None):
-    """001/002: P = softmax(Q K^T / sqrt(d_k) + M), Z = P V; M = -inf where mask == 0;
+    """001/002: P = softmax(Q K^T / sqrt(d_k) + M), Z = P V; M = -inf where mask == 0 (001's text);
     a row with every key masked attends to nothing (P = 0), Lectern's convention."""
     s = q @ k.transpose(-1, -2) / math.sqrt(q.shape[-1])
     if mask is not None:
@@ -131,7 +131,7 @@ def sinusoidal(max_len, d):  # 004 §15.5.3 eq. 15.57, C = 10000
 
 
 def label_smoothing_loss(logp, target, vocab, pad, eps):
-    """001's LabelSmoothing: KL(q || p), q[target] = 1 - eps, q[pad] = 0, else eps / (V - 2);
+    """LabelSmoothing of 001's full post: KL(q || p), q[target] = 1 - eps, q[pad] = 0, else eps / (V - 2);
     Lectern takes the mean over non-padding tokens."""
     q = torch.full(logp.shape, eps / (vocab - 2))
     q.scatter_(-1, target.unsqueeze(-1), 1 - eps)
@@ -181,7 +181,7 @@ def causal(t):  # 001 subsequent_mask: [1, T, T], 1 where j <= i
 
 def main():
     OUT.mkdir(exist_ok=True)
-    torch.manual_seed(0)
+    torch.manual_seed(0)  # one stream for every case: new cases go last, so the files already made stay the same
 
     with_grads("linear", {"x": rand(2, 3, 4)}, params_like(linear_shapes("", 4, 5)),
                lambda l: {"y": linear(l["x"], l["weight"], l["bias"])})
@@ -322,7 +322,7 @@ def main():
             record[f"after.late.{s}"] = late.detach().clone()
         write(kind, record)
 
-    # The Transformer's warmup schedule (001 `rate`): factor d^-0.5 min(s^-0.5, s w^-1.5).
+    # The Transformer's warmup schedule (`rate` in 001's full post): factor d^-0.5 min(s^-0.5, s w^-1.5).
     steps = torch.arange(1, 13)
     write("warmup", {"lr": 2.0 * d ** -0.5 * torch.minimum(steps ** -0.5, steps * 4 ** -1.5)})
 
@@ -336,10 +336,18 @@ def main():
                params_like(shapes), lambda l: {"y": mha(l, "", l["x"], l["keys"], heads, src_pad, l["values"])},
                {"mask": src_pad})
 
+    # 001's LayerNorm: a_2 (x - mean) / (std + eps) + b_2, std unbiased, eps 1e-6 outside the root.
+    def layer_norm_001(l):
+        x = l["x"]
+        mean = x.mean(-1, keepdim=True)
+        std = ((x - mean) ** 2).sum(-1, keepdim=True).div(x.shape[-1] - 1).sqrt()
+        return {"y": l["gamma"] * (x - mean) / (std + 1e-6) + l["beta"]}
+
+    with_grads("layer_norm_annotated", {"x": rand(2, 3, 5) * 3}, {"gamma": rand(5), "beta": rand(5)}, layer_norm_001)
+
 
 # ---- the decoder-only pieces (002 "Decoders"; the GPT's layout as nanoGPT's model.py
 # writes it: h = h + attn(LN(h)), h = h + mlp(LN(h)), logits = LN(h) W_tok^T).
-# Written after the cases above so that their random draws, and files, stay as they were.
 
 def gelu(h):  # exact GELU, nanoGPT's nn.GELU()
     return 0.5 * h * (1 + torch.erf(h / math.sqrt(2)))
