@@ -378,7 +378,7 @@ def training_record(workload, unit, batch, items, args, times):
                 **times, peak_rss_mb=peak_rss_mb())
 
 
-COPY_SETUPS = {  # examples/copy_task.cpp: the small configuration of issue 13, and --preset annotated
+COPY_SETUPS = {  # examples/copy_task.cpp: the small configuration of issue 13, and --preset annotated2022
     "copy_small": dict(d_model=64, d_ff=256, heads=4, lr_factor=1.0, warmup=200),
     "copy_annotated": dict(d_model=512, d_ff=2048, heads=8, lr_factor=0.5, warmup=400),
 }
