@@ -8,6 +8,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include <fmt/format.h>
+
 namespace autograd {
 namespace {
 
@@ -24,7 +26,7 @@ std::size_t size_class(std::size_t bytes) {
     constexpr std::size_t kFine = std::size_t{64} << 10;
     if (bytes <= kFine) return bytes == 0 ? kAlign : (bytes + kAlign - 1) / kAlign * kAlign;
     const std::size_t step = std::bit_floor(bytes) / 8;  // >= 8 KiB, a multiple of 64
-    if (bytes > SIZE_MAX - (step - 1)) throw std::bad_alloc();
+    if (bytes > SIZE_MAX - (step - 1)) throw OutOfMemory(fmt::format("cannot allocate a tensor of {} bytes", bytes));
     return (bytes + step - 1) / step * step;
 }
 
@@ -76,7 +78,9 @@ void* allocate(std::size_t bytes) {
         std::lock_guard lock(c.mu);  // the block was counted above; it never came
         c.stats.bytes_in_use -= sz;
         c.stats.blocks_in_use -= 1;
-        throw std::bad_alloc();
+        throw OutOfMemory(fmt::format("out of memory: a tensor of {:.3g} GB was asked for, with {:.3g} GB already held "
+                                      "by tensors", static_cast<double>(bytes) / 1e9,
+                                      static_cast<double>(c.stats.bytes_in_use) / 1e9));
     }
     return p;
 }

@@ -5,6 +5,8 @@
 // "Speed on two cores": 14x on an 800x2048 op), and a training step repeats the same
 // sizes every step, so in steady state nothing new is mapped.
 #include <cstddef>
+#include <new>
+#include <string>
 
 namespace autograd {
 
@@ -17,7 +19,18 @@ struct AllocatorStats {
     std::size_t cache_misses = 0;   // requests that went to the system
 };
 
-// 64-byte aligned block of at least `bytes` (rounded up to the size class).
+// A tensor's storage that the system would not give: a bad_alloc that says
+// how many bytes were asked for and how many tensors already hold.
+struct OutOfMemory : std::bad_alloc {
+    explicit OutOfMemory(std::string message) : message_(std::move(message)) {}
+    const char* what() const noexcept override { return message_.c_str(); }
+
+private:
+    std::string message_;
+};
+
+// 64-byte aligned block of at least `bytes` (rounded up to the size class);
+// OutOfMemory if the system has none.
 void* allocate(std::size_t bytes);
 void deallocate(void* p, std::size_t bytes);
 

@@ -1,5 +1,6 @@
 #include "autograd/random.h"
 
+#include <bit>
 #include <cmath>
 #include <numbers>
 
@@ -23,6 +24,18 @@ void Generator::manual_seed(std::uint64_t seed) {
     has_spare_ = false;
 }
 
+Generator::State Generator::state() const {
+    return {s_[0], s_[1], s_[2], s_[3], has_spare_ ? 1u : 0u, std::bit_cast<std::uint64_t>(spare_)};
+}
+
+void Generator::set_state(const State& state) {
+    if (state[0] == 0 && state[1] == 0 && state[2] == 0 && state[3] == 0)
+        throw ValueError("Generator::set_state: xoshiro256** cannot leave the all-zero state");
+    if (state[4] > 1) throw ValueError("Generator::set_state: the spare flag must be 0 or 1");
+    for (int i = 0; i < 4; ++i) s_[i] = state[static_cast<std::size_t>(i)];
+    has_spare_ = state[4] == 1;
+    spare_ = std::bit_cast<double>(state[5]);
+}
 
 double Generator::normal() {
     if (has_spare_) {

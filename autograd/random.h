@@ -2,6 +2,7 @@
 // A seeded generator that gives the same numbers on every machine: xoshiro256**
 // seeded by splitmix64, uniform doubles from the top 53 bits, normals by
 // Box-Muller. (std::normal_distribution differs between standard libraries.)
+#include <array>
 #include <cstdint>
 
 namespace autograd {
@@ -15,6 +16,14 @@ public:
     double uniform() { return static_cast<double>(next_u64() >> 11) * 0x1.0p-53; }  // [0, 1)
     double normal();                         // mean 0, variance 1
     std::int64_t randint(std::int64_t n);    // uniform in [0, n)
+
+    // Everything the next numbers depend on, as six words (the four of
+    // xoshiro's state, then Box-Muller's spare normal and whether it is held),
+    // so a run that saves and restores it draws the same numbers as one that
+    // never stopped.
+    using State = std::array<std::uint64_t, 6>;
+    State state() const;
+    void set_state(const State& state);
 
 private:
     std::uint64_t s_[4];

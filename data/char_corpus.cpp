@@ -1,8 +1,9 @@
 #include "data/char_corpus.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
-#include <sstream>
 
 #include <fmt/format.h>
 
@@ -55,24 +56,54 @@ std::string encode_utf8(const std::u32string& text) {
     return out;
 }
 
-CharVocab::CharVocab(const std::u32string& text) : chars_(text) {
-    std::sort(chars_.begin(), chars_.end());
-    chars_.erase(std::unique(chars_.begin(), chars_.end()), chars_.end());
+CharVocab::CharVocab(const std::u32string& text) {
+    std::vector<bool> present(0x110000, false);
+    for (char32_t c : text)
+        if (c < 0x110000) present[c] = true;
+    for (char32_t c = 0; c < 0x110000; ++c)
+        if (present[c]) chars_.push_back(c);
+    index();
 }
 
-bool CharVocab::contains(char32_t c) const { return std::binary_search(chars_.begin(), chars_.end(), c); }
+CharVocab CharVocab::from_alphabet(const std::u32string& chars) {
+    for (std::size_t i = 0; i < chars.size(); ++i)
+        if (chars[i] >= 0x110000 || (i > 0 && chars[i] <= chars[i - 1]))
+            throw DatasetError(fmt::format("CharVocab: a saved alphabet must list distinct code points in order; "
+                                           "{} at place {} does not", describe_char(chars[i]), i));
+    CharVocab v;
+    v.chars_ = chars;
+    v.index();
+    return v;
+}
+
+void CharVocab::index() {
+    id_of_.assign(chars_.empty() ? 0 : chars_.back() + 1, -1);
+    for (std::size_t i = 0; i < chars_.size(); ++i) id_of_[chars_[i]] = static_cast<std::int32_t>(i);
+}
+
+bool CharVocab::contains(char32_t c) const { return c < id_of_.size() && id_of_[c] >= 0; }
 
 std::vector<std::int64_t> CharVocab::encode(const std::u32string& text) const {
-    std::vector<std::int64_t> ids;
-    ids.reserve(text.size());
-    for (char32_t c : text) {
-        auto it = std::lower_bound(chars_.begin(), chars_.end(), c);
-        if (it == chars_.end() || *it != c)
-            throw DatasetError(fmt::format("CharVocab: the character '{}' (U+{:04X}) is not in the text's alphabet",
-                                           encode_utf8(std::u32string(1, c)), static_cast<std::uint32_t>(c)));
-        ids.push_back(it - chars_.begin());
+    std::vector<std::int64_t> ids(text.size());
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char32_t c = text[i];
+        if (!contains(c))
+            throw DatasetError(fmt::format("CharVocab: the character {} is not in the text's alphabet", describe_char(c)));
+        ids[i] = id_of_[c];
     }
     return ids;
+}
+
+std::string describe_char(char32_t c) {
+    switch (c) {
+        case U'\n': return "'\\n'";
+        case U'\t': return "'\\t'";
+        case U'\r': return "'\\r'";
+        default: break;
+    }
+    if (c < 0x20 || c == 0x7F || (c >= 0x80 && c < 0xA0) || c > 0x10FFFF)
+        return fmt::format("U+{:04X}", static_cast<std::uint32_t>(c));
+    return fmt::format("'{}' (U+{:04X})", encode_utf8(std::u32string(1, c)), static_cast<std::uint32_t>(c));
 }
 
 std::u32string CharVocab::decode(const std::vector<std::int64_t>& ids) const {
@@ -94,12 +125,21 @@ const std::vector<std::string> kFortuneFiles = {
     "perl",      "pets",     "platitudes", "politics",   "pratchett",  "science",   "songs-poems", "sports",
     "startrek",  "tao",      "translate-me", "wisdom",   "work",       "zippy"};
 
-std::string read_text_file(const std::string& path) {
+std::string read_text_file(const std::string& path, std::size_t max_bytes) {
     std::ifstream in(path, std::ios::binary);
-    if (!in) throw DatasetError(fmt::format("cannot read {}", path));
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
+    if (!in) throw DatasetError(fmt::format("cannot read {}: {}", path, std::strerror(errno)));
+    std::string text;
+    std::vector<char> chunk(std::size_t{1} << 20);
+    while (in) {
+        in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+        const auto got = static_cast<std::size_t>(in.gcount());
+        if (text.size() + got > max_bytes)
+            throw DatasetError(fmt::format("{} holds more than {} bytes, the most this program reads (--max-text-bytes)",
+                                           path, max_bytes));
+        text.append(chunk.data(), got);
+    }
+    if (in.bad()) throw DatasetError(fmt::format("reading {} failed after {} bytes: {}", path, text.size(), std::strerror(errno)));
+    return text;
 }
 
 std::string read_fortunes(const std::string& dir) {

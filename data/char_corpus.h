@@ -21,7 +21,12 @@ std::string encode_utf8(const std::u32string& text);
 // The alphabet of a text: its distinct code points, ascending; id = index.
 class CharVocab {
 public:
+    // The alphabet of `text`, found in one pass.
     explicit CharVocab(const std::u32string& text);
+    // A saved alphabet (chars(), e.g. from a checkpoint): DatasetError unless
+    // its code points ascend strictly.
+    static CharVocab from_alphabet(const std::u32string& chars);
+    const std::u32string& chars() const { return chars_; }
     std::int64_t size() const { return static_cast<std::int64_t>(chars_.size()); }
     bool contains(char32_t c) const;
     // DatasetError naming the character (and its code point) if it is not in the alphabet.
@@ -29,8 +34,15 @@ public:
     std::u32string decode(const std::vector<std::int64_t>& ids) const;  // IndexError for an id outside [0, size)
 
 private:
+    CharVocab() = default;
+    void index();  // fills id_of_
     std::u32string chars_;
+    std::vector<std::int32_t> id_of_;  // code point -> id, -1 if absent; as long as the largest code point + 1
 };
+
+// A character as a message shows it: printable ones as they are, others as
+// their escape or code point ("\n", "U+0007"), so no message spans two lines.
+std::string describe_char(char32_t c);
 
 // The default corpus of examples/char_lm: the text files of Debian's
 // `fortunes` package in `dir` (normally /usr/share/games/fortunes), in the
@@ -41,8 +53,9 @@ private:
 // naming the missing file and the package to install.
 extern const std::vector<std::string> kFortuneFiles;
 std::string read_fortunes(const std::string& dir);
-// A whole file as bytes; DatasetError naming the path if it cannot be read.
-std::string read_text_file(const std::string& path);
+// A whole file as bytes; DatasetError naming the path if it cannot be read,
+// if reading fails midway, or if it holds more than `max_bytes`.
+std::string read_text_file(const std::string& path, std::size_t max_bytes = std::size_t{1} << 30);
 
 // The teacher-forced batch of B windows of T + 1 tokens starting at `starts`:
 // inputs ids[s .. s+T), targets ids[s+1 .. s+T+1) (next-token prediction).

@@ -27,6 +27,24 @@ void ImageBatches::reset() {
     pos_ = 0;
 }
 
+void ImageBatches::set_position(const Position& p) {
+    const std::size_t n = order_.size();
+    std::vector<bool> seen(n, false);
+    bool permutation = p.order.size() == n;
+    for (std::size_t i = 0; permutation && i < n; ++i) {
+        const std::int64_t k = p.order[i];
+        permutation = k >= 0 && static_cast<std::size_t>(k) < n && !seen[static_cast<std::size_t>(k)];
+        if (permutation) seen[static_cast<std::size_t>(k)] = true;
+    }
+    if (!permutation)
+        throw ValueError(fmt::format("ImageBatches: the saved order is not an order of these {} images", n));
+    if (p.pos < 0 || p.pos > static_cast<std::int64_t>(n))
+        throw ValueError(fmt::format("ImageBatches: position {} is outside [0, {}]", p.pos, n));
+    gen_.set_state(p.generator);
+    order_ = p.order;
+    pos_ = p.pos;
+}
+
 std::int64_t ImageBatches::batches_per_epoch() const { return (size() + batch_size_ - 1) / batch_size_; }
 
 bool ImageBatches::next(ImageBatch& out) {

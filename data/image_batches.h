@@ -22,6 +22,18 @@ public:
     // Starts an epoch: reshuffles (if shuffling) and rewinds.
     void reset();
     bool next(ImageBatch& out);  // false at the end of the epoch
+
+    // Where the epoch stands: the generator, this epoch's order and how far
+    // into it the batches have come. A run saved and resumed with it draws the
+    // same batches as one that never stopped.
+    struct Position {
+        autograd::Generator::State generator;
+        std::vector<std::int64_t> order;
+        std::int64_t pos;
+    };
+    Position position() const { return {gen_.state(), order_, pos_}; }
+    // ValueError unless `p` is an order of this set's images and a place in it.
+    void set_position(const Position& p);
     std::int64_t batches_per_epoch() const;
     std::int64_t size() const { return set_.labels.numel(); }
 

@@ -5,13 +5,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <fstream>
 #include <string>
 
 #include <fmt/format.h>
 
 #include "autograd/autograd.h"
 #include "examples/flags.h"
+#include "examples/output_files.h"
 
 using namespace autograd;
 
@@ -19,7 +19,7 @@ namespace {
 
 // Writes the graph as DOT and, where Graphviz's `dot` is installed, renders it next to it as PNG.
 void draw_graph(const Tensor& loss, const std::string& path) {
-    std::ofstream(path) << to_dot(loss);
+    examples::write_output(path, to_dot(loss));
     fmt::print("graph of one step written to {}\n", path);
     const std::string png = path + ".png";
     pid_t pid = fork();
@@ -39,8 +39,12 @@ void draw_graph(const Tensor& loss, const std::string& path) {
 int main(int argc, char** argv) {
     CLI::App app{"A first look at the autograd API: fits y = w x + b by gradient descent with backward()."};
     std::string dot;
-    app.add_option("--dot", dot, "write the autograd graph of one step as Graphviz DOT here (and PNG beside it, with graphviz)");
-    if (int status = examples::parse_flags(app, argc, argv, "autograd_tour", [&] { examples::check_output_file("--dot", dot); });
+    app.add_option("--dot", dot, "write the autograd graph of one step as Graphviz DOT here (and PNG beside it, with graphviz)")
+        ->check(examples::path_value());
+    if (int status = examples::parse_flags(app, argc, argv, "autograd_tour", [&] {
+            examples::check_output_file("--dot", dot);
+            if (!dot.empty()) examples::check_output_file("--dot", dot + ".png");
+        });
         status >= 0)
         return status;
 

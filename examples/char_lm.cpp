@@ -7,10 +7,12 @@
 //   ./build/examples/char_lm --load m.ckpt --prompt "Life is"   continue a text with a trained model
 //   ./build/examples/char_lm --help                  every flag
 // Tokens are the text's own characters (Unicode code points, vocabulary = the
-// distinct ones, in code-point order), so --load needs the same text and model flags.
+// distinct ones, in code-point order); a checkpoint keeps that alphabet and the
+// model flags, so --load needs neither, only a text of the same characters.
+#include <zlib.h>
+
 #include <chrono>
 #include <cmath>
-#include <fstream>
 #include <memory>
 #include <string>
 
@@ -19,10 +21,17 @@
 
 #include "autograd/autograd.h"
 #include "data/char_corpus.h"
+#include "examples/checkpoint_flags.h"
+#include "examples/console.h"
 #include "examples/flags.h"
+#include "examples/interruption.h"
 #include "examples/load_or_train.h"
-#include "examples/run_program.h"
+#include "examples/memory_budget.h"
+#include "examples/output_files.h"
 #include "examples/progress_bar.h"
+#include "examples/recorded_flags.h"
+#include "examples/run_program.h"
+#include "examples/run_state.h"
 #include "models/generate.h"
 #include "models/gpt.h"
 #include "nn/checkpoint.h"
@@ -57,8 +66,19 @@ struct Options {
     std::string prompt;
     double temperature = 0.8;
     std::int64_t top_k = 0, sample_chars = 300;
-    std::string save, load, csv;
+    std::string csv;
+    std::int64_t max_text_bytes = std::int64_t{1} << 30;
+    examples::CheckpointFlags checkpoint;
     bool detect_anomaly = false;
+};
+
+// The flags a checkpoint records (recorded_flags.h): --load adopts the model's,
+// --resume all of them.
+const examples::FlagGroups kRecorded{
+    .model = {"--context", "--layers", "--d-model", "--heads", "--d-ff", "--positions", "--untie", "--block",
+              "--experts", "--top-k-experts", "--dropout"},
+    .training = {"--aux", "--batch", "--epochs", "--steps", "--lr", "--weight-decay", "--clip"},
+    .run = {"--text", "--val-fraction", "--val-windows", "--seed", "--threads"},
 };
 
 struct Corpus {
@@ -67,28 +87,46 @@ struct Corpus {
     std::u32string start;    // what a sample is conditioned on before the prompt
     std::int64_t stop = -1;  // the token that ends a sample (fortunes: '%', the entry separator)
     std::string name;
+    std::string digest;  // the text's size and checksum: a resumed run must read the same text
 };
 
 // The text, its alphabet, and a train/validation split at the first entry (or
 // line) boundary after (1 - val_fraction) of the text: the last entries are held out.
-Corpus load_corpus(const Options& o) {
+Corpus load_corpus(const Options& o, const nn::RunRecord& saved) {
     Corpus c;
     bool fortunes = o.text.empty();
     c.name = fortunes ? fmt::format("fortunes ({} files of {})", data::kFortuneFiles.size(), kFortunesDir) : o.text;
     std::u32string text;
     try {
-        text = data::decode_utf8(fortunes ? data::read_fortunes(kFortunesDir) : data::read_text_file(o.text));
+        std::string bytes = fortunes ? data::read_fortunes(kFortunesDir)
+                                     : data::read_text_file(o.text, static_cast<std::size_t>(o.max_text_bytes));
+        c.digest = fmt::format("{} bytes, CRC-32 {:08x}", bytes.size(),
+                               crc32_z(0L, reinterpret_cast<const Bytef*>(bytes.data()), bytes.size()));
+        text = data::decode_utf8(bytes);
     } catch (const data::DatasetError& e) {
+        if (std::string_view(e.what()).starts_with(c.name)) throw;
         throw data::DatasetError(fmt::format("{}: {}", c.name, e.what()));
     }
-    c.vocab = std::make_unique<data::CharVocab>(text);
+    if (auto alphabet = saved.text.find("alphabet"); alphabet != saved.text.end()) {
+        // The checkpoint's own alphabet: the same ids whatever text is read now.
+        c.vocab = std::make_unique<data::CharVocab>(data::CharVocab::from_alphabet(data::decode_utf8(alphabet->second)));
+        for (char32_t ch : text)
+            if (!c.vocab->contains(ch))
+                throw data::DatasetError(fmt::format("{} has the character {}, which the checkpoint's alphabet of {} "
+                                                     "lacks: the model was trained on another text",
+                                                     c.name, data::describe_char(ch), c.vocab->size()));
+    } else {
+        c.vocab = std::make_unique<data::CharVocab>(text);
+    }
     std::size_t cut = static_cast<std::size_t>(static_cast<double>(text.size()) * (1 - o.val_fraction));
     std::size_t boundary = text.find(fortunes ? U"\n%\n" : U"\n", cut);
     if (boundary != std::u32string::npos) cut = boundary + 1;
     std::vector<std::int64_t> ids = c.vocab->encode(text);
     c.train.assign(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(cut));
     c.val.assign(ids.begin() + static_cast<std::ptrdiff_t>(cut), ids.end());
-    c.start = fortunes ? U"%\n" : U"\n";  // a new entry begins / a new line begins
+    // A sample begins as a new entry or a new line does, or, in a text without
+    // newlines, after the text's first character.
+    c.start = fortunes ? U"%\n" : c.vocab->contains(U'\n') ? U"\n" : text.substr(0, 1);
     if (fortunes) c.stop = c.vocab->encode(U"%")[0];
     return c;
 }
@@ -142,60 +180,133 @@ Sample sample(const models::GPT& model, const Corpus& c, const Options& o, std::
 }
 
 void print_sample(const std::string& title, const Sample& s) {
-    fmt::print("--- {} ---\n{}\n---\n", title, s.text);
+    examples::say("--- {} ---\n{}\n---\n", title, s.text);
 }
 
-void train(models::GPT& model, const Corpus& c, const Options& o) {
+// What a resumed run restores beside the weights and AdamW's state: the step,
+// the generators of the windows and of dropout, and the curves so far.
+struct Progress {
+    std::int64_t step = 0;
+    Generator windows;
+    examples::Curve loss, lr, val;
+};
+
+nn::RunRecord run_record(const nn::RunRecord& flags, const Corpus& c, const Progress& p) {
+    nn::RunRecord r = flags;
+    r.text["alphabet"] = data::encode_utf8(c.vocab->chars());
+    r.text["corpus"] = c.digest;
+    r.tensors["step"] = examples::step_tensor(p.step);
+    r.tensors["generator.windows"] = examples::generator_tensor(p.windows);
+    r.tensors["generator.dropout"] = examples::generator_tensor(default_generator());
+    r.tensors["curve.loss"] = examples::curve_tensor(p.loss);
+    r.tensors["curve.lr"] = examples::curve_tensor(p.lr);
+    r.tensors["curve.val"] = examples::curve_tensor(p.val);
+    return r;
+}
+
+void restore(Progress& p, const nn::RunRecord& r, const std::string& path, const Corpus& c) {
+    if (auto digest = r.text.find("corpus"); digest != r.text.end() && digest->second != c.digest)
+        throw std::runtime_error(fmt::format("{} was trained on a text of {}; {} has {}: resume on the same text",
+                                             path, digest->second, c.name, c.digest));
+    p.step = examples::saved_step(r, path);
+    examples::restore_generator(p.windows, r, "generator.windows");
+    examples::restore_generator(default_generator(), r, "generator.dropout");
+    p.loss = examples::curve_of(r, "curve.loss");
+    p.lr = examples::curve_of(r, "curve.lr");
+    p.val = examples::curve_of(r, "curve.val");
+}
+
+void write_curves(const Progress& p, const std::string& csv) {
+    std::string text = "step,loss,lr,val_loss,val_perplexity\n";
+    for (std::size_t i = 0; i < p.loss.size(); ++i)
+        text += fmt::format("{},{},{},,\n", p.loss[i].first, p.loss[i].second, p.lr[i].second);
+    for (const auto& [step, val] : p.val) text += fmt::format("{},,,{},{}\n", step, val, std::exp(val));
+    examples::write_output(csv, text);
+    examples::say("loss curve written to {}\n", csv);
+}
+
+// Trains from step 0, or from the checkpoint --resume names, to the last step;
+// saves to --save at each --save-every, on a stop signal and at the end.
+void train(models::GPT& model, const Corpus& c, const Options& o, const nn::RunRecord& flags) {
     nn::optim::AdamW opt(model.parameters(), {.lr = o.lr, .beta1 = 0.9, .beta2 = 0.95, .weight_decay = o.weight_decay});
     const std::int64_t total = o.epochs * o.steps;
     nn::WarmupCosineSchedule schedule(o.lr, std::min<std::int64_t>(50, total / 10 + 1), total, o.lr / 10);
-    Generator gen(o.seed);
-    std::ofstream csv;
-    if (!o.csv.empty()) {
-        csv.open(o.csv);
-        if (!csv) throw std::runtime_error(fmt::format("cannot write {}", o.csv));
-        csv << "step,loss,lr,val_loss,val_perplexity\n";
+    Progress p{0, Generator(o.seed), {}, {}, {}};
+    const std::string& resume = o.checkpoint.resume;
+    if (!resume.empty()) {
+        nn::RunRecord saved;
+        nn::load_checkpoint(resume, model, &opt, &saved);
+        restore(p, saved, resume, c);
+        examples::say("resumed {} at step {} of {}\n", resume, p.step, total);
     }
+    const std::string& save = o.checkpoint.save;
+    examples::SaveSchedule every(o.checkpoint.save_every);
+    std::int64_t saved_at = -1;
     const auto last_start = static_cast<std::int64_t>(c.train.size()) - o.context - 1;
     double train_seconds = 0;
     std::int64_t train_tokens = 0;
-    for (std::int64_t epoch = 1; epoch <= o.epochs; ++epoch) {
-        fmt::print("epoch {}/{}\n", epoch, o.epochs);
-        examples::ProgressBar bar(o.steps, "tok");
-        for (std::int64_t i = 1; i <= o.steps; ++i) {
-            const std::int64_t step = (epoch - 1) * o.steps + i;
-            std::vector<std::int64_t> starts(static_cast<std::size_t>(o.batch));
-            for (auto& s : starts) s = gen.randint(last_start + 1);  // random windows of the training text
-            data::TextBatch b = data::text_batch(c.train, starts, o.context);
-            opt.zero_grad();
-            Tensor ce = cross_entropy(model.forward(b.inputs), b.targets);
-            Tensor loss = o.experts > 0 ? ce + model.aux_loss() * o.aux : ce;  // + the load-balancing term
-            const double loss_value = ce.item();
-            nn::check_finite_loss(loss.item(), step);
-            loss.backward();
-            nn::check_finite_gradients(model, step);
-            nn::clip_grad_norm_(model.parameters(), o.clip);
-            opt.set_lr(schedule.lr(step));
-            opt.step();
-            bar.update(i, b.targets.numel(), fmt::format("loss {:.3f}  lr {:.1e}", loss_value, opt.lr()));
-            if (csv) csv << fmt::format("{},{},{},,\n", step, loss_value, opt.lr());
+    std::unique_ptr<examples::ProgressBar> bar;
+    for (std::int64_t step = p.step + 1; step <= total; ++step) {
+        const std::int64_t epoch = (step - 1) / o.steps + 1, i = (step - 1) % o.steps + 1;
+        if (!bar || i == 1) {
+            examples::say("epoch {}/{}\n", epoch, o.epochs);
+            bar = std::make_unique<examples::ProgressBar>(o.steps, "tok");
         }
-        train_seconds += bar.seconds();
-        train_tokens += o.steps * o.batch * o.context;
-        double val = validation_loss(model, c, o);
-        fmt::print("epoch {} validation loss {:.3f} nats/char, perplexity {:.2f}  (training {:.0f} tok/s)\n", epoch, val,
-                   std::exp(val), static_cast<double>(train_tokens) / train_seconds);
-        if (csv) csv << fmt::format("{},,,{},{}\n", epoch * o.steps, val, std::exp(val));
-        print_sample(fmt::format("sample after epoch {} (temperature {}, seed {})", epoch, o.temperature, o.seed + epoch),
-                     sample(model, c, o, o.seed + static_cast<std::uint64_t>(epoch)));
+        std::vector<std::int64_t> starts(static_cast<std::size_t>(o.batch));
+        for (auto& s : starts) s = p.windows.randint(last_start + 1);  // random windows of the training text
+        data::TextBatch b = data::text_batch(c.train, starts, o.context);
+        opt.zero_grad();
+        Tensor ce = cross_entropy(model.forward(b.inputs), b.targets);
+        Tensor loss = o.experts > 0 ? ce + model.aux_loss() * o.aux : ce;  // + the load-balancing term
+        const double loss_value = ce.item();
+        nn::check_finite_loss(loss.item(), step);
+        loss.backward();
+        nn::check_finite_gradients(model, step);
+        nn::clip_grad_norm_(model.parameters(), o.clip);
+        opt.set_lr(schedule.lr(step));
+        opt.step();
+        p.step = step;
+        bar->update(i, b.targets.numel(), fmt::format("loss {:.3f}  lr {:.1e}", loss_value, opt.lr()));
+        train_tokens += b.targets.numel();
+        p.loss.emplace_back(static_cast<double>(step), loss_value);
+        p.lr.emplace_back(static_cast<double>(step), opt.lr());
+        if (i == o.steps) {
+            train_seconds += bar->seconds();
+            double val = validation_loss(model, c, o);
+            examples::say("epoch {} validation loss {:.3f} nats/char, perplexity {:.2f}  (training {:.0f} tok/s)\n",
+                          epoch, val, std::exp(val), static_cast<double>(train_tokens) / train_seconds);
+            p.val.emplace_back(static_cast<double>(step), val);
+            print_sample(fmt::format("sample after epoch {} (temperature {}, seed {})", epoch, o.temperature,
+                                     o.seed + static_cast<std::uint64_t>(epoch)),
+                         sample(model, c, o, o.seed + static_cast<std::uint64_t>(epoch)));
+        }
+        const int stop = examples::stop_signal();
+        if (!save.empty() && (every.due(step) || stop || step == total)) {
+            examples::require_not_an_input(save);
+            nn::RunRecord record = run_record(flags, c, p);
+            nn::save_checkpoint(save, model, &opt, &record);
+            every.saved();
+            saved_at = step;
+        }
+        if (stop)
+            throw examples::Interrupted(
+                stop, saved_at == step
+                          ? fmt::format("stopped by {} at step {} of {}; {} written (--resume {} continues)",
+                                        examples::signal_name(stop), step, total, save, save)
+                          : fmt::format("stopped by {} at step {} of {}; nothing saved (--save FILE keeps a run)",
+                                        examples::signal_name(stop), step, total));
     }
-    if (!o.csv.empty()) fmt::print("loss curve written to {}\n", o.csv);
+    if (saved_at > 0) examples::say("checkpoint written to {}\n", save);
+    if (!o.csv.empty()) write_curves(p, o.csv);
 }
 
 // The flags.
 void add_flags(CLI::App& app, Options& o) {
+    app.option_defaults()->always_capture_default();  // the values a checkpoint records
     app.add_option("--text", o.text, "a UTF-8 text file to train on (default: Debian's fortunes, /usr/share/games/fortunes)")
         ->check(CLI::ExistingFile);
+    app.add_option("--max-text-bytes", o.max_text_bytes, "refuse a --text larger than this")
+        ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
     app.add_option("--context", o.context, "T, characters the model sees (the positions' table)")->check(CLI::Range(2, 8192));
     app.add_option("--layers", o.layers, "N, blocks")->check(CLI::Range(1, 64));
     app.add_option("--d-model", o.d_model, "model width")->check(CLI::Range(2, 8192));
@@ -212,7 +323,7 @@ void add_flags(CLI::App& app, Options& o) {
     app.add_option("--dropout", o.dropout, "dropout probability")->check(examples::finite_range(0.0, 0.99));
     app.add_option("--batch", o.batch, "windows per batch")->check(CLI::Range(1, 100000));
     app.add_option("--epochs", o.epochs, "epochs (each --steps batches, then validation and a sample)")
-        ->check(CLI::Range(0, 100000));
+        ->check(CLI::Range(1, 100000));
     app.add_option("--steps", o.steps, "batches per epoch")->check(CLI::Range(1, 10000000));
     app.add_option("--lr", o.lr, "peak learning rate (AdamW; warmup, then cosine to a tenth)")->check(examples::finite_positive());
     app.add_option("--weight-decay", o.weight_decay, "AdamW's weight decay")->check(examples::finite_range(0.0, 10.0));
@@ -221,66 +332,93 @@ void add_flags(CLI::App& app, Options& o) {
         ->check(examples::finite_range(0.01, 0.5));
     app.add_option("--val-windows", o.val_windows, "validation windows of --context characters, at most")
         ->check(CLI::Range(1, 10000000));
-    app.add_option("--seed", o.seed, "seed of initialisation, batches and samples");
+    app.add_option("--seed", o.seed, "seed of initialisation, batches and samples")->check(examples::seed_value());
     app.add_option("--threads", o.threads, "threads (BLAS)")->check(CLI::Range(1, 256));
     app.add_option("--prompt", o.prompt, "text the samples continue (default: a new entry / a new line)");
     app.add_option("--temperature", o.temperature, "sampling temperature; 0: greedy")->check(examples::finite_range(0.0, 100.0));
     app.add_option("--top-k", o.top_k, "sample among the k most probable characters; 0: all")->check(CLI::Range(0, 100000));
     app.add_option("--sample-chars", o.sample_chars, "characters per sample, at most")->check(CLI::Range(1, 1000000));
-    app.add_option("--save", o.save, "write a checkpoint here after training");
-    app.add_option("--load", o.load, "load this checkpoint and sample without training (same text and model flags)");
-    app.add_option("--csv", o.csv, "write the loss curve (step,loss,lr,val_loss,val_perplexity) here");
+    examples::add_checkpoint_flags(app, o.checkpoint,
+                                   "the model, its alphabet, AdamW's state, the generators, the loss curve");
+    app.add_option("--csv", o.csv, "write the loss curve (step,loss,lr,val_loss,val_perplexity) here")
+        ->check(examples::path_value());
     app.add_flag("--detect-anomaly", o.detect_anomaly,
                  "check every op's output and gradient, and name the first op that makes a NaN or an infinity (slow)");
 }
 
-// What no single flag's check can see: flags that must agree, and output
-// paths that must be writable, all before any work starts.
-void check_flags(const Options& o) {
-    examples::check_output_file("--save", o.save);
-    examples::check_output_file("--csv", o.csv);
+// The bytes a run holds: AdamW's training step, or an evaluation batch.
+examples::MemoryEstimate memory_estimate(const Options& o, bool training) {
+    const double T = static_cast<double>(o.context), D = static_cast<double>(o.d_model),
+                 F = static_cast<double>(o.d_ff) * static_cast<double>(std::max<std::int64_t>(o.top_k_experts, 1)),
+                 N = static_cast<double>(o.layers), H = static_cast<double>(o.heads), B = static_cast<double>(o.batch),
+                 E = static_cast<double>(std::max<std::int64_t>(o.experts, 1)), V = 256;  // a typical alphabet
+    examples::MemoryEstimate e;
+    e.parameters = (V + T) * D + N * (4 * D * D + 2 * D * static_cast<double>(o.d_ff) * E);
+    e.activations = examples::transformer_activations(N, training ? B : B, T, D, F, H, o.block > 0 ? static_cast<double>(o.block) : T) +
+                    3 * B * T * V;
+    return e;
+}
+
+// What no single flag's check can see, before any work starts: the checkpoint
+// read (and the flags it records, adopted or refused), flags that must agree,
+// output paths that can be written and destroy no input, and the memory.
+void check_flags(CLI::App& app, Options& o, nn::RunRecord& saved, std::vector<std::string>& adopted) {
+    examples::register_input(o.text);
+    saved = examples::check_checkpoint_flags(app, o.checkpoint, "char_lm", kRecorded, adopted);
     if (o.d_model % o.heads != 0) throw CLI::ValidationError("--heads", "must divide --d-model");
     if (o.experts > 0 && o.top_k_experts > o.experts)
         throw CLI::ValidationError("--top-k-experts", "must be at most --experts");
+    if (o.block > o.context)
+        throw CLI::ValidationError("--block", fmt::format("{} is longer than --context {}: blocks are parts of the "
+                                                          "context", o.block, o.context));
     try {
         data::decode_utf8(o.prompt);
     } catch (const data::DatasetError&) {
         throw CLI::ValidationError("--prompt", "is not valid UTF-8");
     }
+    examples::check_output_file("--save", o.checkpoint.save);
+    examples::check_output_file("--csv", o.csv);
+    examples::require_memory("--batch", memory_estimate(o, o.checkpoint.load.empty()), o.checkpoint.load.empty());
 }
 
 // Reads the text, trains (or loads), saves, reports validation loss and samples.
-int run(const Options& o) {
+int run(const Options& o, const nn::RunRecord& flags, const nn::RunRecord& saved, const std::vector<std::string>& adopted) {
     set_num_threads(o.threads);
     manual_seed(o.seed);  // dropout
-    Corpus corpus = load_corpus(o);
+    Corpus corpus = load_corpus(o, saved);
     if (static_cast<std::int64_t>(corpus.train.size()) < o.context + 1 ||
         static_cast<std::int64_t>(corpus.val.size()) < o.context + 1)
         throw data::DatasetError(fmt::format("{}: {} training and {} validation characters; both need more than "
                                              "--context {}", corpus.name, corpus.train.size(), corpus.val.size(), o.context));
     for (char32_t ch : data::decode_utf8(o.prompt))
         if (!corpus.vocab->contains(ch)) {
-            fmt::print(stderr, "char_lm: --prompt: '{}' does not occur in the text, so the model has no token for it\n",
-                       data::encode_utf8(std::u32string(1, ch)));
+            fmt::print(stderr, "char_lm: --prompt: {} does not occur in the text, so the model has no token for it\n",
+                       data::describe_char(ch));
             return 2;
         }
     auto model = models::make_gpt(model_config(o, corpus.vocab->size()));
-    fmt::print("char LM on {}: {} characters ({} train, {} validation), alphabet of {}\n", corpus.name,
+    examples::say("char LM on {}: {} characters ({} train, {} validation), alphabet of {}\n", corpus.name,
                corpus.train.size() + corpus.val.size(), corpus.train.size(), corpus.val.size(), corpus.vocab->size());
-    fmt::print("GPT N={} d_model={} h={} d_ff={} context {} {} positions{}{}{}, {} parameters | batch {}, {} epochs x {} "
+    examples::say("GPT N={} d_model={} h={} d_ff={} context {} {} positions{}{}{}, {} parameters | batch {}, {} epochs x {} "
                "steps, AdamW lr {} | {} threads\n",
                o.layers, o.d_model, o.heads, o.d_ff, o.context, o.positions, o.untie ? "" : ", tied output",
                o.block > 0 ? fmt::format(", block-local L={}", o.block) : "",
                o.experts > 0 ? fmt::format(", MoE {} experts top-{}", o.experts, o.top_k_experts) : "",
                model->parameter_count(), o.batch, o.epochs, o.steps, o.lr, o.threads);
-    examples::load_or_train(*model, o.load, [&] { train(*model, corpus, o); });
-    examples::save_if_asked(*model, o.save);
+    examples::say_adopted(o.checkpoint, adopted);
+    if (o.checkpoint.load.empty()) {
+        examples::timed("trained", [&] { train(*model, corpus, o, flags); });
+    } else {
+        nn::RunRecord record = flags;
+        record.text["alphabet"] = data::encode_utf8(corpus.vocab->chars());
+        examples::load_model(*model, o.checkpoint, record);
+    }
     double val = validation_loss(*model, corpus, o);
     Sample final = sample(*model, corpus, o, o.seed);
     Sample again = sample(*model, corpus, o, o.seed, /*use_cache=*/false);  // the same text, recomputed
     print_sample(fmt::format("sample (temperature {}, top-k {}, seed {})", o.temperature, o.top_k, o.seed), final);
-    fmt::print("validation loss {:.3f} nats/char, perplexity {:.2f}\n", val, std::exp(val));
-    fmt::print("sampling: {:.0f} tok/s with the KV cache, {:.0f} tok/s recomputing the window ({})\n",
+    examples::say("validation loss {:.3f} nats/char, perplexity {:.2f}\n", val, std::exp(val));
+    examples::say("sampling: {:.0f} tok/s with the KV cache, {:.0f} tok/s recomputing the window ({})\n",
                static_cast<double>(final.tokens) / final.seconds, static_cast<double>(again.tokens) / again.seconds,
                final.text == again.text ? "same text" : "TEXTS DIFFER");
     return 0;
@@ -292,6 +430,12 @@ int main(int argc, char** argv) {
     Options o;
     CLI::App app{"Train a character-level GPT on a text and sample from it."};
     add_flags(app, o);
-    if (int status = examples::parse_flags(app, argc, argv, "char_lm", [&] { check_flags(o); }); status >= 0) return status;
-    return examples::run_program("char_lm", o.detect_anomaly, [&] { return run(o); });
+    nn::RunRecord saved;
+    std::vector<std::string> adopted;
+    if (int status = examples::parse_flags(app, argc, argv, "char_lm", [&] { check_flags(app, o, saved, adopted); });
+        status >= 0)
+        return status;
+    nn::RunRecord flags;
+    examples::record_flags(app, "char_lm", kRecorded.all(), flags);
+    return examples::run_program("char_lm", o.detect_anomaly, [&] { return run(o, flags, saved, adopted); });
 }

@@ -4,7 +4,6 @@
 //   ./build/examples/copy_task --preset annotated  the Annotated Transformer's run (2018 post)
 //   ./build/examples/copy_task --preset annotated2022  its run in the 2022 revision (about 3 minutes)
 //   ./build/examples/copy_task --help              every flag
-#include <fstream>
 #include <memory>
 #include <string>
 
@@ -14,11 +13,18 @@
 #include "autograd/autograd.h"
 #include "data/copy_task.h"
 #include "examples/attention_figures.h"
+#include "examples/checkpoint_flags.h"
+#include "examples/console.h"
 #include "examples/flags.h"
+#include "examples/interruption.h"
 #include "examples/load_or_train.h"
 #include "examples/loss_curve_png.h"
+#include "examples/memory_budget.h"
+#include "examples/output_files.h"
 #include "examples/progress_bar.h"
+#include "examples/recorded_flags.h"
 #include "examples/run_program.h"
+#include "examples/run_state.h"
 #include "models/greedy_decode.h"
 #include "models/transformer.h"
 #include "nn/attention_mask.h"
@@ -48,9 +54,19 @@ struct Options {
     std::uint64_t seed = 1;
     int threads = 2;
     std::int64_t eval_sequences = 1000, show = 5;
-    std::string save, load, csv, figures;
+    std::string csv, figures;
+    examples::CheckpointFlags checkpoint;
     bool detect_anomaly = false;
     bool share_embeddings = false;  // 001 "Embeddings and Softmax"; 001's own make_model does not tie
+};
+
+// The flags a checkpoint records (recorded_flags.h): --load adopts the model's,
+// --resume all of them.
+const examples::FlagGroups kRecorded{
+    .model = {"--vocab", "--seq-len", "--layers", "--d-model", "--d-ff", "--heads", "--dropout", "--norm",
+              "--layer-norm", "--share-embeddings"},
+    .training = {"--batch", "--epochs", "--batches-per-epoch", "--schedule", "--lr", "--warmup", "--smoothing"},
+    .run = {"--seed", "--threads"},
 };
 
 // The Annotated Transformer's copy task (001's full post, beyond the excerpt): V=11,
@@ -96,7 +112,49 @@ double eval_loss(const models::Transformer& model, const Options& o, const nn::L
     return total / 5;
 }
 
-void train(models::Transformer& model, const Options& o) {
+// What a resumed run restores beside the weights and Adam's state: the step,
+// the generators of the batches and of dropout, and the curves so far.
+struct Progress {
+    std::int64_t step = 0;
+    Generator batches;
+    examples::Curve loss, lr, eval;
+};
+
+nn::RunRecord run_record(const nn::RunRecord& flags, const Progress& p) {
+    nn::RunRecord r = flags;
+    r.tensors["step"] = examples::step_tensor(p.step);
+    r.tensors["generator.batches"] = examples::generator_tensor(p.batches);
+    r.tensors["generator.dropout"] = examples::generator_tensor(default_generator());
+    r.tensors["curve.loss"] = examples::curve_tensor(p.loss);
+    r.tensors["curve.lr"] = examples::curve_tensor(p.lr);
+    r.tensors["curve.eval"] = examples::curve_tensor(p.eval);
+    return r;
+}
+
+void restore(Progress& p, const nn::RunRecord& r, const std::string& path) {
+    p.step = examples::saved_step(r, path);
+    examples::restore_generator(p.batches, r, "generator.batches");
+    examples::restore_generator(default_generator(), r, "generator.dropout");
+    p.loss = examples::curve_of(r, "curve.loss");
+    p.lr = examples::curve_of(r, "curve.lr");
+    p.eval = examples::curve_of(r, "curve.eval");
+}
+
+// The loss curve as a CSV (step,loss,lr,eval_loss) and a picture beside it.
+void write_curves(const Progress& p, const std::string& csv) {
+    std::string text = "step,loss,lr,eval_loss\n";
+    for (std::size_t i = 0; i < p.loss.size(); ++i)
+        text += fmt::format("{},{},{},\n", p.loss[i].first, p.loss[i].second, p.lr[i].second);
+    for (const auto& [step, loss] : p.eval) text += fmt::format("{},,,{}\n", step, loss);
+    examples::write_output(csv, text);
+    const std::string png = csv + ".png";
+    std::string axes = examples::write_loss_curve_png(png, {p.loss, p.eval});
+    examples::say("loss curve written to {} and {} ({})\n", csv, png, axes);
+}
+
+// Trains from step 0, or from the checkpoint --resume names, to the last step;
+// saves to --save at each --save-every, on a stop signal and at the end.
+void train(models::Transformer& model, const Options& o, const nn::RunRecord& flags) {
     nn::optim::Adam opt(model.parameters(), {.lr = 0, .beta1 = 0.9, .beta2 = o.beta2, .eps = o.adam_eps});
     const std::int64_t steps = o.epochs * o.batches_per_epoch;
     nn::WarmupSchedule warmup(o.d_model, o.warmup, 1.0);
@@ -105,43 +163,61 @@ void train(models::Transformer& model, const Options& o) {
         cosine = std::make_unique<nn::WarmupCosineSchedule>(o.lr, std::min(o.warmup, steps - 1), steps);
     auto lr_at = [&](std::int64_t step) { return cosine ? cosine->lr(step) : o.lr * warmup.lr(step); };
     nn::LabelSmoothingLoss criterion(o.vocab, data::kCopyPad, o.smoothing);
-    Generator gen(o.seed);
-    examples::LossCurve curve;
-    std::ofstream csv;
-    if (!o.csv.empty()) {
-        csv.open(o.csv);
-        if (!csv) throw std::runtime_error(fmt::format("cannot write {}", o.csv));
-        csv << "step,loss,lr,eval_loss\n";
+    Progress p{0, Generator(o.seed), {}, {}, {}};
+    const std::string& resume = o.checkpoint.resume;
+    if (!resume.empty()) {
+        nn::RunRecord saved;
+        nn::load_checkpoint(resume, model, &opt, &saved);
+        restore(p, saved, resume);
+        examples::say("resumed {} at step {} of {}\n", resume, p.step, steps);
     }
-    for (std::int64_t epoch = 1; epoch <= o.epochs; ++epoch) {
-        examples::ProgressBar bar(o.batches_per_epoch, "tok");
-        fmt::print("epoch {}/{}\n", epoch, o.epochs);
-        for (std::int64_t i = 1; i <= o.batches_per_epoch; ++i) {
-            const std::int64_t step = (epoch - 1) * o.batches_per_epoch + i;
-            data::CopyBatch b = data::copy_task_batch(o.vocab, o.seq_len, o.batch, gen);
-            opt.zero_grad();
-            Tensor loss = batch_loss(model, b, criterion);
-            const double loss_value = loss.item();
-            nn::check_finite_loss(loss_value, step);
-            loss.backward();
-            nn::check_finite_gradients(model, step);
-            opt.set_lr(lr_at(step));
-            opt.step();
-            bar.update(i, b.ntokens * 2,  // source and target tokens
-                       fmt::format("loss {:.4f}  lr {:.1e}", loss_value, opt.lr()));
-            if (csv) csv << fmt::format("{},{},{},\n", step, loss_value, opt.lr());
-            curve.train.emplace_back(static_cast<double>(step), loss_value);
+    const std::string& save = o.checkpoint.save;
+    examples::SaveSchedule every(o.checkpoint.save_every);
+    std::int64_t saved_at = -1;
+    std::unique_ptr<examples::ProgressBar> bar;
+    for (std::int64_t step = p.step + 1; step <= steps; ++step) {
+        const std::int64_t epoch = (step - 1) / o.batches_per_epoch + 1, i = (step - 1) % o.batches_per_epoch + 1;
+        if (!bar || i == 1) {
+            examples::say("epoch {}/{}\n", epoch, o.epochs);
+            bar = std::make_unique<examples::ProgressBar>(o.batches_per_epoch, "tok");
         }
-        double ev = eval_loss(model, o, criterion);
-        fmt::print("epoch {} eval loss {:.4f}  ({} of {} steps)\n", epoch, ev, epoch * o.batches_per_epoch, steps);
-        if (csv) csv << fmt::format("{},,,{}\n", epoch * o.batches_per_epoch, ev);
-        curve.eval.emplace_back(static_cast<double>(epoch * o.batches_per_epoch), ev);
+        data::CopyBatch b = data::copy_task_batch(o.vocab, o.seq_len, o.batch, p.batches);
+        opt.zero_grad();
+        Tensor loss = batch_loss(model, b, criterion);
+        const double loss_value = loss.item();
+        nn::check_finite_loss(loss_value, step);
+        loss.backward();
+        nn::check_finite_gradients(model, step);
+        opt.set_lr(lr_at(step));
+        opt.step();
+        p.step = step;
+        bar->update(i, b.ntokens * 2,  // source and target tokens
+                    fmt::format("loss {:.4f}  lr {:.1e}", loss_value, opt.lr()));
+        p.loss.emplace_back(static_cast<double>(step), loss_value);
+        p.lr.emplace_back(static_cast<double>(step), opt.lr());
+        if (i == o.batches_per_epoch) {
+            double ev = eval_loss(model, o, criterion);
+            examples::say("epoch {} eval loss {:.4f}  ({} of {} steps)\n", epoch, ev, step, steps);
+            p.eval.emplace_back(static_cast<double>(step), ev);
+        }
+        const int stop = examples::stop_signal();
+        if (!save.empty() && (every.due(step) || stop || step == steps)) {
+            examples::require_not_an_input(save);
+            nn::RunRecord record = run_record(flags, p);
+            nn::save_checkpoint(save, model, &opt, &record);
+            every.saved();
+            saved_at = step;
+        }
+        if (stop)
+            throw examples::Interrupted(
+                stop, saved_at == step
+                          ? fmt::format("stopped by {} at step {} of {}; {} written (--resume {} continues)",
+                                        examples::signal_name(stop), step, steps, save, save)
+                          : fmt::format("stopped by {} at step {} of {}; nothing saved (--save FILE keeps a run)",
+                                        examples::signal_name(stop), step, steps));
     }
-    if (!o.csv.empty()) {
-        const std::string png = o.csv + ".png";
-        std::string axes = examples::write_loss_curve_png(png, curve);
-        fmt::print("loss curve written to {} and {} ({})\n", o.csv, png, axes);
-    }
+    if (saved_at > 0) examples::say("checkpoint written to {}\n", save);
+    if (!o.csv.empty()) write_curves(p, o.csv);
 }
 
 // Decodes `o.show` held-out sequences for the eye, then the exact-match
@@ -165,12 +241,12 @@ void evaluate(const models::Transformer& model, const Options& o) {
                 out += fmt::format("{:>3}", c);
             }
             correct += match;
-            if (!shown && i < o.show) fmt::print("  input {}\n  output{}   {}\n", in, out, match ? "match" : "DIFFERS");
+            if (!shown && i < o.show) examples::say("  input {}\n  output{}   {}\n", in, out, match ? "match" : "DIFFERS");
         }
         shown = true;
         seen += n;
     }
-    fmt::print("exact-match accuracy: {}/{} = {:.1f}% of held-out sequences copied exactly\n", correct, seen,
+    examples::say("exact-match accuracy: {}/{} = {:.1f}% of held-out sequences copied exactly\n", correct, seen,
                100.0 * static_cast<double>(correct) / static_cast<double>(seen));
 }
 
@@ -179,13 +255,14 @@ void write_figures(models::Transformer& model, const Options& o) {
     Generator gen(o.seed + 1000003);  // the same held-out stream evaluate() draws from
     data::CopyBatch b = data::copy_task_batch(o.vocab, o.seq_len, 1, gen);
     Tensor decoded = models::greedy_decode(model, b.src, nn::padding_mask(b.src, data::kCopyPad), o.seq_len, 1).tokens;
-    fmt::print("attention maps (rows: queries, columns: keys; heads left to right) written:\n");
+    examples::say("attention maps (rows: queries, columns: keys; heads left to right) written:\n");
     for (const std::string& path : examples::write_attention_figures(model, b.src, decoded, data::kCopyPad, o.figures))
-        fmt::print("  {}\n", path);
+        examples::say("  {}\n", path);
 }
 
 // The flags; the preset, read first, sets the defaults the other flags override.
 void add_flags(CLI::App& app, Options& o, int argc, char** argv) {
+    app.option_defaults()->always_capture_default();  // the values a checkpoint records
     app.add_option("--preset", o.preset,
                    "default (about 10 seconds on 2 cores), annotated (the Annotated Transformer's run, 2018 post) or "
                    "annotated2022 (its 2022 revision's run)")
@@ -204,7 +281,7 @@ void add_flags(CLI::App& app, Options& o, int argc, char** argv) {
                    "standard ((a - mu) / sqrt(var + 1e-5), 003) or annotated (001: (a - mu) / (unbiased std + 1e-6))")
         ->check(CLI::IsMember({"standard", "annotated"}));
     app.add_option("--batch", o.batch, "sequences per batch")->check(CLI::Range(1, 100000));
-    app.add_option("--epochs", o.epochs, "epochs")->check(CLI::Range(0, 100000));
+    app.add_option("--epochs", o.epochs, "epochs")->check(CLI::Range(1, 100000));
     app.add_option("--batches-per-epoch", o.batches_per_epoch, "batches per epoch")->check(CLI::Range(1, 1000000));
     app.add_option("--schedule", o.schedule, "warmup (001: lr = factor * d_model^-0.5 * min(s^-0.5, s w^-1.5)) or cosine")
         ->check(CLI::IsMember({"warmup", "cosine"}));
@@ -214,40 +291,61 @@ void add_flags(CLI::App& app, Options& o, int argc, char** argv) {
     app.add_flag("--share-embeddings", o.share_embeddings,
                  "one matrix for the source and target embeddings and the generator (001 \"Embeddings and Softmax\")");
     app.add_option("--smoothing", o.smoothing, "label smoothing")->check(examples::finite_range(0.0, 0.99));
-    app.add_option("--seed", o.seed, "seed of initialisation and data");
+    app.add_option("--seed", o.seed, "seed of initialisation and data")->check(examples::seed_value());
     app.add_option("--threads", o.threads, "threads (BLAS)")->check(CLI::Range(1, 256));
     app.add_option("--eval-sequences", o.eval_sequences, "held-out sequences for the accuracy")->check(CLI::Range(1, 10000000));
     app.add_option("--show", o.show, "held-out sequences to print")->check(CLI::Range(0, 100));
-    app.add_option("--save", o.save, "write a checkpoint here after training");
-    app.add_option("--load", o.load, "load this checkpoint and decode without training (same model flags)");
-    app.add_option("--csv", o.csv, "write the loss curve (step,loss,lr,eval_loss) here, and as a picture in <csv>.png");
+    examples::add_checkpoint_flags(app, o.checkpoint, "the model, Adam's state, the generators, the loss curve");
+    app.add_option("--csv", o.csv, "write the loss curve (step,loss,lr,eval_loss) here, and as a picture in <csv>.png")
+        ->check(examples::path_value());
     app.add_option("--figures", o.figures,
-                   "after training, write each layer's attention maps for a held-out sequence into this folder");
+                   "after training, write each layer's attention maps for a held-out sequence into this folder")
+        ->check(examples::path_value());
     app.add_flag("--detect-anomaly", o.detect_anomaly,
                  "check every op's output and gradient, and name the first op that makes a NaN or an infinity (slow)");
 }
 
-// What no single flag's check can see: flags that must agree, and output
-// paths that must be writable, all before any work starts.
-void check_flags(const Options& o) {
+// The bytes a run holds: Adam's training step, or decoding 100 sequences.
+examples::MemoryEstimate memory_estimate(const Options& o, bool training) {
+    const auto N = static_cast<double>(o.layers), D = static_cast<double>(o.d_model), F = static_cast<double>(o.d_ff),
+               V = static_cast<double>(o.vocab), T = static_cast<double>(o.seq_len), H = static_cast<double>(o.heads);
+    const double B = training ? static_cast<double>(o.batch) : 100;
+    examples::MemoryEstimate e;
+    e.parameters = 3 * V * D + N * (4 * D * D + 2 * D * F) + N * (8 * D * D + 2 * D * F);
+    // The decoder's layers hold two attentions; the generator's logits [B, T, V] are kept with their softmax.
+    e.activations = examples::transformer_activations(N, B, T, D, F, H, T) +
+                    examples::transformer_activations(1.5 * N, B, T, D, F, H, T) + 3 * B * T * V;
+    return e;
+}
+
+// What no single flag's check can see, before any work starts: the checkpoint
+// read (and the flags it records, adopted or refused), flags that must agree,
+// output paths that can be written and destroy no input, and the memory.
+void check_flags(CLI::App& app, Options& o, std::vector<std::string>& adopted) {
+    examples::check_checkpoint_flags(app, o.checkpoint, "copy_task", kRecorded, adopted);
     if (o.d_model % o.heads != 0) throw CLI::ValidationError("--heads", "must divide --d-model");
-    examples::check_output_file("--save", o.save);
+    examples::check_output_file("--save", o.checkpoint.save);
     examples::check_output_file("--csv", o.csv);
-    examples::check_output_file("--csv", o.csv + ".png");
+    if (!o.csv.empty()) examples::check_output_file("--csv", o.csv + ".png");
     examples::check_output_folder("--figures", o.figures);
+    examples::require_memory("--batch", memory_estimate(o, o.checkpoint.load.empty()), o.checkpoint.load.empty());
 }
 
 // Trains (or loads), saves, decodes held-out sequences and draws the figures asked for.
-int run(const Options& o) {
+int run(const Options& o, const nn::RunRecord& flags, const std::vector<std::string>& adopted) {
     set_num_threads(o.threads);
     manual_seed(o.seed);  // dropout
     auto model = models::make_transformer(model_config(o));
-    fmt::print("copy task: V={} length {} | Transformer N={} d_model={} d_ff={} h={} dropout {} {}-norm ({} LayerNorm){}, "
+    examples::say("copy task: V={} length {} | Transformer N={} d_model={} d_ff={} h={} dropout {} {}-norm ({} LayerNorm){}, "
                "{} parameters | batch {}, {} epochs x {} batches, Adam, {} schedule (warmup {}, lr {}) | {} threads\n",
                o.vocab, o.seq_len, o.layers, o.d_model, o.d_ff, o.heads, o.dropout, o.norm, o.layer_norm,
-               o.share_embeddings ? ", shared embeddings" : "", model->parameter_count(), o.batch, o.epochs, o.batches_per_epoch, o.schedule, o.warmup, o.lr, o.threads);
-    examples::load_or_train(*model, o.load, [&] { train(*model, o); });
-    examples::save_if_asked(*model, o.save);
+               o.share_embeddings ? ", shared embeddings" : "", model->parameter_count(), o.batch, o.epochs,
+               o.batches_per_epoch, o.schedule, o.warmup, o.lr, o.threads);
+    examples::say_adopted(o.checkpoint, adopted);
+    if (o.checkpoint.load.empty())
+        examples::timed("trained", [&] { train(*model, o, flags); });
+    else
+        examples::load_model(*model, o.checkpoint, flags);
     evaluate(*model, o);
     if (!o.figures.empty()) write_figures(*model, o);
     return 0;
@@ -259,6 +357,11 @@ int main(int argc, char** argv) {
     Options o;
     CLI::App app{"Train a Transformer on the copy task, then decode held-out sequences."};
     add_flags(app, o, argc, argv);
-    if (int status = examples::parse_flags(app, argc, argv, "copy_task", [&] { check_flags(o); }); status >= 0) return status;
-    return examples::run_program("copy_task", o.detect_anomaly, [&] { return run(o); });
+    std::vector<std::string> adopted;
+    if (int status = examples::parse_flags(app, argc, argv, "copy_task", [&] { check_flags(app, o, adopted); });
+        status >= 0)
+        return status;
+    nn::RunRecord flags;
+    examples::record_flags(app, "copy_task", kRecorded.all(), flags);
+    return examples::run_program("copy_task", o.detect_anomaly, [&] { return run(o, flags, adopted); });
 }

@@ -3,13 +3,10 @@
 // other flags, so the preset sets defaults that explicit flags override, and
 // one rule for bad input: one line, "<program>: <reason> (see --help)", exit
 // status 2, before any work is done.
-#include <unistd.h>
-
 #include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <cstdlib>
-#include <filesystem>
 #include <functional>
 #include <string>
 
@@ -63,39 +60,25 @@ inline CLI::Validator finite_positive() {
         "> 0");
 }
 
-// Throws unless a file can be created in `folder` now: a probe file is made
-// and removed (access() is no test for root, who may write anywhere but a
-// read-only or pseudo file system).
-inline void probe_writable(const std::string& flag, const std::filesystem::path& folder) {
-    std::string probe = (folder / ".lectern-write-probe-XXXXXX").string();
-    int fd = mkstemp(probe.data());
-    if (fd < 0)
-        throw CLI::ValidationError(flag, fmt::format("cannot write in the folder {}: {}", folder.string(),
-                                                     std::strerror(errno)));
-    close(fd);
-    unlink(probe.c_str());
+// A seed: a whole number in [0, 2^64 - 1], written in decimal digits. CLI11
+// alone wraps -1 to 2^64 - 1, saturates 2^64 and reads "" as 0.
+inline CLI::Validator seed_value() {
+    return CLI::Validator(
+        [](std::string& text) -> std::string {
+            if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
+                return fmt::format("'{}' is not a whole number in [0, 2^64 - 1]", text);
+            errno = 0;
+            std::strtoull(text.c_str(), nullptr, 10);
+            if (errno == ERANGE) return fmt::format("{} is larger than 2^64 - 1", text);
+            return "";
+        },
+        "in [0, 2^64 - 1]");
 }
 
-// A file the program will write at the end (a checkpoint, a CSV): its folder
-// must exist and be writable now, so a long run is not lost to a typo.
-inline void check_output_file(const std::string& flag, const std::string& path) {
-    if (path.empty()) return;
-    namespace fs = std::filesystem;
-    fs::path folder = fs::path(path).parent_path();
-    if (folder.empty()) folder = ".";
-    if (fs::is_directory(path)) throw CLI::ValidationError(flag, fmt::format("{} is a folder, not a file", path));
-    if (!fs::is_directory(folder))
-        throw CLI::ValidationError(flag, fmt::format("the folder {} does not exist", folder.string()));
-    probe_writable(flag, folder);
-}
-
-// A folder the program will fill at the end: made now if missing, and writable.
-inline void check_output_folder(const std::string& flag, const std::string& path) {
-    if (path.empty()) return;
-    std::error_code ec;
-    std::filesystem::create_directories(path, ec);
-    if (ec) throw CLI::ValidationError(flag, fmt::format("cannot make the folder {}: {}", path, ec.message()));
-    probe_writable(flag, path);
+// A path the program will write or read: "" names no file.
+inline CLI::Validator path_value() {
+    return CLI::Validator([](std::string& text) -> std::string { return text.empty() ? "an empty path names no file" : ""; },
+                          "FILE");
 }
 
 // Parses the flags and runs `validate` (which throws CLI::ValidationError for

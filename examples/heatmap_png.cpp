@@ -1,13 +1,13 @@
 #include "examples/heatmap_png.h"
 
-#include <stb_image_write.h>
-
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <vector>
 
 #include <fmt/format.h>
+
+#include "examples/png_file.h"
 
 namespace examples {
 
@@ -28,8 +28,7 @@ void write_heatmap_png(const std::string& path, const autograd::Tensor& m, int s
             p[1] = static_cast<unsigned char>(std::lround(255 * g));
             p[2] = static_cast<unsigned char>(std::lround(255 * b));
         }
-    if (!stbi_write_png(path.c_str(), w, h, 3, rgb.data(), w * 3))
-        throw std::runtime_error(fmt::format("cannot write {}", path));
+    write_png(path, w, h, rgb);
 }
 
 }  // namespace examples

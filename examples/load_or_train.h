@@ -1,35 +1,43 @@
 #pragma once
-// What every training program does with --load and --save: load the model from
-// a checkpoint, or train it (timing the run); then save it if asked.
+// What every training program does around its training: time it, or load the
+// model --load names instead (and write it again to --save, with the flags it
+// was built from), and say which flags a checkpoint supplied.
 #include <chrono>
 #include <functional>
 #include <string>
+#include <vector>
 
-#include <fmt/format.h>
-
+#include "examples/checkpoint_flags.h"
+#include "examples/console.h"
+#include "examples/output_files.h"
 #include "examples/progress_bar.h"
 #include "nn/checkpoint.h"
 
 namespace examples {
 
-// Returns the training time in seconds (0 when loaded).
-inline double load_or_train(nn::Module& model, const std::string& load, const std::function<void()>& train) {
-    if (!load.empty()) {
-        nn::load_checkpoint(load, model);
-        fmt::print("loaded {}\n", load);
-        return 0;
-    }
+// Runs `train` and says how long it took; returns the seconds.
+inline double timed(const char* what, const std::function<void()>& train) {
     auto start = std::chrono::steady_clock::now();
     train();
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    fmt::print("trained in {}\n", ProgressBar::clock(seconds));
+    say("{} in {}\n", what, ProgressBar::clock(seconds));
     return seconds;
 }
 
-inline void save_if_asked(const nn::Module& model, const std::string& save) {
-    if (save.empty()) return;
-    nn::save_checkpoint(save, model);
-    fmt::print("checkpoint written to {}\n", save);
+inline void load_model(nn::Module& model, const CheckpointFlags& flags, const nn::RunRecord& record) {
+    nn::load_checkpoint(flags.load, model);
+    say("loaded {}\n", flags.load);
+    if (flags.save.empty()) return;
+    require_not_an_input(flags.save);
+    nn::save_checkpoint(flags.save, model, nullptr, &record);
+    say("checkpoint written to {}\n", flags.save);
+}
+
+inline void say_adopted(const CheckpointFlags& flags, const std::vector<std::string>& adopted) {
+    if (adopted.empty()) return;
+    std::string list;
+    for (const std::string& a : adopted) list += (list.empty() ? "" : ", ") + a;
+    say("from {}: {}\n", flags.resume.empty() ? flags.load : flags.resume, list);
 }
 
 }  // namespace examples

@@ -1,12 +1,12 @@
 #include "examples/loss_curve_png.h"
 
-#include <stb_image_write.h>
-
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
 #include <fmt/format.h>
+
+#include "examples/png_file.h"
 
 namespace examples {
 
@@ -45,8 +45,7 @@ std::string write_loss_curve_png(const std::string& path, const LossCurve& curve
         if (y > 0)
             for (int dy = -2; dy <= 2; ++dy)
                 for (int dx = -2; dx <= 2; ++dx) put(px(x) + dx, py(y) + dy, 220, 30, 30);
-    if (!stbi_write_png(path.c_str(), w, h, 3, rgb.data(), w * 3))
-        throw std::runtime_error(fmt::format("cannot write {}", path));
+    write_png(path, w, h, rgb);
     return fmt::format("steps {:g}..{:g} across, loss {:.2g}..{:.2g} down a log scale (grey lines at 1e{:g}..1e{:g}); "
                        "blue: training, red: evaluation", x0, x1, y0, y1, ly0, ly1);
 }

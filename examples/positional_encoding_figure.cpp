@@ -12,6 +12,7 @@
 #include "autograd/autograd.h"
 #include "examples/flags.h"
 #include "examples/heatmap_png.h"
+#include "examples/output_files.h"
 #include "nn/sinusoidal_positional_encoding.h"
 
 int main(int argc, char** argv) {
@@ -22,9 +23,10 @@ int main(int argc, char** argv) {
     app.add_option("--positions", positions, "rows: positions 0 .. N-1")->check(CLI::Range(1, 5000));
     app.add_option("--d-model", d_model, "columns: the encoding's width d")->check(CLI::Range(2, 4096));
     app.add_option("--scale", scale, "pixels per matrix entry")->check(CLI::Range(1, 32));
-    app.add_option("--out", out, "the PNG to write");
+    app.add_option("--out", out, "the PNG to write")->check(examples::path_value());
     if (int status = examples::parse_flags(app, argc, argv, "positional_encoding_figure", [&] {
-            examples::check_output_folder("--out", std::filesystem::path(out).parent_path().string());
+            const std::string folder = std::filesystem::path(out).parent_path().string();
+            if (!folder.empty()) examples::check_output_folder("--out", folder);
             examples::check_output_file("--out", out);
         });
         status >= 0)

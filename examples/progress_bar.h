@@ -12,6 +12,8 @@
 
 #include <fmt/format.h>
 
+#include "examples/console.h"
+
 namespace examples {
 
 class ProgressBar {
@@ -33,10 +35,10 @@ public:
         constexpr int kWidth = 20;
         int filled = static_cast<int>(kWidth * step / std::max<std::int64_t>(total_, 1));
         std::string bar = std::string(filled, '#') + std::string(kWidth - filled, '.');
-        fmt::print("{}[{}] {:>{}}/{}  {}  {} {}/s  {} left{}", tty_ ? "\r" : "", bar, step,
+        say("{}[{}] {:>{}}/{}  {}  {} {}/s  {} left{}", tty_ ? "\r" : "", bar, step,
                    std::to_string(total_).size(), total_, metrics, human(rate), unit_, clock(left),
                    tty_ ? "\033[K" : "\n");
-        if (tty_ && last) fmt::print("\n");
+        if (tty_ && last) say("\n");
         std::fflush(stdout);
     }
 

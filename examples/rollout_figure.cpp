@@ -1,13 +1,13 @@
 #include "examples/rollout_figure.h"
 
-#include <stb_image_write.h>
-
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <vector>
 
 #include <fmt/format.h>
+
+#include "examples/png_file.h"
 
 namespace examples {
 
@@ -34,8 +34,7 @@ void write_rollout_png(const std::string& path, const autograd::Tensor& image, c
             double t = heat[static_cast<std::size_t>(gy * grid + gx)] / std::max(hmax, 1e-12);
             put(W * scale + gap + x, y, 2 * t, 2 * t - 1, 0);  // black -> red -> yellow
         }
-    if (!stbi_write_png(path.c_str(), w, h, 3, rgb.data(), w * 3))
-        throw std::runtime_error(fmt::format("cannot write {}", path));
+    write_png(path, w, h, rgb);
 }
 
 }  // namespace examples

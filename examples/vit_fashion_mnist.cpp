@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <memory>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -14,11 +15,18 @@
 
 #include "autograd/autograd.h"
 #include "data/image_batches.h"
+#include "examples/checkpoint_flags.h"
+#include "examples/console.h"
 #include "examples/flags.h"
+#include "examples/interruption.h"
 #include "examples/load_or_train.h"
+#include "examples/memory_budget.h"
+#include "examples/output_files.h"
 #include "examples/progress_bar.h"
+#include "examples/recorded_flags.h"
 #include "examples/rollout_figure.h"
 #include "examples/run_program.h"
+#include "examples/run_state.h"
 #include "models/attention_rollout.h"
 #include "models/vit.h"
 #include "nn/checkpoint.h"
@@ -43,8 +51,18 @@ struct Options {
     int threads = 2;
     std::int64_t train_limit = 0;  // 0: all 60,000
     std::string data_dir = "/usr/share/datasets/fashion-mnist";
-    std::string save, load, rollout;
+    std::string rollout;
+    examples::CheckpointFlags checkpoint;
     bool detect_anomaly = false;
+};
+
+// The flags a checkpoint records (recorded_flags.h): --load adopts the model's,
+// --resume all of them.
+const examples::FlagGroups kRecorded{
+    .model = {"--patch", "--d-model", "--depth", "--heads", "--mlp", "--dropout"},
+    .training = {"--epochs", "--batch", "--lr", "--weight-decay", "--warmup", "--min-lr", "--smoothing", "--clip",
+                 "--train-limit"},
+    .run = {"--seed", "--threads"},
 };
 
 void apply_preset(Options& o) {
@@ -76,49 +94,115 @@ double evaluate(const models::ViT& model, data::ImageBatches& test, std::vector<
     return static_cast<double>(correct) / static_cast<double>(test.size());
 }
 
-void train(models::ViT& model, data::ImageBatches& train_set, data::ImageBatches& test_set, const Options& o) {
+// What a resumed run restores beside the weights and AdamW's state: the step,
+// the shuffled order and position of the batches, and dropout's generator.
+nn::RunRecord run_record(const nn::RunRecord& flags, std::int64_t step, const data::ImageBatches& batches) {
+    nn::RunRecord r = flags;
+    data::ImageBatches::Position at = batches.position();
+    r.tensors["step"] = examples::step_tensor(step);
+    r.tensors["generator.dropout"] = examples::generator_tensor(default_generator());
+    Generator shuffle;
+    shuffle.set_state(at.generator);
+    r.tensors["generator.shuffle"] = examples::generator_tensor(shuffle);
+    Tensor order = Tensor::empty({static_cast<std::int64_t>(at.order.size())}, Dtype::int64);
+    std::copy(at.order.begin(), at.order.end(), order.data<std::int64_t>());
+    r.tensors["batches.order"] = order;
+    r.tensors["batches.position"] = examples::step_tensor(at.pos);
+    return r;
+}
+
+std::int64_t restore(const nn::RunRecord& r, const std::string& path, data::ImageBatches& batches) {
+    std::int64_t step = examples::saved_step(r, path);
+    examples::restore_generator(default_generator(), r, "generator.dropout");
+    Generator shuffle;
+    examples::restore_generator(shuffle, r, "generator.shuffle");
+    auto order = r.tensors.find("batches.order"), pos = r.tensors.find("batches.position");
+    if (order == r.tensors.end() || pos == r.tensors.end() || order->second.dtype() != Dtype::int64 ||
+        pos->second.dtype() != Dtype::int64 || pos->second.numel() != 1)
+        throw std::runtime_error(fmt::format("{} holds no position in the training images", path));
+    const std::int64_t* o = order->second.data<std::int64_t>();
+    batches.set_position({shuffle.state(), std::vector<std::int64_t>(o, o + order->second.numel()),
+                          pos->second.data<std::int64_t>()[0]});
+    return step;
+}
+
+// Trains from step 0, or from the checkpoint --resume names, to the last step;
+// saves to --save at each --save-every, on a stop signal and at the end.
+void train(models::ViT& model, data::ImageBatches& train_set, data::ImageBatches& test_set, const Options& o,
+           const nn::RunRecord& flags) {
     nn::optim::AdamW opt(model.parameters(), {.lr = o.lr, .weight_decay = o.weight_decay});
-    const std::int64_t steps = o.epochs * train_set.batches_per_epoch();
+    const std::int64_t per_epoch = train_set.batches_per_epoch(), steps = o.epochs * per_epoch;
     nn::WarmupCosineSchedule schedule(o.lr, std::min(o.warmup, steps - 1), steps, o.min_lr);
-    std::int64_t step = 0;
-    auto start = std::chrono::steady_clock::now();
-    for (std::int64_t epoch = 1; epoch <= o.epochs; ++epoch) {
-        fmt::print("epoch {}/{}\n", epoch, o.epochs);
-        examples::ProgressBar bar(train_set.batches_per_epoch(), "img");
-        train_set.reset();
-        data::ImageBatch b;
-        std::int64_t i = 0;
-        double running = 0;
-        while (train_set.next(b)) {
-            opt.set_lr(schedule.lr(++step));
-            opt.zero_grad();
-            Tensor loss = cross_entropy(model.forward(b.images), b.labels, -100, o.smoothing);
-            const double loss_value = loss.item();
-            nn::check_finite_loss(loss_value, step);
-            loss.backward();
-            nn::check_finite_gradients(model, step);
-            nn::clip_grad_norm_(model.parameters(), o.clip);
-            opt.step();
-            running = i == 0 ? loss_value : 0.95 * running + 0.05 * loss_value;
-            bar.update(++i, b.labels.numel(), fmt::format("loss {:.4f}  lr {:.1e}", running, opt.lr()));
-        }
-        double acc = evaluate(model, test_set, nullptr);
-        fmt::print("epoch {} test accuracy {:.2f}%  ({} elapsed)\n", epoch, 100 * acc,
-                   examples::ProgressBar::clock(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()));
+    std::int64_t first = 0;
+    const std::string& resume = o.checkpoint.resume;
+    if (!resume.empty()) {
+        nn::RunRecord saved;
+        nn::load_checkpoint(resume, model, &opt, &saved);
+        first = restore(saved, resume, train_set);
+        examples::say("resumed {} at step {} of {}\n", resume, first, steps);
     }
+    const std::string& save = o.checkpoint.save;
+    examples::SaveSchedule every(o.checkpoint.save_every);
+    std::int64_t saved_at = -1;
+    auto start = std::chrono::steady_clock::now();
+    std::unique_ptr<examples::ProgressBar> bar;
+    double running = 0;
+    for (std::int64_t step = first + 1; step <= steps; ++step) {
+        const std::int64_t epoch = (step - 1) / per_epoch + 1, i = (step - 1) % per_epoch + 1;
+        if (i == 1) train_set.reset();  // a new epoch's order
+        if (!bar || i == 1) {
+            examples::say("epoch {}/{}\n", epoch, o.epochs);
+            bar = std::make_unique<examples::ProgressBar>(per_epoch, "img");
+        }
+        data::ImageBatch b;
+        train_set.next(b);
+        opt.set_lr(schedule.lr(step));
+        opt.zero_grad();
+        Tensor loss = cross_entropy(model.forward(b.images), b.labels, -100, o.smoothing);
+        const double loss_value = loss.item();
+        nn::check_finite_loss(loss_value, step);
+        loss.backward();
+        nn::check_finite_gradients(model, step);
+        nn::clip_grad_norm_(model.parameters(), o.clip);
+        opt.step();
+        running = i == 1 || step == first + 1 ? loss_value : 0.95 * running + 0.05 * loss_value;
+        bar->update(i, b.labels.numel(), fmt::format("loss {:.4f}  lr {:.1e}", running, opt.lr()));
+        if (i == per_epoch) {
+            double acc = evaluate(model, test_set, nullptr);
+            examples::say("epoch {} test accuracy {:.2f}%  ({} elapsed)\n", epoch, 100 * acc,
+                          examples::ProgressBar::clock(
+                              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()));
+        }
+        const int stop = examples::stop_signal();
+        if (!save.empty() && (every.due(step) || stop || step == steps)) {
+            examples::require_not_an_input(save);
+            nn::RunRecord record = run_record(flags, step, train_set);
+            nn::save_checkpoint(save, model, &opt, &record);
+            every.saved();
+            saved_at = step;
+        }
+        if (stop)
+            throw examples::Interrupted(
+                stop, saved_at == step
+                          ? fmt::format("stopped by {} at step {} of {}; {} written (--resume {} continues)",
+                                        examples::signal_name(stop), step, steps, save, save)
+                          : fmt::format("stopped by {} at step {} of {}; nothing saved (--save FILE keeps a run)",
+                                        examples::signal_name(stop), step, steps));
+    }
+    if (saved_at > 0) examples::say("checkpoint written to {}\n", save);
 }
 
 void report(models::ViT& model, data::ImageBatches& test_set) {
     std::vector<std::vector<std::int64_t>> confusion(10, std::vector<std::int64_t>(10, 0));
     double acc = evaluate(model, test_set, &confusion);
-    fmt::print("\ntest accuracy {:.2f}% on {} images\n\n{:<12} {:>8}   confusion (rows: true class, columns: predicted)\n",
+    examples::say("\ntest accuracy {:.2f}% on {} images\n\n{:<12} {:>8}   confusion (rows: true class, columns: predicted)\n",
                100 * acc, test_set.size(), "class", "accuracy");
     for (int y = 0; y < 10; ++y) {
         std::int64_t total = 0;
         for (auto c : confusion[y]) total += c;
         std::string row;
         for (auto c : confusion[y]) row += fmt::format("{:>5}", c);
-        fmt::print("{:<12} {:>7.1f}%  {}\n", data::kFashionMnistClasses[y],
+        examples::say("{:<12} {:>7.1f}%  {}\n", data::kFashionMnistClasses[y],
                    100.0 * static_cast<double>(confusion[y][y]) / static_cast<double>(std::max<std::int64_t>(total, 1)), row);
     }
 }
@@ -138,12 +222,13 @@ void write_rollouts(const models::ViT& model, const data::ImageSet& test, double
         std::replace(name.begin(), name.end(), ' ', '-');
         std::string path = fmt::format("{}/rollout_{}_{}.png", dir, i, name);
         examples::write_rollout_png(path, select(select(test.images, 0, i), 0, 0), select(rollout, 0, i));
-        fmt::print("  {} (predicted {})\n", path, data::kFashionMnistClasses[p]);
+        examples::say("  {} (predicted {})\n", path, data::kFashionMnistClasses[p]);
     }
 }
 
 // The flags; the preset, read first, sets the defaults the other flags override.
 void add_flags(CLI::App& app, Options& o, int argc, char** argv) {
+    app.option_defaults()->always_capture_default();  // the values a checkpoint records
     app.add_option("--preset", o.preset, "default (>= 88% in about 2 minutes) or long (aims at 91%)")
         ->check(CLI::IsMember({"default", "long"}));
     o.preset = examples::peek_preset(argc, argv, o.preset);  // the preset sets defaults, flags override them
@@ -162,27 +247,41 @@ void add_flags(CLI::App& app, Options& o, int argc, char** argv) {
     app.add_option("--min-lr", o.min_lr, "learning rate at the end of the cosine")->check(examples::finite_range(0.0, 1.0));
     app.add_option("--smoothing", o.smoothing, "label smoothing")->check(examples::finite_range(0.0, 0.99));
     app.add_option("--clip", o.clip, "gradient clipping: max global norm")->check(examples::finite_positive());
-    app.add_option("--seed", o.seed, "seed of initialisation and shuffling");
+    app.add_option("--seed", o.seed, "seed of initialisation and shuffling")->check(examples::seed_value());
     app.add_option("--threads", o.threads, "threads (BLAS)")->check(CLI::Range(1, 256));
     app.add_option("--train-limit", o.train_limit, "train on the first N images only (0: all)")->check(CLI::Range(0, 60000));
     app.add_option("--data", o.data_dir, "folder of the gzipped IDX files");
-    app.add_option("--save", o.save, "write a checkpoint here after training");
-    app.add_option("--load", o.load, "load this checkpoint and evaluate without training (same model flags)");
-    app.add_option("--rollout", o.rollout, "write attention-rollout PNGs of 8 test images into this folder");
+    examples::add_checkpoint_flags(app, o.checkpoint, "the model, AdamW's state, the generators, the data's position");
+    app.add_option("--rollout", o.rollout, "write attention-rollout PNGs of 8 test images into this folder")
+        ->check(examples::path_value());
     app.add_flag("--detect-anomaly", o.detect_anomaly,
                  "check every op's output and gradient, and name the first op that makes a NaN or an infinity (slow)");
 }
 
-// What no single flag's check can see: flags that must agree, and output
-// paths that must be writable, all before any work starts.
-void check_flags(const Options& o) {
+// The bytes a run holds: AdamW's training step, or a test batch of 500.
+examples::MemoryEstimate memory_estimate(const Options& o, bool training) {
+    const double P = static_cast<double>(o.patch), N = (28 / P) * (28 / P) + 1, D = static_cast<double>(o.d_model),
+                 F = static_cast<double>(o.mlp), L = static_cast<double>(o.depth), H = static_cast<double>(o.heads);
+    const double B = static_cast<double>(std::max<std::int64_t>(training ? o.batch : 0, 500));
+    examples::MemoryEstimate e;
+    e.parameters = P * P * D + N * D + L * (4 * D * D + 2 * D * F) + 10 * D;
+    e.activations = B * 28 * 28 + examples::transformer_activations(L, B, N, D, F, H, N);
+    return e;
+}
+
+// What no single flag's check can see, before any work starts: the checkpoint
+// read (and the flags it records, adopted or refused), flags that must agree,
+// output paths that can be written and destroy no input, and the memory.
+void check_flags(CLI::App& app, Options& o, std::vector<std::string>& adopted) {
+    examples::check_checkpoint_flags(app, o.checkpoint, "vit_fashion_mnist", kRecorded, adopted);
     if (o.d_model % o.heads != 0) throw CLI::ValidationError("--heads", "must divide --d-model");
-    examples::check_output_file("--save", o.save);
+    examples::check_output_file("--save", o.checkpoint.save);
     examples::check_output_folder("--rollout", o.rollout);
+    examples::require_memory("--batch", memory_estimate(o, o.checkpoint.load.empty()), o.checkpoint.load.empty());
 }
 
 // Loads Fashion-MNIST, trains (or loads), saves, reports test accuracy and draws the rollouts asked for.
-int run(const Options& o) {
+int run(const Options& o, const nn::RunRecord& flags, const std::vector<std::string>& adopted) {
     set_num_threads(o.threads);
     manual_seed(o.seed);
     data::ImageSet train_images = data::load_fashion_mnist(data::Split::train, o.data_dir);
@@ -190,6 +289,11 @@ int run(const Options& o) {
     // Normalised with the whole training set's statistics, so a checkpoint
     // sees the same inputs whatever --train-limit it was trained with.
     auto [mean, std] = data::pixel_statistics(train_images);
+    if (o.train_limit > train_images.labels.numel()) {
+        fmt::print(stderr, "vit_fashion_mnist: --train-limit: {} is more than the {} training images in {}\n",
+                   o.train_limit, train_images.labels.numel(), o.data_dir);
+        return 2;
+    }
     if (o.train_limit > 0) {
         train_images.images = narrow(train_images.images, 0, 0, o.train_limit);
         train_images.labels = narrow(train_images.labels, 0, 0, o.train_limit);
@@ -197,20 +301,24 @@ int run(const Options& o) {
     data::ImageBatches train_set(train_images, o.batch, mean, std, true, o.seed);
     data::ImageBatches test_set(test_images, 500, mean, std, false, 0);
     models::ViT model(model_config(o));
-    fmt::print("ViT on Fashion-MNIST: {} training / {} test images | patch {} ({} patches), D={} L={} heads={} "
+    examples::say("ViT on Fashion-MNIST: {} training / {} test images | patch {} ({} patches), D={} L={} heads={} "
                "MLP={} dropout {}, {} parameters | AdamW lr {} wd {}, warmup {} + cosine, smoothing {}, batch {}, "
                "{} epochs | {} threads\n",
                train_set.size(), test_set.size(), o.patch, model.embed->n_patches, o.d_model, o.depth, o.heads,
                o.mlp, o.dropout, model.parameter_count(), o.lr, o.weight_decay, o.warmup, o.smoothing, o.batch,
                o.epochs, o.threads);
-    double seconds = examples::load_or_train(model, o.load, [&] { train(model, train_set, test_set, o); });
-    if (seconds > 0)
-        fmt::print("{:.0f} images/s, including the per-epoch test passes\n",
-                   static_cast<double>(o.epochs * train_set.size()) / seconds);
-    examples::save_if_asked(model, o.save);
+    examples::say_adopted(o.checkpoint, adopted);
+    if (o.checkpoint.load.empty()) {
+        double seconds = examples::timed("trained", [&] { train(model, train_set, test_set, o, flags); });
+        if (o.checkpoint.resume.empty())
+            examples::say("{:.0f} images/s, including the per-epoch test passes\n",
+                          static_cast<double>(o.epochs * train_set.size()) / seconds);
+    } else {
+        examples::load_model(model, o.checkpoint, flags);
+    }
     report(model, test_set);
     if (!o.rollout.empty()) {
-        fmt::print("\nattention rollout (image | map) written:\n");
+        examples::say("\nattention rollout (image | map) written:\n");
         write_rollouts(model, test_images, mean, std, o.rollout);
     }
     return 0;
@@ -222,6 +330,11 @@ int main(int argc, char** argv) {
     Options o;
     CLI::App app{"Train a Vision Transformer on Fashion-MNIST and evaluate it on the test set."};
     add_flags(app, o, argc, argv);
-    if (int status = examples::parse_flags(app, argc, argv, "vit_fashion_mnist", [&] { check_flags(o); }); status >= 0) return status;
-    return examples::run_program("vit_fashion_mnist", o.detect_anomaly, [&] { return run(o); });
+    std::vector<std::string> adopted;
+    if (int status = examples::parse_flags(app, argc, argv, "vit_fashion_mnist", [&] { check_flags(app, o, adopted); });
+        status >= 0)
+        return status;
+    nn::RunRecord flags;
+    examples::record_flags(app, "vit_fashion_mnist", kRecorded.all(), flags);
+    return examples::run_program("vit_fashion_mnist", o.detect_anomaly, [&] { return run(o, flags, adopted); });
 }

@@ -1,15 +1,17 @@
 #pragma once
-// Checkpoints: a module's named parameters, and optionally an optimizer's
-// state and step count, in one versioned, checksummed binary file.
+// Checkpoints: a module's named parameters, optionally an optimizer's state and
+// step count, and optionally a run record (what the model was built from, and
+// what a resumed run needs), in one versioned, checksummed binary file.
 //
-// Format, version 3 (integers little-endian, as written by x86-64 and ARM):
+// Format, version 4 (integers little-endian, as written by x86-64 and ARM):
 //   magic     8 bytes   "LECTERN\0"
-//   version   u32       3 (versions 1 and 2 load too: see "name" and "step" below)
+//   version   u32       4 (versions 1 to 3 load too: they hold no run record;
+//                       see "name" and "step" below)
 //   flags     u32       bit 0: the file holds optimizer state
 //   step      i64       the optimizer's step count (0 without optimizer state)
 //   count     u32       number of tensor records that follow
 //   record    count times:
-//     kind      u8      0 = parameter, 1 = optimizer state
+//     kind      u8      0 = parameter, 1 = optimizer state, 2 = run record (version 4)
 //     name_len  u32     then name_len bytes of the name
 //                       (parameter: "encoder.layers.0.self_attn.w_q.weight"; in
 //                        versions 1 and 2 the ViT's "embed.position" was not yet
@@ -18,7 +20,9 @@
 //                        "step.3" = int64 [1], parameter 3's update count, new in
 //                        version 2: a version 1 file gives every parameter with
 //                        state the file's step count, as version 1 bias-corrected)
-//     dtype     u8      0 = float32, 1 = float64, 2 = int64
+//                       run record: "config.--heads", "alphabet", "generator.data", ...
+//     dtype     u8      0 = float32, 1 = float64, 2 = int64, 3 = text (bytes, rank 1;
+//                       run records only)
 //     ndim      u32     then ndim i64 sizes
 //     data      numel * element size bytes, row-major
 //   crc32     u32       zlib's CRC-32 of every byte between the magic and this field
@@ -32,10 +36,10 @@
 // (\xNN) and truncated. Everything is validated before anything is copied, so
 // a failed load leaves the module and optimizer exactly as they were.
 //
-// Saving creates a new temporary file beside `path` (exclusively: an existing
-// file or link of that name is never followed or overwritten), writes and
-// fsyncs it, and renames it over `path`: a failed or interrupted save leaves
-// the previous checkpoint intact.
+// Saving writes the file through nn::write_file_atomically (output_file.h): a
+// failed or interrupted save leaves the previous checkpoint intact, and a path
+// that is a device, a FIFO or a folder is never replaced.
+#include <map>
 #include <string>
 
 #include "nn/module.h"
@@ -47,7 +51,22 @@ struct CheckpointError : autograd::Error {
     using autograd::Error::Error;
 };
 
-void save_checkpoint(const std::string& path, const Module& module, const optim::Optimizer* optimizer = nullptr);
-void load_checkpoint(const std::string& path, Module& module, optim::Optimizer* optimizer = nullptr);
+// What a program keeps beside the weights: text (the flags that built the model,
+// char_lm's alphabet) and tensors (generator states, the data position, the loss
+// curve so far), under names of its choosing. Checkpoints before version 4 have
+// an empty record.
+struct RunRecord {
+    std::map<std::string, std::string> text;
+    std::map<std::string, autograd::Tensor> tensors;
+    bool empty() const { return text.empty() && tensors.empty(); }
+};
+
+void save_checkpoint(const std::string& path, const Module& module, const optim::Optimizer* optimizer = nullptr,
+                     const RunRecord* run = nullptr);
+void load_checkpoint(const std::string& path, Module& module, optim::Optimizer* optimizer = nullptr,
+                     RunRecord* run = nullptr);
+// The run record alone, from a file checked as load_checkpoint checks it: what a
+// program reads to build the model the file was saved from.
+RunRecord read_run_record(const std::string& path);
 
 }  // namespace nn

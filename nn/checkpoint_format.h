@@ -15,9 +15,11 @@ static_assert(std::endian::native == std::endian::little, "the checkpoint format
 
 inline constexpr char kMagic[8] = {'L', 'E', 'C', 'T', 'E', 'R', 'N', '\0'};
 // 2: per-parameter step counts ("step.<i>") in the optimizer state;
-// 3: the ViT's position table is a LearnedPositionalEmbedding ("position" -> "position.weight").
-inline constexpr std::uint32_t kVersion = 3;
-enum Kind : std::uint8_t { kParameter = 0, kOptimizerState = 1 };
+// 3: the ViT's position table is a LearnedPositionalEmbedding ("position" -> "position.weight");
+// 4: run records (kind 2), whose text has dtype code 3.
+inline constexpr std::uint32_t kVersion = 4;
+enum Kind : std::uint8_t { kParameter = 0, kOptimizerState = 1, kRunRecord = 2 };
+inline constexpr std::uint8_t kTextCode = 3;
 
 inline std::uint8_t dtype_code(autograd::Dtype d) {
     return d == autograd::Dtype::float32 ? 0 : d == autograd::Dtype::float64 ? 1 : 2;

@@ -41,6 +41,7 @@ std::string printable(std::string_view s, std::size_t max = 64) {
 struct Record {
     Kind kind;
     std::string name;
+    bool text;  // a run record's text (dtype code 3): bytes, not a tensor
     Dtype dtype;
     Shape shape;
     std::size_t offset;
@@ -55,6 +56,7 @@ struct Reader {
     const std::string& path;
     std::size_t pos = 0;
     std::size_t end;  // where the records must stop (the checksum follows); pos <= end always
+    std::uint32_t version;
 
     std::size_t remaining() const { return end - pos; }
     void need(std::size_t n, const char* what) const {
@@ -75,17 +77,18 @@ struct Reader {
     Record record(std::uint32_t index) {
         Record r;
         auto kind = get<std::uint8_t>("a record's kind");
-        if (kind > kOptimizerState) corrupt(fmt::format("record {} has kind {}", index, kind));
+        if (kind > (version >= 4 ? kRunRecord : kOptimizerState)) corrupt(fmt::format("record {} has kind {}", index, kind));
         r.kind = static_cast<Kind>(kind);
         auto len = get<std::uint32_t>("a name's length");
         need(len, "a name");
         r.name.assign(bytes.data() + pos, len);
         pos += len;
         auto code = get<std::uint8_t>("a dtype");
-        if (code > 2) corrupt(fmt::format("'{}' has dtype code {}", printable(r.name), code));
+        r.text = code == kTextCode && r.kind == kRunRecord;
+        if (code > 2 && !r.text) corrupt(fmt::format("'{}' has dtype code {}", printable(r.name), code));
         r.dtype = code == 0 ? Dtype::float32 : code == 1 ? Dtype::float64 : Dtype::int64;
         auto ndim = get<std::uint32_t>("a rank");
-        if (ndim > 16) corrupt(fmt::format("'{}' has {} dims", printable(r.name), ndim));
+        if (ndim > 16 || (r.text && ndim != 1)) corrupt(fmt::format("'{}' has {} dims", printable(r.name), ndim));
         r.shape.resize(ndim);
         for (auto& d : r.shape) d = get<std::int64_t>("a size");
         // The element and byte counts, every product checked and compared with
@@ -100,11 +103,13 @@ struct Reader {
                 corrupt(fmt::format("'{}' has shape {}, too large to index", printable(r.name), shape_str(r.shape)));
             count *= static_cast<std::size_t>(d);  // <= extent, cannot wrap
         }
-        if (count > remaining() / dtype_size(r.dtype))  // divided, not multiplied: cannot wrap
+        const std::size_t element = r.text ? 1 : dtype_size(r.dtype);
+        if (count > remaining() / element)  // divided, not multiplied: cannot wrap
             throw CheckpointError(fmt::format(
                 "load_checkpoint: {} is truncated: '{}' of shape {} needs {} {} elements at offset {}, {} bytes remain",
-                path, printable(r.name), shape_str(r.shape), count, dtype_name(r.dtype), pos, remaining()));
-        r.bytes = count * dtype_size(r.dtype);
+                path, printable(r.name), shape_str(r.shape), count, r.text ? "text" : dtype_name(r.dtype), pos,
+                remaining()));
+        r.bytes = count * element;
         r.offset = pos;
         pos += r.bytes;
         return r;
@@ -116,7 +121,9 @@ std::string read_file(const std::string& path) {
         throw CheckpointError(fmt::format("load_checkpoint: cannot open {}: not a regular file", path));
     std::ifstream in(path, std::ios::binary);
     if (!in) throw CheckpointError(fmt::format("load_checkpoint: cannot open {}: {}", path, std::strerror(errno)));
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    if (in.bad()) throw CheckpointError(fmt::format("load_checkpoint: reading {} failed", path));
+    return bytes;
 }
 
 // Version 1 kept one step count for the whole optimizer, and bias-corrected
@@ -157,11 +164,12 @@ CheckedFile read_checked(const std::string& path) {
     if (bytes.size() < kHeader + 4)
         throw CheckpointError(fmt::format("load_checkpoint: {} is truncated: {} bytes, a header needs {}", path,
                                           bytes.size(), kHeader + 4));
-    Reader r{bytes, path, sizeof kMagic, bytes.size() - 4};
+    Reader r{bytes, path, sizeof kMagic, bytes.size() - 4, 0};
     f.version = r.get<std::uint32_t>("the version");
     if (f.version < 1 || f.version > kVersion)
         throw CheckpointError(fmt::format("load_checkpoint: {} has format version {}; this build reads versions 1 to {}",
                                           path, f.version, kVersion));
+    r.version = f.version;
     f.flags = r.get<std::uint32_t>("the flags");
     f.step = r.get<std::int64_t>("the step count");
     auto count = r.get<std::uint32_t>("the record count");
@@ -198,22 +206,43 @@ void check_parameters(const std::map<std::string, Tensor>& saved,
             throw CheckpointError(fmt::format("load_checkpoint: {} has unexpected parameter '{}'", path, printable(name)));
 }
 
+Tensor tensor_of(const CheckedFile& file, const Record& rec) {
+    Tensor t = Tensor::empty(rec.shape, rec.dtype);
+    std::memcpy(t.raw_data(), file.bytes.data() + rec.offset, rec.bytes);
+    return t;
+}
+
+// The run records of a checked file; a name may appear once.
+RunRecord run_record_of(const CheckedFile& file, const std::string& path) {
+    RunRecord run;
+    for (const Record& rec : file.records) {
+        if (rec.kind != kRunRecord) continue;
+        bool fresh = !run.text.contains(rec.name) && !run.tensors.contains(rec.name);
+        if (!fresh)
+            throw CheckpointError(
+                fmt::format("load_checkpoint: {} is corrupted: record '{}' appears twice", path, printable(rec.name)));
+        if (rec.text) {
+            run.text.emplace(rec.name, file.bytes.substr(rec.offset, rec.bytes));
+        } else {
+            run.tensors.emplace(rec.name, tensor_of(file, rec));
+        }
+    }
+    return run;
+}
+
 }  // namespace
 
-void load_checkpoint(const std::string& path, Module& module, optim::Optimizer* optimizer) {
+void load_checkpoint(const std::string& path, Module& module, optim::Optimizer* optimizer, RunRecord* run) {
     CheckedFile file = read_checked(path);
-    auto tensor_of = [&](const Record& rec) {
-        Tensor t = Tensor::empty(rec.shape, rec.dtype);
-        std::memcpy(t.raw_data(), file.bytes.data() + rec.offset, rec.bytes);
-        return t;
-    };
     // Validate against the module and optimizer before touching either.
     std::map<std::string, Tensor> saved;
     std::vector<std::pair<std::string, Tensor>> state;
+    RunRecord record = run_record_of(file, path);
     for (const Record& rec : file.records) {
+        if (rec.kind == kRunRecord) continue;
         if (rec.kind == kOptimizerState) {
-            state.emplace_back(rec.name, tensor_of(rec));
-        } else if (!saved.emplace(file.version < 3 ? version3_name(rec.name) : rec.name, tensor_of(rec)).second) {
+            state.emplace_back(rec.name, tensor_of(file, rec));
+        } else if (!saved.emplace(file.version < 3 ? version3_name(rec.name) : rec.name, tensor_of(file, rec)).second) {
             throw CheckpointError(
                 fmt::format("load_checkpoint: {} is corrupted: parameter '{}' appears twice", path, printable(rec.name)));
         }
@@ -233,6 +262,12 @@ void load_checkpoint(const std::string& path, Module& module, optim::Optimizer* 
     }
     NoGradGuard no_grad;
     for (auto& [name, p] : params) p.copy_(saved.at(name));
+    if (run) *run = std::move(record);
+}
+
+RunRecord read_run_record(const std::string& path) {
+    CheckedFile file = read_checked(path);
+    return run_record_of(file, path);
 }
 
 }  // namespace nn

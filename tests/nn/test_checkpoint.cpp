@@ -1,6 +1,7 @@
 // Checkpoints: bit-exact round trips; every kind of bad file gets its error and
 // leaves the module unchanged.
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include "nn/feed_forward.h"
 #include "nn/learned_positional_embedding.h"
 #include "nn/optim/adam.h"
+#include "nn/output_file.h"
 
 using namespace autograd;
 namespace fs = std::filesystem;
@@ -77,7 +79,7 @@ TEST_CASE("saving replaces the previous checkpoint and leaves no temporary file"
     std::string path = dir.file("m.lckpt");
     nn::save_checkpoint(path, a);
     nn::save_checkpoint(path, b);
-    CHECK_FALSE(fs::exists(path + ".tmp"));
+    CHECK_FALSE(fs::exists(fmt::format("{}.tmp.{}", path, ::getpid())));
     nn::FeedForward c(2, 3);
     nn::load_checkpoint(path, c);
     CHECK(snapshot(c) == snapshot(b));
@@ -109,9 +111,9 @@ TEST_CASE("each kind of bad checkpoint gets its error and leaves the module unch
     require_rejected(bad, target, "wrong magic");
 
     std::string version = bytes;
-    version[8] = 4;
+    version[8] = 5;
     write_all(bad, version);
-    require_rejected(bad, target, "format version 4; this build reads versions 1 to 3");
+    require_rejected(bad, target, "format version 5; this build reads versions 1 to 4");
 
     nn::FeedForward wider(4, 9);
     nn::save_checkpoint(bad, wider);
@@ -258,23 +260,52 @@ TEST_CASE("saving never follows or overwrites a file planted at the temporary na
     TempDir dir;
     nn::FeedForward a(2, 3), b(2, 3);
     std::string path = dir.file("m.lckpt"), victim = dir.file("victim");
+    const std::string tmp = fmt::format("{}.tmp.{}", path, ::getpid());
     write_all(victim, "precious");
-    // A link to another file where the old code wrote `path.tmp` with fopen("wb").
-    fs::create_symlink(victim, path + ".tmp");
+    // A link to another file at the temporary name: neither followed nor removed.
+    fs::create_symlink(victim, tmp);
     nn::save_checkpoint(path, a);
     CHECK(read_all(victim) == "precious");
-    CHECK(fs::is_symlink(path + ".tmp"));  // left as it was, not ours to remove
+    CHECK(fs::is_symlink(tmp));  // left as it was, not ours to remove
     nn::FeedForward c(2, 3);
     nn::load_checkpoint(path, c);
     CHECK(snapshot(c) == snapshot(a));
-    // A hard link is an ordinary file: only O_EXCL keeps it from being truncated.
-    fs::remove(path + ".tmp");
-    fs::create_hard_link(victim, path + ".tmp");
+    // A hard link is an ordinary file: O_EXCL keeps it from being truncated, and
+    // only its name is removed as a stale temporary file.
+    fs::remove(tmp);
+    fs::create_hard_link(victim, tmp);
     nn::save_checkpoint(path, b);
     CHECK(read_all(victim) == "precious");
     nn::load_checkpoint(path, c);
     CHECK(snapshot(c) == snapshot(b));
-    CHECK(listing(dir.path) == std::vector<std::string>{"m.lckpt", "m.lckpt.tmp", "victim"});
+    CHECK(listing(dir.path) == std::vector<std::string>{"m.lckpt", "victim"});
+}
+
+TEST_CASE("a save removes the temporary files of earlier saves that were killed", "[io]") {
+    TempDir dir;
+    nn::FeedForward a(2, 3);
+    std::string path = dir.file("m.lckpt");
+    // pid 2^22 + 1 is above Linux's largest pid: no process has it.
+    for (const std::string& stale : {path + ".tmp.4194305", path + ".tmp.4194305.0badcafe"}) write_all(stale, "half");
+    write_all(fmt::format("{}.tmp.{}", path, ::getppid()), "a save in progress");  // a live process's
+    write_all(path + ".tmp.12x", "not a temporary name of ours");
+    CHECK(nn::stale_temporaries(path).size() == 2);
+    nn::save_checkpoint(path, a);
+    std::vector<std::string> left{"m.lckpt", fmt::format("m.lckpt.tmp.{}", ::getppid()), "m.lckpt.tmp.12x"};
+    std::sort(left.begin(), left.end());
+    CHECK(listing(dir.path) == left);
+}
+
+TEST_CASE("a device or a FIFO at the path is never replaced by a checkpoint", "[io][errors]") {
+    TempDir dir;
+    nn::FeedForward a(2, 3);
+    std::string fifo = dir.file("fifo");
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    CHECK_THROWS_WITH(nn::save_checkpoint(fifo, a), Catch::Contains(fifo + " exists and is not a regular file"));
+    CHECK(fs::is_fifo(fifo));
+    CHECK_THROWS_WITH(nn::save_checkpoint("/dev/null", a), Catch::Contains("/dev/null exists and is not a regular file"));
+    CHECK(fs::is_character_file("/dev/null"));
+    CHECK(listing(dir.path) == std::vector<std::string>{"fifo"});
 }
 
 TEST_CASE("a failed save leaves the previous checkpoint intact and no temporary file", "[io][errors]") {
@@ -299,14 +330,14 @@ TEST_CASE("a failed save leaves the previous checkpoint intact and no temporary 
     }
     ::setrlimit(RLIMIT_FSIZE, &old);
     std::signal(SIGXFSZ, old_handler);
-    CHECK(what == fmt::format("save_checkpoint: writing {}.tmp failed: {}", path, std::strerror(EFBIG)));
+    CHECK(what == fmt::format("save_checkpoint: writing {}.tmp.{} failed: {}", path, ::getpid(), std::strerror(EFBIG)));
     CHECK(read_all(path) == before);
     CHECK(listing(dir.path) == std::vector<std::string>{"m.lckpt"});
 
-    // The rename fails (a folder holds the name): the temporary file is removed.
+    // A folder holds the name: nothing replaces it, and the temporary file is removed.
     std::string folder = dir.file("taken");
     fs::create_directories(folder + "/inside");
-    CHECK_THROWS_WITH(nn::save_checkpoint(folder, small), Catch::Contains("cannot rename " + folder + ".tmp to " + folder));
+    CHECK_THROWS_WITH(nn::save_checkpoint(folder, small), Catch::Contains(folder + " exists and is not a regular file"));
     CHECK(listing(dir.path) == std::vector<std::string>{"m.lckpt", "taken"});
 }
 
@@ -375,5 +406,74 @@ TEST_CASE("a version 2 checkpoint's 'position' table loads as 'position.weight';
         } else {
             CHECK_THROWS_WITH(nn::load_checkpoint(path, h), Catch::Contains("has no parameter 'position.weight'"));
         }
+    }
+}
+
+// ---- run records (format version 4)
+
+TEST_CASE("a run record round-trips: text (an alphabet) and tensors (a generator's state)", "[io]") {
+    TempDir dir;
+    nn::FeedForward a(2, 3), b(2, 3);
+    std::string path = dir.file("m.lckpt");
+    nn::RunRecord run;
+    run.text["flag.--heads"] = "4";
+    run.text["alphabet"] = std::string("\n ab\xc3\xa9\0z", 8);  // any bytes, a NUL included
+    run.tensors["generator"] = autograd::tensor({1, -2, 3, 4, 0, 7}, {6}, Dtype::int64);
+    run.tensors["curve"] = autograd::tensor({1, 0.5, 2, 0.25}, {2, 2}, Dtype::float64);
+    nn::save_checkpoint(path, a, nullptr, &run);
+    nn::RunRecord back;
+    nn::load_checkpoint(path, b, nullptr, &back);
+    CHECK(snapshot(b) == snapshot(a));
+    CHECK(back.text == run.text);
+    REQUIRE(back.tensors.size() == 2);
+    CHECK(back.tensors.at("generator").to_vector() == run.tensors.at("generator").to_vector());
+    CHECK(back.tensors.at("curve").shape() == Shape{2, 2});
+    CHECK(nn::read_run_record(path).text == run.text);
+    // Without a record: an empty one.
+    nn::save_checkpoint(path, a);
+    CHECK(nn::read_run_record(path).empty());
+}
+
+TEST_CASE("a run record's faults are refused: text that is not rank 1, a name twice, a kind 2 record before version 4",
+          "[io][errors]") {
+    TempDir dir;
+    nn::Linear lin(1, 1, false);
+    std::string path = dir.file("m.lckpt");
+    auto param = [](Crafted& c) { c.record("weight", 0, {1, 1}).put<float>(0.5f); };
+    {
+        Crafted c(2, 4);
+        param(c);
+        c.record("alphabet", 3, {2, 2}, 2).put_bytes("abcd");
+        write_all(path, c.sealed());
+        CHECK_THAT(load_error(path, lin), Catch::Contains("'alphabet' has 2 dims"));
+    }
+    {
+        Crafted c(3, 4);
+        param(c);
+        c.record("alphabet", 3, {2}, 2).put_bytes("ab");
+        c.record("alphabet", 3, {1}, 2).put_bytes("c");
+        write_all(path, c.sealed());
+        CHECK_THAT(load_error(path, lin), Catch::Contains("record 'alphabet' appears twice"));
+    }
+    {
+        Crafted c(2, 3);
+        param(c);
+        c.record("alphabet", 3, {2}, 2).put_bytes("ab");
+        write_all(path, c.sealed());
+        CHECK_THAT(load_error(path, lin), Catch::Contains("record 1 has kind 2"));
+    }
+    {
+        Crafted c(2, 4);
+        param(c);
+        c.record("weight2", 3, {2}, 0).put_bytes("ab");  // text is for run records only
+        write_all(path, c.sealed());
+        CHECK_THAT(load_error(path, lin), Catch::Contains("has dtype code 3"));
+    }
+    {
+        Crafted c(2, 4);
+        param(c);
+        c.record("alphabet", 3, {1000}, 2).put_bytes("ab");
+        write_all(path, c.sealed());
+        CHECK_THAT(load_error(path, lin), Catch::Contains("truncated"));
     }
 }

@@ -1,0 +1,18 @@
+#pragma once
+// What a program prints for its user. A reader that went away (`| head`) is
+// not an error of the run: what stdout cannot take is dropped, the SIGPIPE
+// handler (interruption.h) asks the run to stop, and the run saves and exits at
+// the next step boundary. fmt::print would throw mid-step instead.
+#include <cstdio>
+#include <string>
+
+#include <fmt/format.h>
+
+namespace examples {
+
+template <class... Args> void say(fmt::format_string<Args...> format, Args&&... args) {
+    std::string text = fmt::format(format, std::forward<Args>(args)...);
+    if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size()) std::clearerr(stdout);
+}
+
+}  // namespace examples

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# checkpoint_knows_its_model.sh COPY_TASK CHAR_LM
+# A checkpoint carries the flags its model was built from and char_lm's
+# alphabet: --load adopts them and says so, refuses a flag given with another
+# value (naming both), and never evaluates a silently different model. A
+# reader that goes away (SIGPIPE) stops a run with its checkpoint saved.
+set -uo pipefail
+copy_task=$1 char_lm=$2
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "FAIL: $*"; echo "--- stderr:"; cat "$dir/err" 2>/dev/null; exit 1; }
+small=(--epochs 1 --batches-per-epoch 5 --eval-sequences 10 --show 0 --d-model 32 --d-ff 64 --heads 2)
+
+"$copy_task" "${small[@]}" --save "$dir/ct.ckpt" >/dev/null 2>"$dir/err" || fail "training the copy task failed"
+"$copy_task" --load "$dir/ct.ckpt" --eval-sequences 10 >"$dir/out" 2>"$dir/err" || fail "--load alone failed"
+grep -q "from $dir/ct.ckpt: --d-model 32, --d-ff 64, --heads 2" "$dir/out" || fail "--load did not say which flags it adopted: $(head -3 "$dir/out")"
+"$copy_task" --load "$dir/ct.ckpt" --heads 4 >"$dir/out" 2>"$dir/err"
+[ $? -eq 2 ] || fail "--load with another --heads did not exit 2"
+grep -q -- "--heads: 4 here, but $dir/ct.ckpt was saved with --heads 2" "$dir/err" || fail "the refusal does not name both values"
+[ -s "$dir/out" ] && fail "work was done before the refusal"
+"$char_lm" --load "$dir/ct.ckpt" >/dev/null 2>"$dir/err"
+[ $? -eq 2 ] && grep -q "is a checkpoint of copy_task, not of char_lm" "$dir/err" || fail "a copy-task checkpoint reached char_lm"
+echo "ok: --load adopts the recorded flags, refuses others, and refuses another program's checkpoint"
+
+# char_lm's alphabet travels with the model: a text of other characters is refused, not shifted.
+printf 'abcab cabca bcabc\nabcab cabca\n%.0s' {1..40} >"$dir/abc.txt"
+printf 'xyzxy zxyzx yzxyz\nxyzxy zxyzx\n%.0s' {1..40} >"$dir/xyz.txt"
+lm=(--epochs 1 --steps 3 --layers 1 --d-model 16 --d-ff 16 --context 16 --val-windows 2 --sample-chars 10)
+"$char_lm" --text "$dir/abc.txt" "${lm[@]}" --save "$dir/lm.ckpt" >/dev/null 2>"$dir/err" || fail "training char_lm failed"
+"$char_lm" --load "$dir/lm.ckpt" --text "$dir/xyz.txt" --sample-chars 10 >/dev/null 2>"$dir/err"
+[ $? -eq 1 ] && grep -q "which the checkpoint's alphabet of 5 lacks" "$dir/err" || fail "a text of another alphabet was accepted"
+"$char_lm" --load "$dir/lm.ckpt" --text "$dir/abc.txt" --sample-chars 10 >"$dir/out" 2>"$dir/err" || fail "--load on its own text failed"
+echo "ok: char_lm keeps its alphabet in the checkpoint and refuses a text it cannot read"
+
+# A reader that goes away: the run saves at the next step and exits 141 (128 + SIGPIPE).
+"$copy_task" --epochs 3 --batches-per-epoch 20 --eval-sequences 10 --d-model 32 --d-ff 64 --heads 2 \
+  --save "$dir/pipe.ckpt" 2>"$dir/err" | head -n 1 >/dev/null
+status=${PIPESTATUS[0]}
+[ "$status" -eq 141 ] || fail "status $status after the reader went away, expected 141"
+grep -q "stopped by SIGPIPE at step .* written" "$dir/err" || fail "the run did not say it saved"
+"$copy_task" --resume "$dir/pipe.ckpt" --eval-sequences 10 >/dev/null 2>"$dir/err" || fail "resuming after SIGPIPE failed"
+echo "ok: SIGPIPE from | head saves the run, which resumes"
