@@ -99,7 +99,7 @@ import torch.nn.functional as F  # noqa: E402
 
 
 class MultiHeadAttention(nn.Module):
-    """softmax(Q K^T / sqrt(d_k) + M) V over the heads, then W_O; dropout on P (001)."""
+    """softmax(Q K^T / sqrt(d_k) + M) V over the heads, then W_O; dropout on P (001's full post)."""
 
     def __init__(self, d_model, heads, dropout):
         super().__init__()
@@ -281,7 +281,7 @@ def target_mask(tgt, pad=0):  # [B, T, T]: not padding, and not later
 
 
 def label_smoothing_loss(log_probs, target, vocab, pad, eps):
-    """001's LabelSmoothing: KL from the smoothed one-hot q to p, summed, over the non-padding tokens."""
+    """LabelSmoothing of 001's full post: KL from the smoothed one-hot q to p, summed, over the non-padding tokens."""
     log_probs, target = log_probs.reshape(-1, vocab), target.reshape(-1)
     q = torch.full_like(log_probs, eps / (vocab - 2))
     q.scatter_(1, target.unsqueeze(1), 1 - eps)
@@ -291,7 +291,7 @@ def label_smoothing_loss(log_probs, target, vocab, pad, eps):
     return F.kl_div(log_probs, q, reduction="sum") / keep.sum()
 
 
-def warmup_rate(step, d_model, warmup, factor):  # 001's rate()
+def warmup_rate(step, d_model, warmup, factor):  # rate() of 001's full post
     step = max(step, 1)
     return factor * d_model ** -0.5 * min(step ** -0.5, step * warmup ** -1.5)
 
@@ -378,7 +378,7 @@ def training_record(workload, unit, batch, items, args, times):
                 **times, peak_rss_mb=peak_rss_mb())
 
 
-COPY_SETUPS = {  # examples/copy_task.cpp: the small configuration of issue 13, and --preset annotated
+COPY_SETUPS = {  # examples/copy_task.cpp: the small configuration of issue 13, and --preset annotated2022
     "copy_small": dict(d_model=64, d_ff=256, heads=4, lr_factor=1.0, warmup=200),
     "copy_annotated": dict(d_model=512, d_ff=2048, heads=8, lr_factor=0.5, warmup=400),
 }

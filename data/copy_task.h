@@ -1,11 +1,12 @@
 #pragma once
-// The Annotated Transformer's synthetic copy task (001, "A First Example"):
+// The Annotated Transformer's synthetic copy task (001's full post, "A First Example",
+// beyond the excerpt):
 // each sequence is a start symbol followed by symbols drawn uniformly from
 // 1..V-1, and the target is the source itself. 0 is the padding symbol.
 //
-// The original trains with start symbol 1 (data_gen sets data[:, 0] = 1) but
-// decodes from start symbol 0, the padding symbol, which the model never saw in
-// that place. Here the one start symbol (default 1) is used for both.
+// The 2018 post trains with start symbol 1 (data_gen sets data[:, 0] = 1) and decodes
+// from 1; its 2022 revision decodes from 0, the padding symbol, which the model never saw
+// in that place. Here the one start symbol (default 1) is used for both, as in 2018.
 #include <cstdint>
 
 #include "autograd/autograd.h"

@@ -1,7 +1,8 @@
-// The copy task (001, "A First Example"): train an encoder-decoder Transformer
+// The copy task (001's full post, "A First Example"): train an encoder-decoder Transformer
 // to copy random sequences, then decode held-out ones greedily.
 //   ./build/examples/copy_task                     the default preset (about 10 seconds on 2 cores)
-//   ./build/examples/copy_task --preset annotated  the Annotated Transformer's run (about 3 minutes)
+//   ./build/examples/copy_task --preset annotated  the Annotated Transformer's run (2018 post)
+//   ./build/examples/copy_task --preset annotated2022  its run in the 2022 revision (about 3 minutes)
 //   ./build/examples/copy_task --help              every flag
 #include <memory>
 #include <string>
@@ -46,7 +47,7 @@ struct Options {
     std::string layer_norm = "standard";  // or "annotated": 001's formula
     std::int64_t batch = 64, epochs = 30, batches_per_epoch = 50;
     std::string schedule = "warmup";  // the Transformer's (001), or "cosine"
-    double lr = 1.0;  // warmup: the factor of the schedule (as the Annotated Transformer's LambdaLR); cosine: the peak
+    double lr = 1.0;  // warmup: the schedule's factor (001's NoamOpt factor; 2022's LambdaLR base lr); cosine: the peak
     std::int64_t warmup = 200;
     double smoothing = 0.0;
     double beta2 = 0.98, adam_eps = 1e-9;
@@ -56,27 +57,32 @@ struct Options {
     std::string csv, figures;
     examples::CheckpointFlags checkpoint;
     bool detect_anomaly = false;
+    bool share_embeddings = false;  // 001 "Embeddings and Softmax"; 001's own make_model does not tie
 };
 
 // The flags a checkpoint records (recorded_flags.h): --load adopts the model's,
 // --resume all of them.
 const examples::FlagGroups kRecorded{
     .model = {"--vocab", "--seq-len", "--layers", "--d-model", "--d-ff", "--heads", "--dropout", "--norm",
-              "--layer-norm"},
+              "--layer-norm", "--share-embeddings"},
     .training = {"--batch", "--epochs", "--batches-per-epoch", "--schedule", "--lr", "--warmup", "--smoothing"},
     .run = {"--seed", "--threads"},
 };
 
-// The Annotated Transformer's run: V=11, N=2, d_model=512, d_ff=2048, h=8,
-// dropout 0.1, pre-norm with 001's LayerNorm, batch 80, 20 epochs of 20
-// batches, Adam(lr 0.5, betas (0.9, 0.98), eps 1e-9) under the warmup schedule
-// with warmup 400, no smoothing.
+// The Annotated Transformer's copy task (001's full post, beyond the excerpt): V=11,
+// N=2, d_model=512, d_ff=2048, h=8, dropout 0.1, pre-norm with 001's LayerNorm, Adam
+// (betas (0.9, 0.98), eps 1e-9) under the warmup schedule with warmup 400, no smoothing,
+// start symbol 1. The 2018 post (001's): batch 30, 10 epochs of 20 batches,
+// NoamOpt(d_model, 1, 400), step k at rate(k). Its 2022 revision: batch 80, 20 epochs of
+// 20 batches, Adam(lr 0.5) under LambdaLR, so the factor is 0.5.
 void apply_preset(Options& o) {
-    if (o.preset == "annotated") {
+    if (o.preset == "annotated" || o.preset == "annotated2022") {
         o.layers = 2, o.d_model = 512, o.d_ff = 2048, o.heads = 8, o.dropout = 0.1, o.norm = "pre";
         o.layer_norm = "annotated";
-        o.batch = 80, o.epochs = 20, o.batches_per_epoch = 20, o.lr = 0.5, o.warmup = 400;
+        o.warmup = 400;
     }
+    if (o.preset == "annotated") o.batch = 30, o.epochs = 10, o.batches_per_epoch = 20, o.lr = 1.0;
+    if (o.preset == "annotated2022") o.batch = 80, o.epochs = 20, o.batches_per_epoch = 20, o.lr = 0.5;
 }
 
 models::TransformerConfig model_config(const Options& o) {
@@ -85,6 +91,7 @@ models::TransformerConfig model_config(const Options& o) {
     c.n_layers = o.layers, c.d_model = o.d_model, c.d_ff = o.d_ff, c.heads = o.heads, c.dropout = o.dropout;
     c.norm = o.norm == "post" ? nn::Norm::post : nn::Norm::pre;
     c.layer_norm = o.layer_norm == "annotated" ? nn::LayerNormFormula::annotated : nn::LayerNormFormula::standard;
+    c.share_embeddings = o.share_embeddings;
     c.seed = o.seed;
     return c;
 }
@@ -256,8 +263,10 @@ void write_figures(models::Transformer& model, const Options& o) {
 // The flags; the preset, read first, sets the defaults the other flags override.
 void add_flags(CLI::App& app, Options& o, int argc, char** argv) {
     app.option_defaults()->always_capture_default();  // the values a checkpoint records
-    app.add_option("--preset", o.preset, "default (about 10 seconds on 2 cores) or annotated (the Annotated Transformer's run)")
-        ->check(CLI::IsMember({"default", "annotated"}));
+    app.add_option("--preset", o.preset,
+                   "default (about 10 seconds on 2 cores), annotated (the Annotated Transformer's run, 2018 post) or "
+                   "annotated2022 (its 2022 revision's run)")
+        ->check(CLI::IsMember({"default", "annotated", "annotated2022"}));
     o.preset = examples::peek_preset(argc, argv, o.preset);  // the preset sets defaults, flags override them
     apply_preset(o);
     app.add_option("--vocab", o.vocab, "vocabulary size V (0 pads, symbols 1..V-1)")->check(CLI::Range(3, 100000));
@@ -279,6 +288,8 @@ void add_flags(CLI::App& app, Options& o, int argc, char** argv) {
     app.add_option("--lr", o.lr, "warmup: the factor; cosine: the peak learning rate")
         ->check(examples::finite_positive());
     app.add_option("--warmup", o.warmup, "warmup steps of the schedule")->check(CLI::Range(1, 100000000));
+    app.add_flag("--share-embeddings", o.share_embeddings,
+                 "one matrix for the source and target embeddings and the generator (001 \"Embeddings and Softmax\")");
     app.add_option("--smoothing", o.smoothing, "label smoothing")->check(examples::finite_range(0.0, 0.99));
     app.add_option("--seed", o.seed, "seed of initialisation and data")->check(examples::seed_value());
     app.add_option("--threads", o.threads, "threads (BLAS)")->check(CLI::Range(1, 256));
@@ -325,10 +336,11 @@ int run(const Options& o, const nn::RunRecord& flags, const std::vector<std::str
     set_num_threads(o.threads);
     manual_seed(o.seed);  // dropout
     auto model = models::make_transformer(model_config(o));
-    examples::say("copy task: V={} length {} | Transformer N={} d_model={} d_ff={} h={} dropout {} {}-norm ({} LayerNorm), "
+    examples::say("copy task: V={} length {} | Transformer N={} d_model={} d_ff={} h={} dropout {} {}-norm ({} LayerNorm){}, "
                "{} parameters | batch {}, {} epochs x {} batches, Adam, {} schedule (warmup {}, lr {}) | {} threads\n",
                o.vocab, o.seq_len, o.layers, o.d_model, o.d_ff, o.heads, o.dropout, o.norm, o.layer_norm,
-               model->parameter_count(), o.batch, o.epochs, o.batches_per_epoch, o.schedule, o.warmup, o.lr, o.threads);
+               o.share_embeddings ? ", shared embeddings" : "", model->parameter_count(), o.batch, o.epochs,
+               o.batches_per_epoch, o.schedule, o.warmup, o.lr, o.threads);
     examples::say_adopted(o.checkpoint, adopted);
     if (o.checkpoint.load.empty())
         examples::timed("trained", [&] { train(*model, o, flags); });

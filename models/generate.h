@@ -26,6 +26,8 @@ struct SamplingOptions {
 // costs one token's work, and the cache is refilled from the window's start
 // only when the window moves (every C/2 tokens). Cached and uncached sampling
 // compute the same logits, model(x[s:n]), and so give the same tokens.
+// (nanoGPT instead crops to the last C tokens at every step and recomputes them;
+// here each token is drawn seeing more than C/2 and at most C earlier ones.)
 //
 // Returns the new tokens, without the prompt (which must be non-empty, each id
 // in [0, vocab)).

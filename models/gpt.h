@@ -24,7 +24,7 @@ struct GPTConfig {
     std::int64_t d_ff = 512;
     double dropout = 0.0;
     Positions positions = Positions::learned;
-    bool tie_weights = true;   // output projection = token embedding^T (001 "Embeddings and Softmax")
+    bool tie_weights = true;   // output projection = token embedding^T (001 "Embeddings and Softmax"; unscaled, as GPT-2)
     std::int64_t block = 0;    // 0: full causal attention; L > 0: block-local, blocks of L positions (004 §15.6.1)
     std::int64_t experts = 0;  // 0: GELU MLP; E > 0: mixture of E experts (004 §15.5.7)
     std::int64_t top_k = 2;    // experts per token

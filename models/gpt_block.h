@@ -14,7 +14,9 @@ using autograd::Tensor;
 // One decoder-only block (002 "Decoders"; nanoGPT's Block), pre-norm; the
 // equations are above forward() in the .cpp. The attention is causal over the whole prefix, or block-local (block = L > 0:
 // causal within blocks of L positions, 004 §15.6.1). The MLP is a GELU
-// FeedForward, or a MixtureOfExperts (experts > 0, 004 §15.5.7).
+// FeedForward, or a MixtureOfExperts (experts > 0, 004 §15.5.7). Dropout acts on the
+// attention weights P, on the MLP's hidden units (FeedForward, as 001's) and on each
+// sublayer's output; nanoGPT's MLP drops only its output.
 class GPTBlock : public nn::Module {
 public:
     // `config`'s norm and activation are not read: a GPT block is pre-norm with a GELU MLP.

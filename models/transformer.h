@@ -22,7 +22,7 @@ struct TransformerConfig {
     nn::Norm norm = nn::Norm::pre;
     nn::Activation activation = nn::Activation::relu;
     nn::LayerNormFormula layer_norm = nn::LayerNormFormula::standard;  // 003's, or 001's exactly
-    bool share_embeddings = false;  // source, target and generator share one matrix (001)
+    bool share_embeddings = false;  // one matrix for source, target and generator (001 "Embeddings and Softmax")
     std::int64_t max_len = 5000;
     std::uint64_t seed = 0;  // of the Glorot initialisation
 
@@ -65,7 +65,7 @@ public:
 // more dims with Glorot / fan_avg uniform ("this was important from their code").
 std::shared_ptr<Transformer> make_transformer(const TransformerConfig& config);
 
-// The decoder's mask as 001's Batch.make_std_mask: a position may attend to
+// The decoder's mask as Batch.make_std_mask (001's full post): a position may attend to
 // earlier positions that are not padding. tgt [B, T] -> [B, T, T].
 Tensor target_mask(const Tensor& tgt, std::int64_t pad);
 

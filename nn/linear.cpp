@@ -19,7 +19,13 @@ Linear::Linear(std::int64_t in, std::int64_t out, bool with_bias, autograd::Gene
     }
 }
 
-// [..., in] -> [..., out]: x W^T + b, one op (autograd/ops/linear.h)
-Tensor Linear::forward(const Tensor& x) const { return autograd::linear(x, weight, bias); }
+// [..., in] -> [..., out]: x W^T + b, one op (autograd/ops/linear.h). A single vector
+// [in] -> [out], as PyTorch's F.linear takes it, goes through as the one row [1, in]:
+// the op's backward forms dx = dy W as a matrix product of rows.
+Tensor Linear::forward(const Tensor& x) const {
+    if (x.dim() == 1 && x.size(0) == weight.size(1))  // a wrong width is reported on x's own shape below
+        return autograd::reshape(autograd::linear(autograd::reshape(x, {1, x.size(0)}), weight, bias), {weight.size(0)});
+    return autograd::linear(x, weight, bias);
+}
 
 }  // namespace nn

@@ -15,7 +15,7 @@ using autograd::Tensor;
 // log_softmax): mean over non-ignored rows of -log_probs[target].
 Tensor nll_loss(const Tensor& log_probs, const Tensor& target, std::int64_t ignore_index = -100);
 
-// The Annotated Transformer's LabelSmoothing (001 training section), as the KL
+// The Annotated Transformer's LabelSmoothing (001's full post, beyond the excerpt), as the KL
 // divergence from the smoothed target distribution q to the model's p:
 //   q[target] = 1 - eps, q[padding_idx] = 0, q[other] = eps / (V - 2),
 //   loss = mean over tokens whose target is not padding of sum_c q_c (log q_c - log p_c).

@@ -6,11 +6,12 @@
 
 namespace nn {
 
-// The Transformer's warmup schedule (001, "Optimizer"; Vaswani et al. eq. 3):
+// The Transformer's warmup schedule (001's full post, "Optimizer", beyond the excerpt;
+// Vaswani et al. eq. 3):
 //   rate(step) = factor * d_model^-0.5 * min(step^-0.5, step * warmup^-1.5),
 // rising linearly for `warmup` steps, then decaying as 1/sqrt(step). Steps
-// count from 1, as in the paper; step 0 is read as step 1, as the Annotated
-// Transformer does.
+// count from 1, as in the paper and the 2018 post's NoamOpt (step k at rate(k)); step 0 is
+// read as step 1, as the 2022 revision's rate() does.
 class WarmupSchedule {
 public:
     WarmupSchedule(std::int64_t d_model, std::int64_t warmup, double factor = 1.0);

@@ -42,7 +42,7 @@ public:
     Dtype dtype() const { return dtype_; }
 
     // Replaces this module's own parameter `name` by `t` (weight tying, e.g.
-    // the Transformer's shared embeddings, 001). Returns t.
+    // the Transformer's shared embeddings, 001 "Embeddings and Softmax"). Returns t.
     Tensor replace_parameter(const std::string& name, Tensor t);
 
 protected:

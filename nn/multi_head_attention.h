@@ -24,6 +24,9 @@ struct KVCache {
 // the mask, the softmax and dropout on P are in autograd/ops/attention.cpp.
 // nn::scaled_dot_product_attention is the same equation on one head, composed of
 // plain ops; tests check the two agree.
+// Keys and values may come from inputs of other widths than the queries' (003 "Scaled
+// dot-product attention": queries from X of width d_X, keys and values from Y of width
+// d_Y; PyTorch's kdim and vdim): W^K is then [kdim -> d_model], W^V [vdim -> d_model].
 // Masks are int64, nonzero = may attend, broadcastable to [B, Tq, Tk]: padding
 // [B, 1, Tk], causal [1, Tq, Tk] (subsequent_mask), or both (mask_and). The
 // same mask applies to every head.
@@ -31,12 +34,16 @@ class MultiHeadAttention : public Module {
 public:
     MultiHeadAttention(std::int64_t d_model, std::int64_t heads, double dropout = 0.0,
                        autograd::Generator& gen = autograd::default_generator());
+    // Keys of width kdim, values of width vdim (both d_model above).
+    MultiHeadAttention(std::int64_t d_model, std::int64_t heads, std::int64_t kdim, std::int64_t vdim,
+                       double dropout = 0.0, autograd::Generator& gen = autograd::default_generator());
 
-    // query [B, Tq, D], key and value [B, Tk, D] -> [B, Tq, D].
+    // query [B, Tq, D], key [B, Tk, kdim] and value [B, Tk, vdim] -> [B, Tq, D].
     Tensor forward(const Tensor& query, const Tensor& key, const Tensor& value, const Tensor& mask = Tensor()) const;
     Tensor operator()(const Tensor& query, const Tensor& key, const Tensor& value, const Tensor& mask = Tensor()) const {
         return forward(query, key, value, mask);
     }
+    // Self-attention (below) needs kdim = vdim = d_model.
     // Block-local causal self-attention (004 §15.6.1): position i attends only
     // to positions j <= i of its own block of `block` = L positions. The notes
     // chunk a sequence of N into K blocks of N/K and get O(N^2 / K) instead of
@@ -53,7 +60,7 @@ public:
     // cached position (add a mask for t > 1). Equals forward() on the whole prefix.
     Tensor forward_cached(const Tensor& x_new, KVCache& cache, const Tensor& mask = Tensor()) const;
     // Cross-attention whose keys and values (the encoder memory's) are projected
-    // once, on the first call, and reused from `cache` afterwards.
+    // once, on the first call, and reused from `cache` afterwards (needs kdim = vdim).
     Tensor forward_memory_cached(const Tensor& query, const Tensor& memory, KVCache& cache,
                                  const Tensor& mask = Tensor()) const;
 
@@ -62,12 +69,13 @@ public:
 
     std::shared_ptr<Linear> w_q, w_k, w_v, w_o;
     std::shared_ptr<Dropout> dropout;
-    std::int64_t heads, d_k;
+    std::int64_t heads, d_k, kdim, vdim;
 
 private:
     Tensor attend(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask) const;
     Tensor self_attend(const Tensor& x, const Tensor& mask) const;
-    void check_input(const char* what, const Tensor& x) const;
+    void check_input(const char* what, const Tensor& x, std::int64_t width) const;
+    void check_self_attention(const char* what) const;
     mutable Tensor last_attention_;
 };
 

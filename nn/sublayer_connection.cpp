@@ -7,7 +7,7 @@ SublayerConnection::SublayerConnection(std::int64_t d_model, double p, Norm n, L
     dropout = register_module("dropout", std::make_shared<Dropout>(p));
 }
 
-// pre-norm:   x + Dropout(sublayer(LN(x)))     (001's SublayerConnection: "more stable")
+// pre-norm:   x + Dropout(sublayer(LN(x)))     (001's SublayerConnection; 003: it trains more stably)
 // post-norm:  LN(x + Dropout(sublayer(x)))     (the original Transformer; 000's EncoderBlock)
 Tensor SublayerConnection::forward(const Tensor& x, const std::function<Tensor(const Tensor&)>& sublayer) const {
     if (placement == Norm::pre) return x + (*dropout)(sublayer((*norm)(x)));

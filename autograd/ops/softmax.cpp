@@ -99,7 +99,7 @@ Tensor log_softmax(const Tensor& x, std::int64_t dim) {
 namespace {
 
 // Attention's weights from the scores S, scaled and masked in one pass over each
-// row (002 "causal masking"; 001's masked_fill(mask == 0, -1e9) before the softmax):
+// row (002 "causal masking"; 001's -inf, where its full post's code fills -1e9):
 //   P = softmax(M + scale S) along the last dim,  M = -inf where mask == 0, else 0;
 //   a row whose every score is masked gives P = 0 (not NaN).
 // Backward, softmax's times the scale:

@@ -69,6 +69,9 @@ std::vector<Case> module_cases() {
     cases.push_back(module_case<nn::Linear>(
         "nn", "Linear", "[2,3,4] -> 5", [] { return std::make_shared<nn::Linear>(4, 5); },
         [] { return std::vector{leaf({2, 3, 4}, 1)}; }, [](const nn::Linear& m, auto& x) { return m(x[0]); }));
+    cases.push_back(module_case<nn::Linear>(
+        "nn", "Linear (a vector)", "[4] -> 5", [] { return std::make_shared<nn::Linear>(4, 5); },
+        [] { return std::vector{leaf({4}, 1)}; }, [](const nn::Linear& m, auto& x) { return m(x[0]); }));
     cases.push_back(module_case<nn::Embedding>(
         "nn", "Embedding (x sqrt d)", "ids [2,3], V 6, d 4", [] { return std::make_shared<nn::Embedding>(6, 4, true); },
         [] { return std::vector<Tensor>{}; },
@@ -103,6 +106,13 @@ std::vector<Case> module_cases() {
         "nn", "MultiHeadAttention (cross)", "q [2,3,4], kv [2,5,4]", mha,
         [] { return std::vector{leaf({2, 3, 4}, 7), leaf({2, 5, 4}, 8)}; },
         [](const nn::MultiHeadAttention& m, auto& x) { return m(x[0], x[1], x[1]); }));
+    cases.push_back(module_case<nn::MultiHeadAttention>(
+        "nn", "MultiHeadAttention (kdim 3, vdim 5)", "q [2,3,4], k [2,5,3], v [2,5,5], padding",
+        [] { return std::make_shared<nn::MultiHeadAttention>(4, 2, 3, 5); },
+        [] { return std::vector{leaf({2, 3, 4}, 13), leaf({2, 5, 3}, 14), leaf({2, 5, 5}, 15)}; },
+        [](const nn::MultiHeadAttention& m, auto& x) {
+            return m(x[0], x[1], x[2], tensor({1, 1, 1, 0, 0, 1, 1, 1, 1, 1}, {2, 1, 5}, Dtype::int64));
+        }));
     cases.push_back(module_case<nn::MultiHeadAttention>(
         "nn", "MultiHeadAttention (causal)", "[2,3,4], mask [1,3,3]", mha, [] { return std::vector{leaf({2, 3, 4}, 9)}; },
         [](const nn::MultiHeadAttention& m, auto& x) { return m(x[0], x[0], x[0], nn::subsequent_mask(3)); }));

@@ -50,7 +50,7 @@ TEST_CASE("parameters are named as the notes draw the model", "[model]") {
     CHECK(post->parameter_count() == model->parameter_count() - 4 * 8);  // no final norms in post-norm
 }
 
-TEST_CASE("shared embeddings tie source, target and generator to one matrix (001)", "[model]") {
+TEST_CASE("shared embeddings tie source, target and generator to one matrix (001 'Embeddings and Softmax')", "[model]") {
     auto c = tiny(nn::Norm::pre);
     c.share_embeddings = true;
     auto shared = models::make_transformer(c);

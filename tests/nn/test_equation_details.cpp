@@ -41,7 +41,8 @@ TEST_CASE("LayerNorm puts eps inside the square root: (a - mu) / sqrt(v + eps) (
     ln.to(Dtype::float64);
     Tensor y = ln(tensor({0, 1e-3}, {1, 2}, Dtype::float64));
     const double inside = 5e-4 / std::sqrt(2.5e-7 + 1e-5);  // 0.156: eps inside
-    // Outside it would be 5e-4 / (5e-4 + 1e-5) = 0.980; with 001's unbiased std, 0.707.
+    // Outside it would be 5e-4 / (5e-4 + 1e-5) = 0.980; 001's formula (unbiased std 7.07e-4, eps 1e-6
+    // outside) gives 5e-4 / (7.07e-4 + 1e-6) = 0.706.
     require_values(y, {-inside, inside}, 1e-12);
 }
 
@@ -62,7 +63,7 @@ TEST_CASE("dropout acts on the sublayer's output before the residual sum: x + dr
     CHECK(dropped < 28);
 }
 
-TEST_CASE("attention dropout acts on the weights P, before P V (001 'p_attn = dropout(p_attn)')", "[module]") {
+TEST_CASE("attention dropout acts on the weights P, before P V (001's full post: p_attn = dropout(p_attn))", "[module]") {
     // One head, D = 1, W_Q = W_K = 0 so P is uniform, 1/3 per key; W_V = W_O = 1 and no biases:
     // out_t = sum_j dropout(P)_tj v_j. With v = [1, 10, 100] each kept subset of keys is readable.
     manual_seed(5);

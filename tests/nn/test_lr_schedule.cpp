@@ -4,7 +4,7 @@
 #include "check.h"
 #include "nn/lr_schedule.h"
 
-TEST_CASE("the Transformer's warmup schedule at given steps (001)", "[optim]") {
+TEST_CASE("the Transformer's warmup schedule at given steps (001's full post)", "[optim]") {
     nn::WarmupSchedule s(512, 4000, 1.0);
     double base = 1 / std::sqrt(512.0);
     CHECK(s.lr(1) == Approx(base * 1 * std::pow(4000.0, -1.5)));

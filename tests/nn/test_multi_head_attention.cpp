@@ -126,3 +126,17 @@ TEST_CASE("masks: subsequent_mask, padding_mask and their AND", "[module]") {
     require_values(nn::mask_and(pad, nn::subsequent_mask(2)), {1, 0, 1, 0});
     CHECK_THROWS_AS(nn::subsequent_mask(0), ValueError);
 }
+
+TEST_CASE("keys and values of their own widths are checked, and self-attention needs them at d_model", "[errors]") {
+    nn::MultiHeadAttention mha(4, 2, 3, 5);
+    Tensor q = zeros({2, 6, 4}), k = zeros({2, 7, 3}), v = zeros({2, 7, 5});
+    CHECK(mha(q, k, v).shape() == Shape{2, 6, 4});
+    CHECK_THROWS_WITH(mha(q, v, v), "MultiHeadAttention: key must be [B, T, 3], got [2, 7, 5]");
+    CHECK_THROWS_WITH(mha(q, k, k), "MultiHeadAttention: value must be [B, T, 5], got [2, 7, 3]");
+    CHECK_THROWS_AS(mha(q, k, narrow(v, 1, 0, 6)), ShapeError);  // 7 keys, 6 values
+    nn::KVCache cache;
+    CHECK_THROWS_WITH(mha.forward_cached(q, cache), Catch::Contains("needs kdim = vdim = d_model 4, not 3 and 5"));
+    CHECK_THROWS_WITH(mha.forward_block_local(q, 2), Catch::Contains("needs kdim = vdim = d_model 4"));
+    CHECK_THROWS_WITH(mha.forward_memory_cached(q, k, cache), Catch::Contains("kdim 3 != vdim 5"));
+    CHECK_THROWS_AS(nn::MultiHeadAttention(4, 2, 0, 5), ValueError);
+}

@@ -37,6 +37,33 @@ TEST_CASE("the sinusoidal code shifts by a fixed rotation: p(t+phi) = M(phi) p(t
     }
 }
 
+TEST_CASE("p_t and p_(t+phi) are close for small phi, by the same distance at every t (004 after eq. 15.59)",
+          "[module]") {
+    // By eq. 15.59 each (sin, cos) pair turns by w_k phi, so
+    //   ||p_(t+phi) - p_t||^2 = sum_k (2 - 2 cos(w_k phi)),   w_k = 1 / C^(2k/d),
+    // which does not depend on t and, for small phi, grows with phi from 0.
+    const std::int64_t d = 64;
+    nn::SinusoidalPositionalEncoding pe(d, 0.0, 256);
+    pe.to(Dtype::float64);
+    double previous = 0;
+    for (std::int64_t phi : {1, 2, 3, 4}) {
+        double by_hand = 0;
+        for (std::int64_t k = 0; k < d / 2; ++k)
+            by_hand += 2 - 2 * std::cos(phi / std::pow(10000.0, 2.0 * static_cast<double>(k) / d));
+        by_hand = std::sqrt(by_hand);
+        for (std::int64_t t : {0, 17, 200}) {
+            double distance = std::sqrt(squared_norm(select(pe.table, 0, t + phi) - select(pe.table, 0, t)));
+            INFO("t " << t << ", phi " << phi);
+            CHECK(std::abs(distance - by_hand) < 1e-12);
+        }
+        CHECK(by_hand > previous);
+        previous = by_hand;
+    }
+    // One step apart, the codes are near: |p_(t+1) - p_t| = 1.47 beside |p_t| = sqrt(d / 2) = 5.66.
+    double one_step = std::sqrt(squared_norm(select(pe.table, 0, 1) - select(pe.table, 0, 0)));
+    CHECK(one_step < 0.3 * std::sqrt(d / 2.0));
+}
+
 TEST_CASE("positional encodings add to the input", "[module]") {
     nn::SinusoidalPositionalEncoding pe(4, 0.0, 10);
     Tensor y = pe(zeros({2, 3, 4}));

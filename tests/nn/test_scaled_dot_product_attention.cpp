@@ -1,6 +1,7 @@
 // Scaled dot-product attention and multi-head attention by value: the notes'
 // worked example step by step, masks, and the heads computed one by one.
 #include <cmath>
+#include <utility>
 
 #include "check.h"
 #include "nn/attention_mask.h"
@@ -54,27 +55,56 @@ TEST_CASE("attention masks by value: causal, padding, and a fully masked row of 
 
 TEST_CASE("multi-head attention equals its heads computed one by one from slices of the weights (001; 004 eq. 15.55-15.56)",
           "[module]") {
+    // Keys and values of the query's width D, then of their own widths (003: d_X != d_Y; kdim, vdim).
     const std::int64_t B = 2, T = 4, S = 3, D = 6, H = 3, dk = D / H;
-    nn::MultiHeadAttention mha(D, H);
-    mha.to(Dtype::float64);
-    Generator gen(5);
-    Tensor x = randn({B, T, D}, gen, Dtype::float64), mem = randn({B, S, D}, gen, Dtype::float64);
-    Tensor mask = tensor({1, 1, 0, 1, 1, 1}, {B, 1, S}, Dtype::int64);
-    Tensor got = mha(x, mem, mem, mask);  // [B, T, D]
-    // head_i = Attention(x W_i^Q, mem W_i^K, mem W_i^V), W_i = rows i*dk .. (i+1)*dk of each projection.
-    std::vector<Tensor> heads;
-    auto project = [](const Tensor& in, const nn::Linear& lin, std::int64_t i, std::int64_t dk) {
-        return matmul(in, narrow(lin.weight, 0, i * dk, dk), false, true) + narrow(lin.bias, 0, i * dk, dk);
-    };
-    for (std::int64_t i = 0; i < H; ++i)
-        heads.push_back(nn::scaled_dot_product_attention(project(x, *mha.w_q, i, dk), project(mem, *mha.w_k, i, dk),
-                                                          project(mem, *mha.w_v, i, dk), mask));
-    // MultiHead = Concat(head_1, ..., head_h) W^O.
-    Tensor want = mha.w_o->forward(concat(heads, 2));
-    require_values(got, want.to_vector(), 1e-12);
+    for (auto [kdim, vdim] : {std::pair<std::int64_t, std::int64_t>{D, D}, {5, 2}}) {
+        nn::MultiHeadAttention mha(D, H, kdim, vdim);
+        mha.to(Dtype::float64);
+        Generator gen(5);
+        Tensor x = randn({B, T, D}, gen, Dtype::float64), keys = randn({B, S, kdim}, gen, Dtype::float64),
+               values = randn({B, S, vdim}, gen, Dtype::float64);
+        Tensor mask = tensor({1, 1, 0, 1, 1, 1}, {B, 1, S}, Dtype::int64);
+        Tensor got = mha(x, keys, values, mask);  // [B, T, D]
+        // head_i = Attention(x W_i^Q, keys W_i^K, values W_i^V), W_i = rows i*dk .. (i+1)*dk of each projection.
+        std::vector<Tensor> heads;
+        auto project = [](const Tensor& in, const nn::Linear& lin, std::int64_t i, std::int64_t dk) {
+            return matmul(in, narrow(lin.weight, 0, i * dk, dk), false, true) + narrow(lin.bias, 0, i * dk, dk);
+        };
+        for (std::int64_t i = 0; i < H; ++i)
+            heads.push_back(nn::scaled_dot_product_attention(project(x, *mha.w_q, i, dk),
+                                                              project(keys, *mha.w_k, i, dk),
+                                                              project(values, *mha.w_v, i, dk), mask));
+        // MultiHead = Concat(head_1, ..., head_h) W^O.
+        Tensor want = mha.w_o->forward(concat(heads, 2));
+        INFO("kdim " << kdim << ", vdim " << vdim);
+        CHECK(mha.w_k->weight.shape() == Shape{D, kdim});
+        CHECK(mha.w_v->weight.shape() == Shape{D, vdim});
+        require_values(got, want.to_vector(), 1e-12);
+    }
 }
 
-TEST_CASE("q.k has variance d_k through Lectern's own projections, and the scaled score variance 1 (001, 002)",
+TEST_CASE("without the 1/sqrt(D_K) scaling the weights start sharp and their gradient small (002)", "[module]") {
+    // 002 "Why Use the 1/sqrt(D_K) Scaling?": at random initialisation unscaled scores (variance
+    // D_K = 64) put almost all weight on one key, where the softmax's slope vanishes; scaled
+    // (variance 1), the weights are spread. Per row of P: its largest weight, and the Frobenius
+    // norm of the softmax's Jacobian diag(p) - p p^T, sqrt(S2 - 2 S3 + S2^2) with S_m = sum p^m.
+    const std::int64_t n = 2000, keys = 16, dk = 64;
+    Generator gen(21);
+    Tensor q = randn({n, 1, dk}, gen, Dtype::float64), k = randn({n, keys, dk}, gen, Dtype::float64);
+    auto sharpness = [](const Tensor& p) {
+        Tensor s2 = sum(p * p, -1), s3 = sum(p * p * p, -1);
+        return std::pair{mean(max(p, -1)).item(), mean(sqrt(relu(s2 - 2.0 * s3 + s2 * s2))).item()};  // >= 0 but for rounding
+    };
+    auto [max_scaled, slope_scaled] = sharpness(nn::attention_weights(q, k));
+    auto [max_unscaled, slope_unscaled] = sharpness(softmax(matmul(q, k, false, true), -1));
+    INFO("mean largest weight: scaled " << max_scaled << ", unscaled " << max_unscaled << "; mean |Jacobian|: scaled "
+                                        << slope_scaled << ", unscaled " << slope_unscaled);
+    CHECK(max_unscaled > 0.75);  // about 0.84: nearly one-hot
+    CHECK(max_scaled < 0.35);    // about 0.25 of 16 keys
+    CHECK(slope_unscaled < 0.7 * slope_scaled);
+}
+
+TEST_CASE("q.k has variance d_k through Lectern's own projections, and the scaled score variance 1 (001)",
           "[module]") {
     // With x ~ N(0, 1) of width D and projections initialised N(0, 1/D), q and k have unit-variance
     // entries, so q.k sums d_k products of variance 1: var = d_k; dividing by sqrt(d_k) restores 1.

@@ -69,7 +69,7 @@ def layer_norm(x, gamma, beta, eps=1e-5):  # 003: gamma (a - mu) / sqrt(v + eps)
 
 
 def attention(q, k, v, mask=None):
-    """001/002: P = softmax(Q K^T / sqrt(d_k) + M), Z = P V; M = -inf where mask == 0;
+    """001/002: P = softmax(Q K^T / sqrt(d_k) + M), Z = P V; M = -inf where mask == 0 (001's text);
     a row with every key masked attends to nothing (P = 0), Lectern's convention."""
     s = q @ k.transpose(-1, -2) / math.sqrt(q.shape[-1])
     if mask is not None:
@@ -83,8 +83,9 @@ def attention(q, k, v, mask=None):
     return p @ v, p
 
 
-def mha(p, prefix, q_in, kv_in, heads, mask=None):
-    """001 / 004 eq. 15.55-15.56: heads from column blocks of the projections, concat, W_O."""
+def mha(p, prefix, q_in, kv_in, heads, mask=None, v_in=None):
+    """001 / 004 eq. 15.55-15.56: heads from column blocks of the projections, concat, W_O.
+    Values come from kv_in, or from v_in when given (keys and values of their own widths)."""
     def proj(name, x):
         return linear(x, p[f"{prefix}{name}.weight"], p[f"{prefix}{name}.bias"])
 
@@ -93,7 +94,7 @@ def mha(p, prefix, q_in, kv_in, heads, mask=None):
         return x.reshape(b, t, heads, d // heads).transpose(1, 2)
 
     m = None if mask is None else mask.unsqueeze(1)  # the same mask for every head
-    z, _ = attention(split(proj("w_q", q_in)), split(proj("w_k", kv_in)), split(proj("w_v", kv_in)), m)
+    z, _ = attention(split(proj("w_q", q_in)), split(proj("w_k", kv_in)), split(proj("w_v", kv_in if v_in is None else v_in)), m)
     b, h, t, dk = z.shape
     return proj("w_o", z.transpose(1, 2).reshape(b, t, h * dk))
 
@@ -130,7 +131,7 @@ def sinusoidal(max_len, d):  # 004 §15.5.3 eq. 15.57, C = 10000
 
 
 def label_smoothing_loss(logp, target, vocab, pad, eps):
-    """001's LabelSmoothing: KL(q || p), q[target] = 1 - eps, q[pad] = 0, else eps / (V - 2);
+    """LabelSmoothing of 001's full post: KL(q || p), q[target] = 1 - eps, q[pad] = 0, else eps / (V - 2);
     Lectern takes the mean over non-padding tokens."""
     q = torch.full(logp.shape, eps / (vocab - 2))
     q.scatter_(-1, target.unsqueeze(-1), 1 - eps)
@@ -180,7 +181,7 @@ def causal(t):  # 001 subsequent_mask: [1, T, T], 1 where j <= i
 
 def main():
     OUT.mkdir(exist_ok=True)
-    torch.manual_seed(0)
+    torch.manual_seed(0)  # one stream for every case: new cases go last, so the files already made stay the same
 
     with_grads("linear", {"x": rand(2, 3, 4)}, params_like(linear_shapes("", 4, 5)),
                lambda l: {"y": linear(l["x"], l["weight"], l["bias"])})
@@ -321,9 +322,132 @@ def main():
             record[f"after.late.{s}"] = late.detach().clone()
         write(kind, record)
 
-    # The Transformer's warmup schedule (001 `rate`): factor d^-0.5 min(s^-0.5, s w^-1.5).
+    # The Transformer's warmup schedule (`rate` in 001's full post): factor d^-0.5 min(s^-0.5, s w^-1.5).
     steps = torch.arange(1, 13)
     write("warmup", {"lr": 2.0 * d ** -0.5 * torch.minimum(steps ** -0.5, steps * 4 ** -1.5)})
+
+    decoder_only_cases(d, heads, d_ff)
+
+    # Cross-attention whose keys (width 5) and values (width 3) are not of the queries' width
+    # d (003: queries from X of width d_X, keys and values from Y of width d_Y; kdim, vdim).
+    shapes = {**linear_shapes("w_q.", d, d), **linear_shapes("w_k.", 5, d), **linear_shapes("w_v.", 3, d),
+              **linear_shapes("w_o.", d, d)}
+    with_grads("mha_kdim_vdim", {"x": rand(2, 3, d), "keys": rand(2, 5, 5), "values": rand(2, 5, 3)},
+               params_like(shapes), lambda l: {"y": mha(l, "", l["x"], l["keys"], heads, src_pad, l["values"])},
+               {"mask": src_pad})
+
+    # 001's LayerNorm: a_2 (x - mean) / (std + eps) + b_2, std unbiased, eps 1e-6 outside the root.
+    def layer_norm_001(l):
+        x = l["x"]
+        mean = x.mean(-1, keepdim=True)
+        std = ((x - mean) ** 2).sum(-1, keepdim=True).div(x.shape[-1] - 1).sqrt()
+        return {"y": l["gamma"] * (x - mean) / (std + 1e-6) + l["beta"]}
+
+    with_grads("layer_norm_annotated", {"x": rand(2, 3, 5) * 3}, {"gamma": rand(5), "beta": rand(5)}, layer_norm_001)
+
+
+# ---- the decoder-only pieces (002 "Decoders"; the GPT's layout as nanoGPT's model.py
+# writes it: h = h + attn(LN(h)), h = h + mlp(LN(h)), logits = LN(h) W_tok^T).
+
+def gelu(h):  # exact GELU, nanoGPT's nn.GELU()
+    return 0.5 * h * (1 + torch.erf(h / math.sqrt(2)))
+
+
+def block_local(t, length):
+    """004 §15.6.1: the sequence cut into blocks of `length` positions; i attends to j iff
+    both are in one block and j <= i. [1, T, T]."""
+    i, j = torch.arange(t).unsqueeze(1), torch.arange(t).unsqueeze(0)
+    return ((j <= i) & (i // length == j // length)).to(torch.int64).unsqueeze(0)
+
+
+def moe(p, prefix, x, experts, k):
+    """004 §15.5.7 with Lectern's gate (nn/mixture_of_experts.h): logits g = x W_g; each
+    token's k largest, weights w = softmax over those k logits; y = sum_j w_j FFN_{e_j}(x).
+    Also aux = E sum_e f_e P_e, f_e the share of the N k choices that went to e, P_e the
+    mean over tokens of softmax(g)_e. Computed token by token, no routing tricks."""
+    tokens = x.reshape(-1, x.shape[-1])
+    logits = tokens @ p[f"{prefix}gate.weight"].T                             # [N, E]
+    top, chosen = logits.topk(k, -1)
+    w = torch.softmax(top, -1)
+    rows = []
+    for n in range(tokens.shape[0]):
+        rows.append(sum(w[n, j] * ffn(p, f"{prefix}experts.{int(chosen[n, j])}.", tokens[n], "gelu")
+                        for j in range(k)))
+    f = torch.bincount(chosen.reshape(-1), minlength=experts).to(torch.float64) / chosen.numel()
+    aux = experts * (f * torch.softmax(logits, -1).mean(0)).sum()
+    return torch.stack(rows).reshape(x.shape), aux
+
+
+def gpt_block(p, prefix, x, heads, block=0, experts=0, k=2):
+    """Pre-norm: h' = h + MHA(LN(h)) (causal, or block-local), out = h' + MLP(LN(h'))."""
+    t = x.shape[1]
+    mask = causal(t) if block == 0 else block_local(t, block)
+    h = sublayer(p, f"{prefix}sublayer.0.", x, lambda y: mha(p, f"{prefix}attn.", y, y, heads, mask), "pre")
+    if experts:
+        return sublayer(p, f"{prefix}sublayer.1.", h, lambda y: moe(p, f"{prefix}moe.", y, experts, k)[0], "pre")
+    return sublayer(p, f"{prefix}sublayer.1.", h, lambda y: ffn(p, f"{prefix}mlp.", y, "gelu"), "pre")
+
+
+def gpt_shapes(vocab, context, d, d_ff, n_layers, experts=0):
+    shapes = {"tok_embed.weight": (vocab, d), "pos.weight": (context, d)}
+    for layer in range(n_layers):
+        pre = f"blocks.{layer}."
+        shapes.update(mha_shapes(f"{pre}attn.", d))
+        if experts:
+            shapes[f"{pre}moe.gate.weight"] = (experts, d)
+            for e in range(experts):
+                shapes.update(ffn_shapes(f"{pre}moe.experts.{e}.", d, d_ff))
+        else:
+            shapes.update(ffn_shapes(f"{pre}mlp.", d, d_ff))
+        for i in range(2):
+            shapes.update(ln_shapes(f"{pre}sublayer.{i}.norm.", d))
+    shapes.update(ln_shapes("norm.", d))
+    return shapes
+
+
+def decoder_only_cases(d, heads, d_ff):
+    # Learned positions (002): X = E_tok[ids] + W_pos[:T], here added to any x, and at an
+    # offset (incremental decoding feeds positions start .. start + T - 1).
+    with_grads("learned_positions", {"x": rand(2, 3, d)}, {"weight": rand(6, d)},
+               lambda l: {"y": l["x"] + l["weight"][:3]})
+    with_grads("learned_positions_offset", {"x": rand(2, 3, d)}, {"weight": rand(6, d)},
+               lambda l: {"y": l["x"] + l["weight"][2:5]}, {"start": torch.tensor([2])})
+
+    # Block-local causal self-attention (004 §15.6.1), blocks of L = 2 over T = 5: the
+    # blocks {0,1}, {2,3}, {4}, as one mask over the whole sequence.
+    with_grads("mha_block_local", {"x": rand(2, 5, d)}, params_like(mha_shapes("", d)),
+               lambda l: {"y": mha(l, "", l["x"], l["x"], heads, block_local(5, 2))}, {"mask": block_local(5, 2)})
+
+    # The mixture of experts: E = 3 experts, top 2, on 2 x 3 tokens.
+    mp = {"gate.weight": (3, d)}
+    for e in range(3):
+        mp.update(ffn_shapes(f"experts.{e}.", d, d_ff))
+    with_grads("moe", {"x": rand(2, 3, d)}, {k: v * 2 if k == "gate.weight" else v for k, v in params_like(mp).items()},
+               lambda l: dict(zip(("y", "aux"), moe(l, "", l["x"], 3, 2))))
+
+    # One GPT block (full causal attention, GELU MLP).
+    bp = {}
+    bp.update(mha_shapes("attn.", d))
+    bp.update(ffn_shapes("mlp.", d, d_ff))
+    for i in range(2):
+        bp.update(ln_shapes(f"sublayer.{i}.norm.", d))
+    with_grads("gpt_block", {"x": rand(2, 4, d)}, params_like(bp), lambda l: {"y": gpt_block(l, "", l["x"], heads)})
+
+    # Whole GPTs (vocab 7, context 6, two layers, tied output projection): the logits and the
+    # next-token cross-entropy, and every parameter's gradient of the loss. The second has
+    # block-local attention (L 2) and a mixture of 3 experts (top 2) in every block.
+    ids = torch.tensor([[1, 3, 5, 2, 6], [4, 6, 1, 1, 0]])
+    targets = torch.tensor([[3, 5, 2, 6, 1], [6, 1, 1, 0, 2]])
+    for name, block, experts in (("gpt", 0, 0), ("gpt_local_moe", 2, 3)):
+        gp = {k: v.requires_grad_() for k, v in params_like(gpt_shapes(7, 6, d, d_ff, 2, experts)).items()}
+        h = gp["tok_embed.weight"][ids] + gp["pos.weight"][:ids.shape[1]]  # no sqrt(d_model): GPT-2's embedding
+        for layer in range(2):
+            h = gpt_block(gp, f"blocks.{layer}.", h, heads, block, experts)
+        logits = linear(layer_norm(h, gp["norm.gamma"], gp["norm.beta"]), gp["tok_embed.weight"], 0)  # tied
+        loss = torch.nn.functional.cross_entropy(logits.reshape(-1, 7), targets.reshape(-1))
+        loss.backward()
+        write(name, {**gp, "ids": ids, "targets": targets, "out.logits": logits, "out.loss": loss.reshape(1),
+                     **{f"grad.{k}": v.grad if v.grad is not None else torch.zeros_like(v) for k, v in gp.items()}})
 
 
 if __name__ == "__main__":

@@ -31,7 +31,8 @@ public:
     void load_parameters(nn::Module& m, const std::string& prefix = "") const;
 
     // CHECKs that `got` matches the reference `key` within tol (absolute, plus
-    // tol relative to the largest reference magnitude), and records the difference.
+    // tol relative to the largest reference magnitude), and records the difference. An
+    // undefined `got` (a gradient that never reached its tensor) counts as zeros.
     void compare(const std::string& key, const Tensor& got, double tol = 1e-10);
     // Backpropagates sum(out * dout) and compares the gradient of each named
     // input and of every parameter of `m` with "grad.<name>".

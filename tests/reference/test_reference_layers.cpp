@@ -34,6 +34,17 @@ TEST_CASE("LayerNorm matches PyTorch (003's formula, eps 1e-5 inside the square 
     ref.compare_gradients(y, {{"x", x}}, &ln);
 }
 
+TEST_CASE("001's LayerNorm matches PyTorch: a_2 (x - mean) / (unbiased std + 1e-6) + b_2", "[reference]") {
+    reference::Case ref("layer_norm_annotated");
+    nn::LayerNorm ln(5, nn::LayerNormFormula::annotated);
+    ln.to(Dtype::float64);
+    ref.load_parameters(ln);
+    Tensor x = ref.input("x");
+    Tensor y = ln(x);
+    ref.compare("out.y", y);
+    ref.compare_gradients(y, {{"x", x}}, &ln);
+}
+
 TEST_CASE("softmax and log_softmax match PyTorch", "[reference]") {
     for (bool log : {false, true}) {
         reference::Case ref(log ? "log_softmax" : "softmax");
@@ -76,6 +87,18 @@ TEST_CASE("multi-head attention matches PyTorch: causal self-attention and padde
         ref.compare("out.y", y);
         ref.compare_gradients(y, {{"x", x}, {"memory", memory}}, &mha);
     }
+}
+
+TEST_CASE("multi-head attention matches PyTorch with keys and values of their own widths, 5 and 3 (003)",
+          "[reference]") {
+    reference::Case ref("mha_kdim_vdim");
+    nn::MultiHeadAttention mha(8, 2, 5, 3);
+    mha.to(Dtype::float64);
+    ref.load_parameters(mha);
+    Tensor x = ref.input("x"), keys = ref.input("keys"), values = ref.input("values");
+    Tensor y = mha(x, keys, values, ref["mask"]);
+    ref.compare("out.y", y);
+    ref.compare_gradients(y, {{"x", x}, {"keys", keys}, {"values", values}}, &mha);
 }
 
 TEST_CASE("the sinusoidal table matches eq. 15.57 computed by PyTorch's reference in float64", "[reference]") {

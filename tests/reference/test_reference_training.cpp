@@ -25,7 +25,7 @@ TEST_CASE("a whole tiny Transformer matches PyTorch: log-probabilities, loss and
     for (const auto& [name, p] : model->named_parameters()) ref.compare("grad." + name, p.grad());
 }
 
-TEST_CASE("the label-smoothed loss matches PyTorch (001's KL form, mean over tokens)", "[reference]") {
+TEST_CASE("the label-smoothed loss matches PyTorch (the KL form of 001's full post, mean over tokens)", "[reference]") {
     reference::Case ref("label_smoothing");
     Tensor logits = ref.input("logits");
     Tensor loss = nn::LabelSmoothingLoss(5, 0, 0.2)(log_softmax(logits, -1), ref["target"]);
@@ -58,7 +58,7 @@ TEST_CASE("Adam and AdamW match torch.optim over five steps, with weight decay a
     }
 }
 
-TEST_CASE("the warmup schedule matches 001's rate(): factor d^-0.5 min(s^-0.5, s w^-1.5)", "[reference]") {
+TEST_CASE("the warmup schedule matches rate() of 001's full post: factor d^-0.5 min(s^-0.5, s w^-1.5)", "[reference]") {
     reference::Case ref("warmup");
     nn::WarmupSchedule schedule(8, 4, 2.0);
     std::vector<double> lr;
