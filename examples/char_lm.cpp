@@ -26,6 +26,7 @@
 #include "examples/flags.h"
 #include "examples/interruption.h"
 #include "examples/load_or_train.h"
+#include "examples/machine_flags.h"
 #include "examples/memory_budget.h"
 #include "examples/output_files.h"
 #include "examples/progress_bar.h"
@@ -62,7 +63,7 @@ struct Options {
     double val_fraction = 0.1;
     std::int64_t val_windows = 128;
     std::uint64_t seed = 1;
-    int threads = 2;
+    examples::MachineFlags machine;
     std::string prompt;
     double temperature = 0.8;
     std::int64_t top_k = 0, sample_chars = 300;
@@ -348,7 +349,7 @@ void add_flags(CLI::App& app, Options& o) {
     app.add_option("--val-windows", o.val_windows, "validation windows of --context characters, at most")
         ->check(CLI::Range(1, 10000000));
     app.add_option("--seed", o.seed, "seed of initialisation, batches and samples")->check(examples::seed_value());
-    app.add_option("--threads", o.threads, "threads (BLAS)")->check(CLI::Range(1, 256));
+    examples::add_machine_flags(app, o.machine);
     app.add_option("--prompt", o.prompt, "text the samples continue (default: a new entry / a new line)");
     app.add_option("--temperature", o.temperature, "sampling temperature; 0: greedy")->check(examples::finite_range(0.0, 100.0));
     app.add_option("--top-k", o.top_k, "sample among the k most probable characters; 0: all")->check(CLI::Range(0, 100000));
@@ -398,7 +399,6 @@ void check_flags(CLI::App& app, Options& o, nn::RunRecord& saved, std::vector<st
 
 // Reads the text, trains (or loads), saves, reports validation loss and samples.
 int run(const Options& o, const nn::RunRecord& flags, const nn::RunRecord& saved, const std::vector<std::string>& adopted) {
-    set_num_threads(o.threads);
     manual_seed(o.seed);  // dropout
     Corpus corpus = load_corpus(o, saved);
     if (static_cast<std::int64_t>(corpus.train().size()) < o.context + 1 ||
@@ -415,11 +415,11 @@ int run(const Options& o, const nn::RunRecord& flags, const nn::RunRecord& saved
     examples::say("char LM on {}: {} characters ({} train, {} validation), alphabet of {}\n", corpus.name,
                corpus.train().size() + corpus.val().size(), corpus.train().size(), corpus.val().size(), corpus.vocab->size());
     examples::say("GPT N={} d_model={} h={} d_ff={} context {} {} positions{}{}{}, {} parameters | batch {}, {} epochs x {} "
-               "steps, AdamW lr {} | {} threads\n",
+               "steps, AdamW lr {} | {}\n",
                o.layers, o.d_model, o.heads, o.d_ff, o.context, o.positions, o.untie ? "" : ", tied output",
                o.block > 0 ? fmt::format(", block-local L={}", o.block) : "",
                o.experts > 0 ? fmt::format(", MoE {} experts top-{}", o.experts, o.top_k_experts) : "",
-               model->parameter_count(), o.batch, o.epochs, o.steps, o.lr, o.threads);
+               model->parameter_count(), o.batch, o.epochs, o.steps, o.lr, examples::machine_summary(o.machine));
     examples::say_adopted(o.checkpoint, adopted);
     if (o.checkpoint.load.empty()) {
         examples::timed("trained", [&] { train(*model, corpus, o, flags); });
@@ -452,5 +452,8 @@ int main(int argc, char** argv) {
         return status;
     nn::RunRecord flags;
     examples::record_flags(app, "char_lm", kRecorded.all(), flags);
-    return examples::run_program("char_lm", o.detect_anomaly, [&] { return run(o, flags, saved, adopted); });
+    return examples::run_program("char_lm", o.detect_anomaly, [&] {
+        examples::apply_machine_flags(o.machine, argv);
+        return run(o, flags, saved, adopted);
+    });
 }

@@ -18,6 +18,7 @@
 #include "examples/flags.h"
 #include "examples/interruption.h"
 #include "examples/load_or_train.h"
+#include "examples/machine_flags.h"
 #include "examples/loss_curve_png.h"
 #include "examples/memory_budget.h"
 #include "examples/output_files.h"
@@ -52,7 +53,7 @@ struct Options {
     double smoothing = 0.0;
     double beta2 = 0.98, adam_eps = 1e-9;
     std::uint64_t seed = 1;
-    int threads = 2;
+    examples::MachineFlags machine;
     std::int64_t eval_sequences = 1000, show = 5;
     std::string csv, figures;
     examples::CheckpointFlags checkpoint;
@@ -292,7 +293,7 @@ void add_flags(CLI::App& app, Options& o, int argc, char** argv) {
                  "one matrix for the source and target embeddings and the generator (001 \"Embeddings and Softmax\")");
     app.add_option("--smoothing", o.smoothing, "label smoothing")->check(examples::finite_range(0.0, 0.99));
     app.add_option("--seed", o.seed, "seed of initialisation and data")->check(examples::seed_value());
-    app.add_option("--threads", o.threads, "threads (BLAS)")->check(CLI::Range(1, 256));
+    examples::add_machine_flags(app, o.machine);
     app.add_option("--eval-sequences", o.eval_sequences, "held-out sequences for the accuracy")->check(CLI::Range(1, 10000000));
     app.add_option("--show", o.show, "held-out sequences to print")->check(CLI::Range(0, 100));
     examples::add_checkpoint_flags(app, o.checkpoint, "the model, Adam's state, the generators, the loss curve");
@@ -333,14 +334,13 @@ void check_flags(CLI::App& app, Options& o, std::vector<std::string>& adopted) {
 
 // Trains (or loads), saves, decodes held-out sequences and draws the figures asked for.
 int run(const Options& o, const nn::RunRecord& flags, const std::vector<std::string>& adopted) {
-    set_num_threads(o.threads);
     manual_seed(o.seed);  // dropout
     auto model = models::make_transformer(model_config(o));
     examples::say("copy task: V={} length {} | Transformer N={} d_model={} d_ff={} h={} dropout {} {}-norm ({} LayerNorm){}, "
-               "{} parameters | batch {}, {} epochs x {} batches, Adam, {} schedule (warmup {}, lr {}) | {} threads\n",
+               "{} parameters | batch {}, {} epochs x {} batches, Adam, {} schedule (warmup {}, lr {}) | {}\n",
                o.vocab, o.seq_len, o.layers, o.d_model, o.d_ff, o.heads, o.dropout, o.norm, o.layer_norm,
                o.share_embeddings ? ", shared embeddings" : "", model->parameter_count(), o.batch, o.epochs,
-               o.batches_per_epoch, o.schedule, o.warmup, o.lr, o.threads);
+               o.batches_per_epoch, o.schedule, o.warmup, o.lr, examples::machine_summary(o.machine));
     examples::say_adopted(o.checkpoint, adopted);
     if (o.checkpoint.load.empty())
         examples::timed("trained", [&] { train(*model, o, flags); });
@@ -363,5 +363,8 @@ int main(int argc, char** argv) {
         return status;
     nn::RunRecord flags;
     examples::record_flags(app, "copy_task", kRecorded.all(), flags);
-    return examples::run_program("copy_task", o.detect_anomaly, [&] { return run(o, flags, adopted); });
+    return examples::run_program("copy_task", o.detect_anomaly, [&] {
+        examples::apply_machine_flags(o.machine, argv);
+        return run(o, flags, adopted);
+    });
 }

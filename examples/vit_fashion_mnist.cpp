@@ -20,6 +20,7 @@
 #include "examples/flags.h"
 #include "examples/interruption.h"
 #include "examples/load_or_train.h"
+#include "examples/machine_flags.h"
 #include "examples/memory_budget.h"
 #include "examples/output_files.h"
 #include "examples/progress_bar.h"
@@ -48,7 +49,7 @@ struct Options {
     double lr = 3e-3, weight_decay = 0.05, min_lr = 1e-5, smoothing = 0.1, clip = 1.0;
     std::int64_t warmup = 400;  // steps
     std::uint64_t seed = 1;
-    int threads = 2;
+    examples::MachineFlags machine;
     std::int64_t train_limit = 0;  // 0: all 60,000
     std::string data_dir = "/usr/share/datasets/fashion-mnist";
     std::string rollout;
@@ -248,7 +249,7 @@ void add_flags(CLI::App& app, Options& o, int argc, char** argv) {
     app.add_option("--smoothing", o.smoothing, "label smoothing")->check(examples::finite_range(0.0, 0.99));
     app.add_option("--clip", o.clip, "gradient clipping: max global norm")->check(examples::finite_positive());
     app.add_option("--seed", o.seed, "seed of initialisation and shuffling")->check(examples::seed_value());
-    app.add_option("--threads", o.threads, "threads (BLAS)")->check(CLI::Range(1, 256));
+    examples::add_machine_flags(app, o.machine);
     app.add_option("--train-limit", o.train_limit, "train on the first N images only (0: all)")->check(CLI::Range(0, 60000));
     app.add_option("--data", o.data_dir, "folder of the gzipped IDX files");
     examples::add_checkpoint_flags(app, o.checkpoint, "the model, AdamW's state, the generators, the data's position");
@@ -282,7 +283,6 @@ void check_flags(CLI::App& app, Options& o, std::vector<std::string>& adopted) {
 
 // Loads Fashion-MNIST, trains (or loads), saves, reports test accuracy and draws the rollouts asked for.
 int run(const Options& o, const nn::RunRecord& flags, const std::vector<std::string>& adopted) {
-    set_num_threads(o.threads);
     manual_seed(o.seed);
     data::ImageSet train_images = data::load_fashion_mnist(data::Split::train, o.data_dir);
     data::ImageSet test_images = data::load_fashion_mnist(data::Split::test, o.data_dir);
@@ -303,10 +303,10 @@ int run(const Options& o, const nn::RunRecord& flags, const std::vector<std::str
     models::ViT model(model_config(o));
     examples::say("ViT on Fashion-MNIST: {} training / {} test images | patch {} ({} patches), D={} L={} heads={} "
                "MLP={} dropout {}, {} parameters | AdamW lr {} wd {}, warmup {} + cosine, smoothing {}, batch {}, "
-               "{} epochs | {} threads\n",
+               "{} epochs | {}\n",
                train_set.size(), test_set.size(), o.patch, model.embed->n_patches, o.d_model, o.depth, o.heads,
                o.mlp, o.dropout, model.parameter_count(), o.lr, o.weight_decay, o.warmup, o.smoothing, o.batch,
-               o.epochs, o.threads);
+               o.epochs, examples::machine_summary(o.machine));
     examples::say_adopted(o.checkpoint, adopted);
     if (o.checkpoint.load.empty()) {
         double seconds = examples::timed("trained", [&] { train(model, train_set, test_set, o, flags); });
@@ -336,5 +336,8 @@ int main(int argc, char** argv) {
         return status;
     nn::RunRecord flags;
     examples::record_flags(app, "vit_fashion_mnist", kRecorded.all(), flags);
-    return examples::run_program("vit_fashion_mnist", o.detect_anomaly, [&] { return run(o, flags, adopted); });
+    return examples::run_program("vit_fashion_mnist", o.detect_anomaly, [&] {
+        examples::apply_machine_flags(o.machine, argv);
+        return run(o, flags, adopted);
+    });
 }
