@@ -26,4 +26,15 @@ CopyBatch copy_task_batch(std::int64_t vocab, std::int64_t seq_len, std::int64_t
     return b;
 }
 
+CopyBatch copy_task_rows(const CopyBatch& b, std::int64_t begin, std::int64_t end) {
+    const std::int64_t n = b.src.size(0);
+    if (begin < 0 || end > n || begin >= end)
+        throw IndexError(fmt::format("copy_task_rows: rows [{}, {}) of a batch of {}", begin, end, n));
+    CopyBatch part{narrow(b.src, 0, begin, end - begin), narrow(b.tgt_in, 0, begin, end - begin),
+                   narrow(b.tgt_out, 0, begin, end - begin), 0};
+    const std::int64_t* y = part.tgt_out.data<std::int64_t>();
+    for (std::int64_t i = 0; i < part.tgt_out.numel(); ++i) part.ntokens += y[i] != kCopyPad;
+    return part;
+}
+
 }  // namespace data

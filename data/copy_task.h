@@ -29,4 +29,8 @@ constexpr std::int64_t kCopyPad = 0;
 CopyBatch copy_task_batch(std::int64_t vocab, std::int64_t seq_len, std::int64_t batch, autograd::Generator& gen,
                           std::int64_t start_symbol = 1);
 
+// The sequences [begin, end) of a batch, with their own count of tokens: one
+// rank's share of a batch in data-parallel training. IndexError outside it.
+CopyBatch copy_task_rows(const CopyBatch& b, std::int64_t begin, std::int64_t end);
+
 }  // namespace data

@@ -1,5 +1,6 @@
 #include "distributed/data_parallel.h"
 
+#include <chrono>
 #include <cstring>
 #include <stdexcept>
 
@@ -43,6 +44,7 @@ template <class T> void sum_in_rank_order(const std::vector<unsigned char>& all,
 
 void DataParallel::sync_gradients() {
     if (comm_.size() == 1) return;
+    const auto start = std::chrono::steady_clock::now();
     auto params = model_.named_parameters();
     if (params.empty()) return;
     const Dtype dtype = params.front().second.dtype();
@@ -75,6 +77,7 @@ void DataParallel::sync_gradients() {
         p.set_grad(g);
         at += bytes;
     }
+    sync_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 }  // namespace distributed

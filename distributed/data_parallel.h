@@ -39,10 +39,13 @@ public:
     void sync_gradients();
 
     const Communicator& communicator() const { return comm_; }
+    // Seconds spent in sync_gradients so far: the price of the job's communication.
+    double sync_seconds() const { return sync_seconds_; }
 
 private:
     nn::Module& model_;
     Communicator& comm_;
+    double sync_seconds_ = 0;
 };
 
 }  // namespace distributed

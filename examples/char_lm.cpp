@@ -23,6 +23,7 @@
 #include "data/char_corpus.h"
 #include "examples/checkpoint_flags.h"
 #include "examples/console.h"
+#include "examples/data_parallel_run.h"
 #include "examples/flags.h"
 #include "examples/interruption.h"
 #include "examples/load_or_train.h"
@@ -33,6 +34,8 @@
 #include "examples/recorded_flags.h"
 #include "examples/run_program.h"
 #include "examples/run_state.h"
+#include "examples/step_boundary.h"
+#include "distributed/data_parallel.h"
 #include "models/generate.h"
 #include "models/gpt.h"
 #include "nn/checkpoint.h"
@@ -207,26 +210,29 @@ struct Progress {
     examples::Curve loss, lr, val;
 };
 
-nn::RunRecord run_record(const nn::RunRecord& flags, const Corpus& c, const Progress& p) {
+// Every rank's dropout generator is gathered: call on every rank.
+nn::RunRecord run_record(const nn::RunRecord& flags, const Corpus& c, const Progress& p,
+                         const distributed::Communicator& comm) {
     nn::RunRecord r = flags;
     r.text["alphabet"] = data::encode_utf8(c.vocab->chars());
     r.text["corpus"] = c.digest;
     r.tensors["step"] = examples::step_tensor(p.step);
     r.tensors["generator.windows"] = examples::generator_tensor(p.windows);
-    r.tensors["generator.dropout"] = examples::generator_tensor(default_generator());
+    r.tensors["generator.dropout"] = examples::gathered_dropout_state(comm);
     r.tensors["curve.loss"] = examples::curve_tensor(p.loss);
     r.tensors["curve.lr"] = examples::curve_tensor(p.lr);
     r.tensors["curve.val"] = examples::curve_tensor(p.val);
     return r;
 }
 
-void restore(Progress& p, const nn::RunRecord& r, const std::string& path, const Corpus& c) {
+void restore(Progress& p, const nn::RunRecord& r, const std::string& path, const Corpus& c,
+             const distributed::Communicator& comm) {
     if (auto digest = r.text.find("corpus"); digest != r.text.end() && digest->second != c.digest)
         throw std::runtime_error(fmt::format("{} was trained on a text of {}; {} has {}: resume on the same text",
                                              path, digest->second, c.name, c.digest));
     p.step = examples::saved_step(r, path);
     examples::restore_generator(p.windows, r, "generator.windows");
-    examples::restore_generator(default_generator(), r, "generator.dropout");
+    examples::restore_dropout_state(r, path, comm);
     p.loss = examples::curve_of(r, "curve.loss");
     p.lr = examples::curve_of(r, "curve.lr");
     p.val = examples::curve_of(r, "curve.val");
@@ -244,6 +250,8 @@ void write_curves(const Progress& p, const std::string& csv) {
 // Trains from step 0, or from the checkpoint --resume names, to the last step;
 // saves to --save at each --save-every, on a stop signal and at the end.
 void train(models::GPT& model, const Corpus& c, const Options& o, const nn::RunRecord& flags) {
+    const distributed::Communicator& comm = distributed::Communicator::world();
+    distributed::DataParallel dp(model);  // under mpirun: rank 0's weights everywhere
     nn::optim::AdamW opt(model.parameters(), {.lr = o.lr, .beta1 = 0.9, .beta2 = 0.95, .weight_decay = o.weight_decay});
     const std::int64_t total = o.epochs * o.steps;
     nn::WarmupCosineSchedule schedule(o.lr, std::min<std::int64_t>({50, total / 10 + 1, total - 1}), total, o.lr / 10);
@@ -252,13 +260,12 @@ void train(models::GPT& model, const Corpus& c, const Options& o, const nn::RunR
     if (!resume.empty()) {
         nn::RunRecord saved;
         nn::load_checkpoint(resume, model, &opt, &saved);
-        restore(p, saved, resume, c);
+        restore(p, saved, resume, c, comm);
         examples::say("resumed {} at step {} of {}\n", resume, p.step, total);
     }
-    const std::string& save = o.checkpoint.save;
-    examples::SaveSchedule every(o.checkpoint.save_every);
-    std::int64_t saved_at = -1;
+    examples::StepBoundary boundary(o.checkpoint, total, comm);
     const auto last_start = static_cast<std::int64_t>(c.train().size()) - o.context - 1;
+    const auto [first, last] = dp.share(o.batch);  // this rank's windows of every batch
     double train_seconds = 0;
     std::int64_t train_tokens = 0;
     std::unique_ptr<examples::ProgressBar> bar;
@@ -269,24 +276,28 @@ void train(models::GPT& model, const Corpus& c, const Options& o, const nn::RunR
             bar = std::make_unique<examples::ProgressBar>(o.steps, "tok");
         }
         std::vector<std::int64_t> starts(static_cast<std::size_t>(o.batch));
-        for (auto& s : starts) s = p.windows.randint(last_start + 1);  // random windows of the training text
+        for (auto& s : starts) s = p.windows.randint(last_start + 1);  // random windows, the same on every rank
+        starts = std::vector<std::int64_t>(starts.begin() + first, starts.begin() + last);
         data::TextBatch b = data::text_batch(c.train(), starts, o.context);
         opt.zero_grad();
-        Tensor ce = cross_entropy(model.forward(b.inputs), b.targets);
+        Tensor ce = cross_entropy(model.forward(b.inputs), b.targets);  // the mean over this rank's characters
         Tensor loss = o.experts > 0 ? ce + model.aux_loss() * o.aux : ce;  // + the load-balancing term
-        const double loss_value = ce.item();
-        nn::check_finite_loss(loss.item(), step);
-        loss.backward();
+        const double share = dp.weight(b.targets.numel());
+        const double loss_value = comm.sum(ce.item() * share), total_value = comm.sum(loss.item() * share);
+        nn::check_finite_loss(total_value, step);
+        (comm.size() > 1 ? loss * share : loss).backward();
+        dp.sync_gradients();
         nn::check_finite_gradients(model, step);
         nn::clip_grad_norm_(model.parameters(), o.clip);
         opt.set_lr(schedule.lr(step));
         opt.step();
         p.step = step;
-        bar->update(i, b.targets.numel(), fmt::format("loss {:.3f}  lr {:.1e}", loss_value, opt.lr()));
-        train_tokens += b.targets.numel();
+        const std::int64_t batch_tokens = o.batch * o.context;
+        bar->update(i, batch_tokens, fmt::format("loss {:.3f}  lr {:.1e}", loss_value, opt.lr()));
+        train_tokens += batch_tokens;
         p.loss.emplace_back(static_cast<double>(step), loss_value);
         p.lr.emplace_back(static_cast<double>(step), opt.lr());
-        if (i == o.steps) {
+        if (i == o.steps && comm.is_root()) {
             train_seconds += bar->seconds();
             double val = validation_loss(model, c, o);
             examples::say("epoch {} validation loss {:.3f} nats/char, perplexity {:.2f}  (training {:.0f} tok/s)\n",
@@ -296,24 +307,15 @@ void train(models::GPT& model, const Corpus& c, const Options& o, const nn::RunR
                                      o.seed + static_cast<std::uint64_t>(epoch)),
                          sample(model, c, o, o.seed + static_cast<std::uint64_t>(epoch)));
         }
-        const int stop = examples::stop_signal();
-        if (!save.empty() && (every.due(step) || stop || step == total)) {
-            examples::require_not_an_input(save);
-            nn::RunRecord record = run_record(flags, c, p);
-            nn::save_checkpoint(save, model, &opt, &record);
-            every.saved();
-            saved_at = step;
-        }
-        if (stop)
-            throw examples::Interrupted(
-                stop, saved_at == step
-                          ? fmt::format("stopped by {} at step {} of {}; {} written (--resume {} continues)",
-                                        examples::signal_name(stop), step, total, save, save)
-                          : fmt::format("stopped by {} at step {} of {}; nothing saved (--save FILE keeps a run)",
-                                        examples::signal_name(stop), step, total));
+        boundary.after(step, [&](const std::string& path) {
+            nn::RunRecord record = run_record(flags, c, p, comm);
+            if (comm.is_root()) nn::save_checkpoint(path, model, &opt, &record);
+        });
     }
-    if (saved_at > 0) examples::say("checkpoint written to {}\n", save);
-    if (!o.csv.empty()) write_curves(p, o.csv);
+    boundary.finish();
+    if (comm.size() > 1) examples::say("summing the gradients over {} processes took {}\n", comm.size(),
+                                       examples::ProgressBar::clock(dp.sync_seconds()));
+    if (!o.csv.empty() && comm.is_root()) write_curves(p, o.csv);
 }
 
 // The flags.
@@ -382,6 +384,7 @@ void check_flags(CLI::App& app, Options& o, nn::RunRecord& saved, std::vector<st
     examples::register_input(o.text);
     saved = examples::check_checkpoint_flags(app, o.checkpoint, "char_lm", kRecorded, adopted);
     if (o.d_model % o.heads != 0) throw CLI::ValidationError("--heads", "must divide --d-model");
+    examples::require_batch_per_rank("--batch", o.batch);
     if (o.experts > 0 && o.top_k_experts > o.experts)
         throw CLI::ValidationError("--top-k-experts", "must be at most --experts");
     if (o.block > o.context)
@@ -399,7 +402,8 @@ void check_flags(CLI::App& app, Options& o, nn::RunRecord& saved, std::vector<st
 
 // Reads the text, trains (or loads), saves, reports validation loss and samples.
 int run(const Options& o, const nn::RunRecord& flags, const nn::RunRecord& saved, const std::vector<std::string>& adopted) {
-    manual_seed(o.seed);  // dropout
+    const distributed::Communicator& comm = distributed::Communicator::world();
+    examples::seed_dropout(o.seed, comm);
     Corpus corpus = load_corpus(o, saved);
     if (static_cast<std::int64_t>(corpus.train().size()) < o.context + 1 ||
         static_cast<std::int64_t>(corpus.val().size()) < o.context + 1)
@@ -428,6 +432,7 @@ int run(const Options& o, const nn::RunRecord& flags, const nn::RunRecord& saved
         record.text["alphabet"] = data::encode_utf8(corpus.vocab->chars());
         examples::load_model(*model, o.checkpoint, record);
     }
+    if (!comm.is_root()) return 0;  // rank 0 evaluates the model every rank holds
     double val = validation_loss(*model, corpus, o);
     Sample final = sample(*model, corpus, o, o.seed);
     Sample again = sample(*model, corpus, o, o.seed, /*use_cache=*/false);  // the same text, recomputed
@@ -442,6 +447,7 @@ int run(const Options& o, const nn::RunRecord& flags, const nn::RunRecord& saved
 }  // namespace
 
 int main(int argc, char** argv) {
+    examples::join_job();  // under mpirun: one rank of a data-parallel job
     Options o;
     CLI::App app{"Train a character-level GPT on a text and sample from it."};
     add_flags(app, o);

@@ -10,7 +10,14 @@
 
 namespace examples {
 
+// In a data-parallel job only rank 0 speaks: the others would repeat it.
+inline bool& console_quiet() {
+    static bool quiet = false;
+    return quiet;
+}
+
 template <class... Args> void say(fmt::format_string<Args...> format, Args&&... args) {
+    if (console_quiet()) return;
     std::string text = fmt::format(format, std::forward<Args>(args)...);
     if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size()) std::clearerr(stdout);
 }

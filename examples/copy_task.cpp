@@ -15,6 +15,7 @@
 #include "examples/attention_figures.h"
 #include "examples/checkpoint_flags.h"
 #include "examples/console.h"
+#include "examples/data_parallel_run.h"
 #include "examples/flags.h"
 #include "examples/interruption.h"
 #include "examples/load_or_train.h"
@@ -26,6 +27,8 @@
 #include "examples/recorded_flags.h"
 #include "examples/run_program.h"
 #include "examples/run_state.h"
+#include "examples/step_boundary.h"
+#include "distributed/data_parallel.h"
 #include "models/greedy_decode.h"
 #include "models/transformer.h"
 #include "nn/attention_mask.h"
@@ -121,21 +124,22 @@ struct Progress {
     examples::Curve loss, lr, eval;
 };
 
-nn::RunRecord run_record(const nn::RunRecord& flags, const Progress& p) {
+// Every rank's dropout generator is gathered: call on every rank.
+nn::RunRecord run_record(const nn::RunRecord& flags, const Progress& p, const distributed::Communicator& comm) {
     nn::RunRecord r = flags;
     r.tensors["step"] = examples::step_tensor(p.step);
     r.tensors["generator.batches"] = examples::generator_tensor(p.batches);
-    r.tensors["generator.dropout"] = examples::generator_tensor(default_generator());
+    r.tensors["generator.dropout"] = examples::gathered_dropout_state(comm);
     r.tensors["curve.loss"] = examples::curve_tensor(p.loss);
     r.tensors["curve.lr"] = examples::curve_tensor(p.lr);
     r.tensors["curve.eval"] = examples::curve_tensor(p.eval);
     return r;
 }
 
-void restore(Progress& p, const nn::RunRecord& r, const std::string& path) {
+void restore(Progress& p, const nn::RunRecord& r, const std::string& path, const distributed::Communicator& comm) {
     p.step = examples::saved_step(r, path);
     examples::restore_generator(p.batches, r, "generator.batches");
-    examples::restore_generator(default_generator(), r, "generator.dropout");
+    examples::restore_dropout_state(r, path, comm);
     p.loss = examples::curve_of(r, "curve.loss");
     p.lr = examples::curve_of(r, "curve.lr");
     p.eval = examples::curve_of(r, "curve.eval");
@@ -156,6 +160,8 @@ void write_curves(const Progress& p, const std::string& csv) {
 // Trains from step 0, or from the checkpoint --resume names, to the last step;
 // saves to --save at each --save-every, on a stop signal and at the end.
 void train(models::Transformer& model, const Options& o, const nn::RunRecord& flags) {
+    const distributed::Communicator& comm = distributed::Communicator::world();
+    distributed::DataParallel dp(model);  // under mpirun: rank 0's weights everywhere
     nn::optim::Adam opt(model.parameters(), {.lr = 0, .beta1 = 0.9, .beta2 = o.beta2, .eps = o.adam_eps});
     const std::int64_t steps = o.epochs * o.batches_per_epoch;
     nn::WarmupSchedule warmup(o.d_model, o.warmup, 1.0);
@@ -169,56 +175,50 @@ void train(models::Transformer& model, const Options& o, const nn::RunRecord& fl
     if (!resume.empty()) {
         nn::RunRecord saved;
         nn::load_checkpoint(resume, model, &opt, &saved);
-        restore(p, saved, resume);
+        restore(p, saved, resume, comm);
         examples::say("resumed {} at step {} of {}\n", resume, p.step, steps);
     }
-    const std::string& save = o.checkpoint.save;
-    examples::SaveSchedule every(o.checkpoint.save_every);
-    std::int64_t saved_at = -1;
+    examples::StepBoundary boundary(o.checkpoint, steps, comm);
     std::unique_ptr<examples::ProgressBar> bar;
+    const auto [first, last] = dp.share(o.batch);  // this rank's sequences of every batch
     for (std::int64_t step = p.step + 1; step <= steps; ++step) {
         const std::int64_t epoch = (step - 1) / o.batches_per_epoch + 1, i = (step - 1) % o.batches_per_epoch + 1;
         if (!bar || i == 1) {
             examples::say("epoch {}/{}\n", epoch, o.epochs);
             bar = std::make_unique<examples::ProgressBar>(o.batches_per_epoch, "tok");
         }
-        data::CopyBatch b = data::copy_task_batch(o.vocab, o.seq_len, o.batch, p.batches);
+        data::CopyBatch b = data::copy_task_batch(o.vocab, o.seq_len, o.batch, p.batches);  // the same on every rank
+        const std::int64_t batch_tokens = b.ntokens;
+        if (comm.size() > 1) b = data::copy_task_rows(b, first, last);
         opt.zero_grad();
-        Tensor loss = batch_loss(model, b, criterion);
-        const double loss_value = loss.item();
+        Tensor loss = batch_loss(model, b, criterion);  // the mean over this rank's tokens
+        const double share = dp.weight(b.ntokens);
+        const double loss_value = comm.sum(loss.item() * share);  // the batch's mean
         nn::check_finite_loss(loss_value, step);
-        loss.backward();
+        (comm.size() > 1 ? loss * share : loss).backward();
+        dp.sync_gradients();
         nn::check_finite_gradients(model, step);
         opt.set_lr(lr_at(step));
         opt.step();
         p.step = step;
-        bar->update(i, b.ntokens * 2,  // source and target tokens
+        bar->update(i, batch_tokens * 2,  // source and target tokens
                     fmt::format("loss {:.4f}  lr {:.1e}", loss_value, opt.lr()));
         p.loss.emplace_back(static_cast<double>(step), loss_value);
         p.lr.emplace_back(static_cast<double>(step), opt.lr());
-        if (i == o.batches_per_epoch) {
+        if (i == o.batches_per_epoch && comm.is_root()) {
             double ev = eval_loss(model, o, criterion);
             examples::say("epoch {} eval loss {:.4f}  ({} of {} steps)\n", epoch, ev, step, steps);
             p.eval.emplace_back(static_cast<double>(step), ev);
         }
-        const int stop = examples::stop_signal();
-        if (!save.empty() && (every.due(step) || stop || step == steps)) {
-            examples::require_not_an_input(save);
-            nn::RunRecord record = run_record(flags, p);
-            nn::save_checkpoint(save, model, &opt, &record);
-            every.saved();
-            saved_at = step;
-        }
-        if (stop)
-            throw examples::Interrupted(
-                stop, saved_at == step
-                          ? fmt::format("stopped by {} at step {} of {}; {} written (--resume {} continues)",
-                                        examples::signal_name(stop), step, steps, save, save)
-                          : fmt::format("stopped by {} at step {} of {}; nothing saved (--save FILE keeps a run)",
-                                        examples::signal_name(stop), step, steps));
+        boundary.after(step, [&](const std::string& path) {
+            nn::RunRecord record = run_record(flags, p, comm);
+            if (comm.is_root()) nn::save_checkpoint(path, model, &opt, &record);
+        });
     }
-    if (saved_at > 0) examples::say("checkpoint written to {}\n", save);
-    if (!o.csv.empty()) write_curves(p, o.csv);
+    boundary.finish();
+    if (comm.size() > 1) examples::say("summing the gradients over {} processes took {}\n", comm.size(),
+                                       examples::ProgressBar::clock(dp.sync_seconds()));
+    if (!o.csv.empty() && comm.is_root()) write_curves(p, o.csv);
 }
 
 // Decodes `o.show` held-out sequences for the eye, then the exact-match
@@ -325,6 +325,7 @@ examples::MemoryEstimate memory_estimate(const Options& o, bool training) {
 void check_flags(CLI::App& app, Options& o, std::vector<std::string>& adopted) {
     examples::check_checkpoint_flags(app, o.checkpoint, "copy_task", kRecorded, adopted);
     if (o.d_model % o.heads != 0) throw CLI::ValidationError("--heads", "must divide --d-model");
+    examples::require_batch_per_rank("--batch", o.batch);
     examples::check_output_file("--save", o.checkpoint.save);
     examples::check_output_file("--csv", o.csv);
     if (!o.csv.empty()) examples::check_output_file("--csv", o.csv + ".png");
@@ -334,7 +335,8 @@ void check_flags(CLI::App& app, Options& o, std::vector<std::string>& adopted) {
 
 // Trains (or loads), saves, decodes held-out sequences and draws the figures asked for.
 int run(const Options& o, const nn::RunRecord& flags, const std::vector<std::string>& adopted) {
-    manual_seed(o.seed);  // dropout
+    const distributed::Communicator& comm = distributed::Communicator::world();
+    examples::seed_dropout(o.seed, comm);
     auto model = models::make_transformer(model_config(o));
     examples::say("copy task: V={} length {} | Transformer N={} d_model={} d_ff={} h={} dropout {} {}-norm ({} LayerNorm){}, "
                "{} parameters | batch {}, {} epochs x {} batches, Adam, {} schedule (warmup {}, lr {}) | {}\n",
@@ -346,6 +348,7 @@ int run(const Options& o, const nn::RunRecord& flags, const std::vector<std::str
         examples::timed("trained", [&] { train(*model, o, flags); });
     else
         examples::load_model(*model, o.checkpoint, flags);
+    if (!comm.is_root()) return 0;  // rank 0 evaluates the model every rank holds
     evaluate(*model, o);
     if (!o.figures.empty()) write_figures(*model, o);
     return 0;
@@ -354,6 +357,7 @@ int run(const Options& o, const nn::RunRecord& flags, const std::vector<std::str
 }  // namespace
 
 int main(int argc, char** argv) {
+    examples::join_job();  // under mpirun: one rank of a data-parallel job
     Options o;
     CLI::App app{"Train a Transformer on the copy task, then decode held-out sequences."};
     add_flags(app, o, argc, argv);

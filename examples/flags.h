@@ -13,6 +13,8 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "examples/console.h"
+
 namespace examples {
 
 // The value of --preset on the command line, or `fallback`.
@@ -92,7 +94,7 @@ inline int parse_flags(CLI::App& app, int argc, char** argv, const char* program
     } catch (const CLI::CallForHelp& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        fmt::print(stderr, "{}: {} (see --help)\n", program, e.what());
+        if (!console_quiet()) fmt::print(stderr, "{}: {} (see --help)\n", program, e.what());  // rank 0 speaks for the job
         return 2;
     }
     return -1;

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -10,11 +11,23 @@
 
 #include "autograd/autograd.h"
 #include "autograd/blas_core.h"
+#include "distributed/communicator.h"
 #include "examples/console.h"
 
 namespace examples {
 
-MachineFlags::MachineFlags() : threads(autograd::default_num_threads()) {}
+namespace {
+
+// The processes mpirun started on this machine (1 without mpirun): they share its cores.
+int local_processes() {
+    const char* env = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+    const int n = env ? std::atoi(env) : 1;
+    return n >= 1 ? n : 1;
+}
+
+}  // namespace
+
+MachineFlags::MachineFlags() : threads(std::max(1, autograd::default_num_threads() / local_processes())) {}
 
 void add_machine_flags(CLI::App& app, MachineFlags& flags) {
     app.add_option("--threads", flags.threads,
@@ -43,7 +56,7 @@ void apply_machine_flags(MachineFlags& flags, char** argv) {
                                                  std::strerror(errno)));
         }
     }
-    const int cores = autograd::available_cores();
+    const int cores = std::max(1, autograd::available_cores() / local_processes());
     if (flags.threads > cores) {
         say("--threads {}: this process may use {} cores; running {} threads (more would only wait for each other)\n",
             flags.threads, cores, cores);
@@ -53,9 +66,10 @@ void apply_machine_flags(MachineFlags& flags, char** argv) {
 }
 
 std::string machine_summary(const MachineFlags& flags) {
-    const int cores = autograd::available_cores();
-    std::string line = fmt::format("{} thread{} ({} core{}), OpenBLAS {}", flags.threads, flags.threads == 1 ? "" : "s",
-                                   cores, cores == 1 ? "" : "s", autograd::blas_core_name());
+    const int cores = autograd::available_cores(), ranks = distributed::Communicator::world().size();
+    std::string line = fmt::format("{}{} thread{} ({} core{}), OpenBLAS {}",
+                                   ranks > 1 ? fmt::format("{} processes (mpirun), each ", ranks) : "", flags.threads,
+                                   flags.threads == 1 ? "" : "s", cores, cores == 1 ? "" : "s", autograd::blas_core_name());
     if (std::string warning = autograd::blas_core_warning(); !warning.empty()) line += "\nwarning: " + warning;
     return line;
 }

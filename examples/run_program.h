@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "autograd/autograd.h"
+#include "examples/console.h"
 #include "examples/interruption.h"
 #include "nn/non_finite.h"
 
@@ -23,7 +24,7 @@ inline int run_program(const char* program, bool detect_anomaly, const std::func
         if (detect_anomaly) anomaly.emplace();
         return work();
     } catch (const Interrupted& e) {
-        fmt::print(stderr, "{}: {}\n", program, e.what());
+        if (!console_quiet()) fmt::print(stderr, "{}: {}\n", program, e.what());  // every rank stopped at one step
         return 128 + e.signal;
     } catch (const nn::NonFiniteError& e) {
         fmt::print(stderr, "{}: {}: training stopped, nothing saved (try a lower --lr; --detect-anomaly names the op)\n",
@@ -34,7 +35,7 @@ inline int run_program(const char* program, bool detect_anomaly, const std::func
         fmt::print(stderr, "{}: {} (try a smaller --batch or model)\n", program, tensor ? e.what() : "out of memory");
         return 1;
     } catch (const std::exception& e) {
-        fmt::print(stderr, "{}: {}\n", program, e.what());
+        fmt::print(stderr, "{}: {}{}\n", program, console_quiet() ? "a rank other than 0: " : "", e.what());
         return 1;
     }
 }

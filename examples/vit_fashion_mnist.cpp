@@ -17,6 +17,7 @@
 #include "data/image_batches.h"
 #include "examples/checkpoint_flags.h"
 #include "examples/console.h"
+#include "examples/data_parallel_run.h"
 #include "examples/flags.h"
 #include "examples/interruption.h"
 #include "examples/load_or_train.h"
@@ -28,6 +29,8 @@
 #include "examples/rollout_figure.h"
 #include "examples/run_program.h"
 #include "examples/run_state.h"
+#include "examples/step_boundary.h"
+#include "distributed/data_parallel.h"
 #include "models/attention_rollout.h"
 #include "models/vit.h"
 #include "nn/checkpoint.h"
@@ -97,11 +100,13 @@ double evaluate(const models::ViT& model, data::ImageBatches& test, std::vector<
 
 // What a resumed run restores beside the weights and AdamW's state: the step,
 // the shuffled order and position of the batches, and dropout's generator.
-nn::RunRecord run_record(const nn::RunRecord& flags, std::int64_t step, const data::ImageBatches& batches) {
+// Every rank's dropout generator is gathered: call on every rank.
+nn::RunRecord run_record(const nn::RunRecord& flags, std::int64_t step, const data::ImageBatches& batches,
+                         const distributed::Communicator& comm) {
     nn::RunRecord r = flags;
     data::ImageBatches::Position at = batches.position();
     r.tensors["step"] = examples::step_tensor(step);
-    r.tensors["generator.dropout"] = examples::generator_tensor(default_generator());
+    r.tensors["generator.dropout"] = examples::gathered_dropout_state(comm);
     Generator shuffle;
     shuffle.set_state(at.generator);
     r.tensors["generator.shuffle"] = examples::generator_tensor(shuffle);
@@ -112,9 +117,10 @@ nn::RunRecord run_record(const nn::RunRecord& flags, std::int64_t step, const da
     return r;
 }
 
-std::int64_t restore(const nn::RunRecord& r, const std::string& path, data::ImageBatches& batches) {
+std::int64_t restore(const nn::RunRecord& r, const std::string& path, data::ImageBatches& batches,
+                     const distributed::Communicator& comm) {
     std::int64_t step = examples::saved_step(r, path);
-    examples::restore_generator(default_generator(), r, "generator.dropout");
+    examples::restore_dropout_state(r, path, comm);
     Generator shuffle;
     examples::restore_generator(shuffle, r, "generator.shuffle");
     auto order = r.tensors.find("batches.order"), pos = r.tensors.find("batches.position");
@@ -129,8 +135,12 @@ std::int64_t restore(const nn::RunRecord& r, const std::string& path, data::Imag
 
 // Trains from step 0, or from the checkpoint --resume names, to the last step;
 // saves to --save at each --save-every, on a stop signal and at the end.
+// Trains from step 0, or from the checkpoint --resume names, to the last step;
+// saves to --save at each --save-every, on a stop signal and at the end.
 void train(models::ViT& model, data::ImageBatches& train_set, data::ImageBatches& test_set, const Options& o,
            const nn::RunRecord& flags) {
+    const distributed::Communicator& comm = distributed::Communicator::world();
+    distributed::DataParallel dp(model);  // under mpirun: rank 0's weights everywhere
     nn::optim::AdamW opt(model.parameters(), {.lr = o.lr, .weight_decay = o.weight_decay});
     const std::int64_t per_epoch = train_set.batches_per_epoch(), steps = o.epochs * per_epoch;
     nn::WarmupCosineSchedule schedule(o.lr, std::min(o.warmup, steps - 1), steps, o.min_lr);
@@ -139,12 +149,10 @@ void train(models::ViT& model, data::ImageBatches& train_set, data::ImageBatches
     if (!resume.empty()) {
         nn::RunRecord saved;
         nn::load_checkpoint(resume, model, &opt, &saved);
-        first = restore(saved, resume, train_set);
+        first = restore(saved, resume, train_set, comm);
         examples::say("resumed {} at step {} of {}\n", resume, first, steps);
     }
-    const std::string& save = o.checkpoint.save;
-    examples::SaveSchedule every(o.checkpoint.save_every);
-    std::int64_t saved_at = -1;
+    examples::StepBoundary boundary(o.checkpoint, steps, comm);
     auto start = std::chrono::steady_clock::now();
     std::unique_ptr<examples::ProgressBar> bar;
     double running = 0;
@@ -156,41 +164,41 @@ void train(models::ViT& model, data::ImageBatches& train_set, data::ImageBatches
             bar = std::make_unique<examples::ProgressBar>(per_epoch, "img");
         }
         data::ImageBatch b;
-        train_set.next(b);
+        train_set.next(b);  // the same batch on every rank
+        const std::int64_t batch_images = b.labels.numel();
+        if (comm.size() > 1) {  // this rank's images of it
+            auto [from, to] = dp.share(batch_images);
+            b = {narrow(b.images, 0, from, to - from), narrow(b.labels, 0, from, to - from)};
+        }
         opt.set_lr(schedule.lr(step));
         opt.zero_grad();
-        Tensor loss = cross_entropy(model.forward(b.images), b.labels, -100, o.smoothing);
-        const double loss_value = loss.item();
+        // An epoch's last batch may leave a rank no image: it adds nothing, and its gradient counts as zeros.
+        const bool mine = b.labels.numel() > 0;
+        Tensor loss = mine ? cross_entropy(model.forward(b.images), b.labels, -100, o.smoothing) : Tensor();
+        const double share = dp.weight(b.labels.numel());
+        const double loss_value = comm.sum(mine ? loss.item() * share : 0.0);
         nn::check_finite_loss(loss_value, step);
-        loss.backward();
+        if (mine) (comm.size() > 1 ? loss * share : loss).backward();
+        dp.sync_gradients();
         nn::check_finite_gradients(model, step);
         nn::clip_grad_norm_(model.parameters(), o.clip);
         opt.step();
         running = i == 1 || step == first + 1 ? loss_value : 0.95 * running + 0.05 * loss_value;
-        bar->update(i, b.labels.numel(), fmt::format("loss {:.4f}  lr {:.1e}", running, opt.lr()));
-        if (i == per_epoch) {
+        bar->update(i, batch_images, fmt::format("loss {:.4f}  lr {:.1e}", running, opt.lr()));
+        if (i == per_epoch && comm.is_root()) {
             double acc = evaluate(model, test_set, nullptr);
             examples::say("epoch {} test accuracy {:.2f}%  ({} elapsed)\n", epoch, 100 * acc,
                           examples::ProgressBar::clock(
                               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()));
         }
-        const int stop = examples::stop_signal();
-        if (!save.empty() && (every.due(step) || stop || step == steps)) {
-            examples::require_not_an_input(save);
-            nn::RunRecord record = run_record(flags, step, train_set);
-            nn::save_checkpoint(save, model, &opt, &record);
-            every.saved();
-            saved_at = step;
-        }
-        if (stop)
-            throw examples::Interrupted(
-                stop, saved_at == step
-                          ? fmt::format("stopped by {} at step {} of {}; {} written (--resume {} continues)",
-                                        examples::signal_name(stop), step, steps, save, save)
-                          : fmt::format("stopped by {} at step {} of {}; nothing saved (--save FILE keeps a run)",
-                                        examples::signal_name(stop), step, steps));
+        boundary.after(step, [&](const std::string& path) {
+            nn::RunRecord record = run_record(flags, step, train_set, comm);
+            if (comm.is_root()) nn::save_checkpoint(path, model, &opt, &record);
+        });
     }
-    if (saved_at > 0) examples::say("checkpoint written to {}\n", save);
+    boundary.finish();
+    if (comm.size() > 1) examples::say("summing the gradients over {} processes took {}\n", comm.size(),
+                                       examples::ProgressBar::clock(dp.sync_seconds()));
 }
 
 void report(models::ViT& model, data::ImageBatches& test_set) {
@@ -276,6 +284,7 @@ examples::MemoryEstimate memory_estimate(const Options& o, bool training) {
 void check_flags(CLI::App& app, Options& o, std::vector<std::string>& adopted) {
     examples::check_checkpoint_flags(app, o.checkpoint, "vit_fashion_mnist", kRecorded, adopted);
     if (o.d_model % o.heads != 0) throw CLI::ValidationError("--heads", "must divide --d-model");
+    examples::require_batch_per_rank("--batch", o.batch);
     examples::check_output_file("--save", o.checkpoint.save);
     examples::check_output_folder("--rollout", o.rollout);
     examples::require_memory("--batch", memory_estimate(o, o.checkpoint.load.empty()), o.checkpoint.load.empty());
@@ -283,7 +292,8 @@ void check_flags(CLI::App& app, Options& o, std::vector<std::string>& adopted) {
 
 // Loads Fashion-MNIST, trains (or loads), saves, reports test accuracy and draws the rollouts asked for.
 int run(const Options& o, const nn::RunRecord& flags, const std::vector<std::string>& adopted) {
-    manual_seed(o.seed);
+    const distributed::Communicator& comm = distributed::Communicator::world();
+    examples::seed_dropout(o.seed, comm);
     data::ImageSet train_images = data::load_fashion_mnist(data::Split::train, o.data_dir);
     data::ImageSet test_images = data::load_fashion_mnist(data::Split::test, o.data_dir);
     // Normalised with the whole training set's statistics, so a checkpoint
@@ -316,6 +326,7 @@ int run(const Options& o, const nn::RunRecord& flags, const std::vector<std::str
     } else {
         examples::load_model(model, o.checkpoint, flags);
     }
+    if (!comm.is_root()) return 0;  // rank 0 evaluates the model every rank holds
     report(model, test_set);
     if (!o.rollout.empty()) {
         examples::say("\nattention rollout (image | map) written:\n");
@@ -327,6 +338,7 @@ int run(const Options& o, const nn::RunRecord& flags, const std::vector<std::str
 }  // namespace
 
 int main(int argc, char** argv) {
+    examples::join_job();  // under mpirun: one rank of a data-parallel job
     Options o;
     CLI::App app{"Train a Vision Transformer on Fashion-MNIST and evaluate it on the test set."};
     add_flags(app, o, argc, argv);
