@@ -9,9 +9,9 @@
 #include "autograd/checks.h"
 #include "autograd/factories.h"
 #include "autograd/graph.h"
-#include "autograd/ops/dropout_draw.h"
-#include "autograd/ops/head_products.h"
-#include "autograd/ops/softmax_row.h"
+#include "autograd/kernels/dropout_draw.h"
+#include "autograd/kernels/head_products.h"
+#include "autograd/kernels/softmax_row.h"
 #include "autograd/parallel.h"
 
 namespace autograd {

@@ -8,8 +8,8 @@
 #include "autograd/checks.h"
 #include "autograd/factories.h"
 #include "autograd/graph.h"
-#include "autograd/ops/lane_sum.h"
-#include "autograd/ops/lanes.h"
+#include "autograd/kernels/lane_sum.h"
+#include "autograd/kernels/lanes.h"
 #include "autograd/parallel.h"
 
 namespace autograd {

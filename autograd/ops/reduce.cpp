@@ -10,7 +10,7 @@
 #include "autograd/graph.h"
 #include "autograd/ops/arithmetic.h"
 #include "autograd/ops/broadcast.h"
-#include "autograd/ops/lane_sum.h"
+#include "autograd/kernels/lane_sum.h"
 #include "autograd/ops/reshape.h"
 #include "autograd/parallel.h"
 

@@ -7,9 +7,9 @@
 #include "autograd/checks.h"
 #include "autograd/graph.h"
 #include "autograd/ops/arithmetic.h"
-#include "autograd/ops/broadcast_loop.h"
+#include "autograd/kernels/broadcast_loop.h"
 #include "autograd/ops/reduce.h"
-#include "autograd/ops/softmax_row.h"
+#include "autograd/kernels/softmax_row.h"
 #include "autograd/parallel.h"
 
 namespace autograd {

@@ -5,8 +5,8 @@
 
 #include "autograd/checks.h"
 #include "autograd/graph.h"
-#include "autograd/ops/map.h"
-#include "autograd/ops/vector_math.h"
+#include "autograd/kernels/map.h"
+#include "autograd/kernels/vector_math.h"
 #include "autograd/parallel.h"
 
 namespace autograd {

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "autograd/ops/head_products.h"
+#include "autograd/kernels/head_products.h"
 
 using namespace autograd::detail;
 

@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "autograd/ops/lanes.h"
+#include "autograd/kernels/lanes.h"
 
 namespace autograd::detail {
 

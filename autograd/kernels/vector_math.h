@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <limits>
 
-#include "autograd/ops/lanes.h"
+#include "autograd/kernels/lanes.h"
 
 namespace autograd::detail {
 

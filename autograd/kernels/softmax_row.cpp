@@ -1,11 +1,11 @@
-#include "autograd/ops/softmax_row.h"
+#include "autograd/kernels/softmax_row.h"
 
 #include <algorithm>
 #include <limits>
 
-#include "autograd/ops/lane_sum.h"
-#include "autograd/ops/lanes.h"
-#include "autograd/ops/vector_math.h"
+#include "autograd/kernels/lane_sum.h"
+#include "autograd/kernels/lanes.h"
+#include "autograd/kernels/vector_math.h"
 
 namespace autograd::detail {
 namespace {
