@@ -13,16 +13,16 @@ namespace {
 // softmax(scale s) = softmax(scale (s - r)), with r the score at which scale s is largest:
 // the largest score for scale >= 0, the smallest for scale < 0 (`sign` says which, and the
 // max pass reads sign s). That score's term is e^0 = 1 exactly. Written as scale s - max,
-// the compiler may fuse the product into the subtraction unrounded, and for scores of 1e9
-// and more e^(the product's rounding) overflowed to inf, and the row to NaN.
+// the product may be fused into the subtraction unrounded, and for scores of 1e9 and more
+// e^(the product's rounding error) overflows to inf, and the row to NaN.
 
 // A float row of at least eight scores, with no mask and a scale that is not 0 (0 would make
-// the -inf padding NaN): every row of the ViT. Its vectors are written out: the general loops
-// below left a ViT row's 17th score to a scalar e^x, a long chain of dependent steps, and kept
-// their lanes in memory; together a third of the row's time. Here the scores past the last
-// whole eight are the last eight scores with the ones before them set to -inf, so they too are
-// one vector, and their e^x adds 0 to those lanes' sums.
-void softmax_row_unmasked(const float* __restrict__ s, float* __restrict__ p, std::int64_t len, float scale) {
+// the -inf padding NaN): every row of the ViT. Its vectors are written out: the general loop
+// below leaves the scores past the last whole eight (a ViT row's 17th) to a scalar e^x, a long
+// chain of dependent steps, and keeps its lanes in memory. Here the scores past the last whole
+// eight are the last eight scores with the ones before them set to -inf, so they too are one
+// vector, and their e^x adds 0 to those lanes' sums.
+void unmasked_row(const float* __restrict__ s, float* __restrict__ p, std::int64_t len, float scale) {
     using V = Lanes<float>;
     using I = Lanes<std::int32_t>;
     constexpr float minus_inf = -std::numeric_limits<float>::infinity();
@@ -56,59 +56,46 @@ void softmax_row_unmasked(const float* __restrict__ s, float* __restrict__ p, st
     for (std::int64_t i = 0; i < rest; ++i) p[whole + i] = p_tail[kLanes - rest + i];
 }
 
-// Any row: a mask, a flag per score, or fewer than eight scores; float64 always.
-template <class T>
-void masked_softmax_row_impl(const T* __restrict__ s, T* __restrict__ p, std::int64_t len, const std::int64_t* keep,
-                             std::int64_t keep_step, T scale) {
-    constexpr T minus_inf = -std::numeric_limits<T>::infinity();
-    const T sign = scale < 0 ? T(-1) : T(1);
+// Any row: a mask, a flag per score, or fewer than eight scores.
+void masked_row(const float* __restrict__ s, float* __restrict__ p, std::int64_t len, const std::int64_t* keep,
+                std::int64_t keep_step, float scale) {
+    constexpr float minus_inf = -std::numeric_limits<float>::infinity();
+    const float sign = scale < 0 ? -1.0f : 1.0f;
     auto kept = [&](std::int64_t j) { return keep[j * keep_step] != 0; };
     // No mask, or one flag for the row that keeps it: then no test per key.
     const bool keep_all = keep == nullptr || (keep_step == 0 && kept(0));
-    const T max_s = keep_all ? lane_max<T>(len, minus_inf, [&](std::int64_t j) { return sign * s[j]; })
-                             : lane_max<T>(len, minus_inf, [&](std::int64_t j) {
+    const float max_s = keep_all ? lane_max<float>(len, minus_inf, [&](std::int64_t j) { return sign * s[j]; })
+                             : lane_max<float>(len, minus_inf, [&](std::int64_t j) {
                                    return kept(j) ? sign * s[j] : minus_inf;
                                });
     if (max_s == minus_inf) {  // every key masked
         for (std::int64_t j = 0; j < len; ++j) p[j] = 0;
         return;
     }
-    const T r = sign * max_s;
+    const float r = sign * max_s;
     // e^(scale (s - r)) into p and their sum in one pass (a row is often shorter than three
     // vectors, so each pass's tail costs as much as its vectors).
-    const T total = keep_all ? lane_sum<T>(len, [&](std::int64_t j) { return p[j] = exp_vec(scale * (s[j] - r)); })
-                             : lane_sum<T>(len, [&](std::int64_t j) {
-                                   return p[j] = kept(j) ? exp_vec(scale * (s[j] - r)) : T(0);
+    const float total = keep_all ? lane_sum<float>(len, [&](std::int64_t j) { return p[j] = exp_f32(scale * (s[j] - r)); })
+                             : lane_sum<float>(len, [&](std::int64_t j) {
+                                   return p[j] = kept(j) ? exp_f32(scale * (s[j] - r)) : 0.0f;
                                });
-    const T inv = 1 / total;
+    const float inv = 1 / total;
     for (std::int64_t j = 0; j < len; ++j) p[j] *= inv;
-}
-
-template <class T>
-void masked_softmax_backward_row_impl(const T* __restrict__ dp, const T* __restrict__ p, T* __restrict__ ds,
-                                      std::int64_t len, T scale) {
-    const T sum_dp_p = lane_sum<T>(len, [&](std::int64_t j) { return dp[j] * p[j]; });
-    for (std::int64_t j = 0; j < len; ++j) ds[j] = scale * p[j] * (dp[j] - sum_dp_p);
 }
 
 }  // namespace
 
+void softmax_row_unmasked(const float* s, float* p, std::int64_t len, const std::int64_t*, std::int64_t, float scale) {
+    unmasked_row(s, p, len, scale);
+}
 void masked_softmax_row(const float* s, float* p, std::int64_t len, const std::int64_t* keep, std::int64_t keep_step,
                         float scale) {
-    if (len >= kLanes && scale != 0 && (keep == nullptr || (keep_step == 0 && keep[0] != 0)))
-        softmax_row_unmasked(s, p, len, scale);
-    else
-        masked_softmax_row_impl(s, p, len, keep, keep_step, scale);
+    masked_row(s, p, len, keep, keep_step, scale);
 }
-void masked_softmax_row(const double* s, double* p, std::int64_t len, const std::int64_t* keep,
-                        std::int64_t keep_step, double scale) {
-    masked_softmax_row_impl(s, p, len, keep, keep_step, scale);
-}
-void masked_softmax_backward_row(const float* dp, const float* p, float* ds, std::int64_t len, float scale) {
-    masked_softmax_backward_row_impl(dp, p, ds, len, scale);
-}
-void masked_softmax_backward_row(const double* dp, const double* p, double* ds, std::int64_t len, double scale) {
-    masked_softmax_backward_row_impl(dp, p, ds, len, scale);
+void masked_softmax_row_backward(const float* __restrict__ dp, const float* __restrict__ p, float* __restrict__ ds,
+                                 std::int64_t len, float scale) {
+    const float sum_dp_p = lane_sum<float>(len, [&](std::int64_t j) { return dp[j] * p[j]; });
+    for (std::int64_t j = 0; j < len; ++j) ds[j] = scale * p[j] * (dp[j] - sum_dp_p);
 }
 
 }  // namespace autograd::detail

@@ -1,6 +1,7 @@
 #include "autograd/ops/softmax.h"
 
 #include <cmath>
+#include <type_traits>
 
 #include <fmt/format.h>
 
@@ -11,6 +12,7 @@
 #include "autograd/ops/reduce.h"
 #include "autograd/kernels/softmax_row.h"
 #include "autograd/parallel.h"
+#include "autograd/reference/softmax_row.h"
 
 namespace autograd {
 namespace {
@@ -110,13 +112,19 @@ Tensor masked_softmax_forward(const Tensor& scores, const Tensor& mask, double s
     const std::int64_t* keep = mask.data<std::int64_t>();
     dispatch_floating(scores.dtype(), [&](auto zero) {
         using T = decltype(zero);
+        using Row = void(const T*, T*, std::int64_t, const std::int64_t*, std::int64_t, T);
+        Row* row_fn = nullptr;  // the row function, chosen once: float64 runs the reference
+        if constexpr (std::is_same_v<T, double>)
+            row_fn = reference::masked_softmax_row<double>;
+        else
+            row_fn = detail::softmax_row_for(/*masked=*/true, shape.back(), static_cast<float>(scale));
         // Each row of S with the mask's matching row (step 0 where the mask broadcasts).
         detail::parallel_for_each_broadcast_row(
             shape, Shape(shape.size(), 0), broadcast_strides(mask.shape(), shape),
             [&](std::int64_t row, std::int64_t, std::int64_t mask_row, std::int64_t len, std::int64_t,
                 std::int64_t mask_step) {
-                detail::masked_softmax_row(scores.data<T>() + row, p.data<T>() + row, len, keep + mask_row,
-                                              mask_step, static_cast<T>(scale));
+                row_fn(scores.data<T>() + row, p.data<T>() + row, len, keep + mask_row, mask_step,
+                       static_cast<T>(scale));
             },
             /*cost=*/8);
     });
@@ -130,9 +138,14 @@ Tensor masked_softmax_backward(const Tensor& dp, const Tensor& p, double scale) 
     dispatch_floating(dp.dtype(), [&](auto zero) {
         using T = decltype(zero);
         parallel_for(rows, 4 * len, [&](std::int64_t begin, std::int64_t end) {
-            for (std::int64_t r = begin; r < end; ++r)
-                detail::masked_softmax_backward_row(dp.data<T>() + r * len, p.data<T>() + r * len,
-                                                       ds.data<T>() + r * len, len, static_cast<T>(scale));
+            for (std::int64_t r = begin; r < end; ++r) {
+                const T *dpr = dp.data<T>() + r * len, *pr = p.data<T>() + r * len;
+                T* dsr = ds.data<T>() + r * len;
+                if constexpr (std::is_same_v<T, double>)
+                    reference::masked_softmax_row_backward(dpr, pr, dsr, len, static_cast<T>(scale));
+                else
+                    detail::masked_softmax_row_backward(dpr, pr, dsr, len, static_cast<T>(scale));
+            }
         });
     });
     return ds;
