@@ -1,8 +1,7 @@
 #pragma once
 // The matrix products of one attention head (attention.cpp): a few dozen rows and columns,
 // where a BLAS call's fixed costs, packing both operands into buffers and taking one from
-// a pool shared by the threads, outweigh the arithmetic (docs/performance.md). Internal to
-// autograd.
+// a pool shared by the threads, outweigh the arithmetic. Internal to autograd.
 //   C[i][0..n) = sum over x < k of A(i, x) B[x][0..n),   i < m
 // A(i, x) = a[i * a_row + x * a_col]: A itself (a_row = lda, a_col = 1) or a transpose
 // (a_row = 1, a_col = lda). B's rows are read in whole vectors: B in place when n is a
@@ -22,7 +21,7 @@ inline std::int64_t padded_width(std::int64_t n) { return (n + kLanes - 1) / kLa
 
 // Rows i .. i + R of C, columns j .. j + 8 W, of which the first `width` are C's (the rest
 // is padding): b points at B[0][j], whose rows are ldb apart. Its vectors are written out
-// (lanes.h): GCC 12 vectorised the plain loops over x instead, with gathers.
+// (lanes.h): GCC vectorises the plain loops over x with gathers instead.
 template <int R, int W, class T>
 inline void head_tile(std::int64_t k, const T* a, std::int64_t a_row, std::int64_t a_col, const T* b,
                       std::int64_t ldb, T* c, std::int64_t ldc, std::int64_t width) {

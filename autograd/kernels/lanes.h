@@ -2,7 +2,7 @@
 // Eight Ts as one value (GCC's and Clang's vector extension): one AVX2 register of floats,
 // two of doubles. Kernels that plain loops would not vectorise well write their vectors
 // out with it: attention's per-head products (head_products.h), the softmax row
-// (softmax_row.cpp) and layer norm's rows (layer_norm.cpp). Internal to autograd.
+// (softmax_row.cpp) and layer norm's rows (layer_norm_row.h). Internal to autograd.
 #include <cstdint>
 #include <cstring>
 
@@ -14,7 +14,7 @@ template <class T>
 using Lanes [[gnu::vector_size(kLanes * sizeof(T))]] = T;
 
 // Eight floats from memory that need not be aligned, and back. (Not templates: inside a
-// template GCC 12 reads Lanes<T> as plain T.)
+// template GCC reads Lanes<T> as plain T.)
 inline Lanes<float> load_lanes(const float* p) {
     Lanes<float> v;
     std::memcpy(&v, p, sizeof(v));

@@ -3,7 +3,7 @@
 // reference::masked_softmax_row or reference::masked_softmax_row_backward (reference/
 // softmax_row.h, the equations); tested equal in tests/autograd/test_fast_equals_reference.cpp.
 // Used by masked_softmax (softmax.cpp) and multi_head_attention (attention.cpp). Internal to
-// autograd. Compiled in their own file: inlined into a caller's loops, GCC 12 turns the exp's
+// autograd. Compiled in their own file: inlined into a caller's loops, GCC turns the exp's
 // selects into branches, and the row's loop stays scalar.
 #include <cstdint>
 
