@@ -22,7 +22,7 @@ inline Lanes<float> load_lanes(const float* p) {
 }
 inline void store_lanes(float* p, Lanes<float> v) { std::memcpy(p, &v, sizeof(v)); }
 
-// The sum of the eight, ((0 + 1) + (2 + 3)) + ((4 + 5) + (6 + 7)): lane_sum.h's order.
+// The sum of the eight, ((0 + 1) + (2 + 3)) + ((4 + 5) + (6 + 7)): eight_way_sum.h's order.
 inline float sum_lanes(Lanes<float> v) {
     v += __builtin_shufflevector(v, v, 1, 0, 3, 2, 5, 4, 7, 6);
     v += __builtin_shufflevector(v, v, 2, 3, 0, 1, 6, 7, 4, 5);

@@ -3,12 +3,13 @@
 // reference::layer_norm_row_backward (reference/layer_norm.h, the equations); tested equal in
 // tests/autograd/test_fast_equals_reference.cpp. Internal to autograd.
 // A row whose length is whole vectors has its vectors written out (lanes.h): in the plain
-// loops GCC keeps lane_sum's eight running sums in memory, and each row waits on them. Any
-// other length sums with lane_sum. Both sum lane j mod 8 and then in lane_sum's pairwise order.
+// loops GCC keeps eight_way_sum's eight running sums in memory, and each row waits on them. Any
+// other length sums with eight_way_sum. Both send term j to running sum j mod 8 and combine
+// the eight in eight_way_sum's pairwise order.
 #include <cmath>
 #include <cstdint>
 
-#include "autograd/kernels/lane_sum.h"
+#include "autograd/kernels/eight_way_sum.h"
 #include "autograd/kernels/lanes.h"
 
 namespace autograd::detail {
@@ -38,8 +39,8 @@ inline float layer_norm_row_lanes(const float* __restrict__ a, const float* __re
 inline float layer_norm_row_sums(const float* __restrict__ a, const float* __restrict__ gamma,
                                  const float* __restrict__ beta, float eps, std::int64_t D,
                                  float* __restrict__ a_hat, float* __restrict__ s) {
-    const float mu = lane_sum<float>(D, [&](std::int64_t j) { return a[j]; }) / static_cast<float>(D);
-    const float v = lane_sum<float>(D, [&](std::int64_t j) { return (a[j] - mu) * (a[j] - mu); }) /
+    const float mu = eight_way_sum<float>(D, [&](std::int64_t j) { return a[j]; }) / static_cast<float>(D);
+    const float v = eight_way_sum<float>(D, [&](std::int64_t j) { return (a[j] - mu) * (a[j] - mu); }) /
                     static_cast<float>(D);
     const float rstd = 1 / std::sqrt(v + eps);
     for (std::int64_t j = 0; j < D; ++j) {
@@ -82,9 +83,9 @@ inline void layer_norm_row_backward_sums(const float* __restrict__ ds, const flo
                                          const float* __restrict__ gamma, float rstd, std::int64_t D,
                                          float* __restrict__ da, float* dgamma, float* dbeta) {
     add_row_to_param_grads(ds, a_hat, dgamma, dbeta, D);
-    const float mean_g = lane_sum<float>(D, [&](std::int64_t j) { return ds[j] * gamma[j]; }) / static_cast<float>(D);
+    const float mean_g = eight_way_sum<float>(D, [&](std::int64_t j) { return ds[j] * gamma[j]; }) / static_cast<float>(D);
     const float mean_g_a_hat =
-        lane_sum<float>(D, [&](std::int64_t j) { return ds[j] * gamma[j] * a_hat[j]; }) / static_cast<float>(D);
+        eight_way_sum<float>(D, [&](std::int64_t j) { return ds[j] * gamma[j] * a_hat[j]; }) / static_cast<float>(D);
     for (std::int64_t j = 0; j < D; ++j) da[j] = rstd * (ds[j] * gamma[j] - mean_g - a_hat[j] * mean_g_a_hat);
 }
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <limits>
 
-#include "autograd/kernels/lane_sum.h"
+#include "autograd/kernels/eight_way_sum.h"
 #include "autograd/kernels/lanes.h"
 #include "autograd/kernels/vector_math.h"
 
@@ -32,25 +32,25 @@ void unmasked_row(const float* __restrict__ s, float* __restrict__ p, std::int64
     const I past_whole = lane >= static_cast<std::int32_t>(kLanes - rest);
     const V tail = past_whole ? load_lanes(s + len - kLanes) : V{} + sign * minus_inf;
 
-    V lane_max = sign * tail;
+    V maxes = sign * tail;
     for (std::int64_t j = 0; j < whole; j += kLanes) {
         const V x = sign * load_lanes(s + j);
-        lane_max = x > lane_max ? x : lane_max;
+        maxes = x > maxes ? x : maxes;
     }
-    const float max_s = max_lanes(lane_max);
+    const float max_s = max_lanes(maxes);
     if (max_s == minus_inf) {  // every scaled score -inf
         std::fill(p, p + len, 0.0f);
         return;
     }
     const float r = sign * max_s;
     const V e_tail = exp_f32_lanes(scale * (tail - r));
-    V lane_sum = e_tail;
+    V sums = e_tail;
     for (std::int64_t j = 0; j < whole; j += kLanes) {
         const V e = exp_f32_lanes(scale * (load_lanes(s + j) - r));
         store_lanes(p + j, e);
-        lane_sum += e;
+        sums += e;
     }
-    const float inv = 1 / sum_lanes(lane_sum);
+    const float inv = 1 / sum_lanes(sums);
     for (std::int64_t j = 0; j < whole; j += kLanes) store_lanes(p + j, load_lanes(p + j) * inv);
     const V p_tail = e_tail * inv;
     for (std::int64_t i = 0; i < rest; ++i) p[whole + i] = p_tail[kLanes - rest + i];
@@ -64,8 +64,8 @@ void masked_row(const float* __restrict__ s, float* __restrict__ p, std::int64_t
     auto kept = [&](std::int64_t j) { return keep[j * keep_step] != 0; };
     // No mask, or one flag for the row that keeps it: then no test per key.
     const bool keep_all = keep == nullptr || (keep_step == 0 && kept(0));
-    const float max_s = keep_all ? lane_max<float>(len, minus_inf, [&](std::int64_t j) { return sign * s[j]; })
-                             : lane_max<float>(len, minus_inf, [&](std::int64_t j) {
+    const float max_s = keep_all ? eight_way_max<float>(len, minus_inf, [&](std::int64_t j) { return sign * s[j]; })
+                             : eight_way_max<float>(len, minus_inf, [&](std::int64_t j) {
                                    return kept(j) ? sign * s[j] : minus_inf;
                                });
     if (max_s == minus_inf) {  // every key masked
@@ -75,8 +75,8 @@ void masked_row(const float* __restrict__ s, float* __restrict__ p, std::int64_t
     const float r = sign * max_s;
     // e^(scale (s - r)) into p and their sum in one pass (a row is often shorter than three
     // vectors, so each pass's tail costs as much as its vectors).
-    const float total = keep_all ? lane_sum<float>(len, [&](std::int64_t j) { return p[j] = exp_f32(scale * (s[j] - r)); })
-                             : lane_sum<float>(len, [&](std::int64_t j) {
+    const float total = keep_all ? eight_way_sum<float>(len, [&](std::int64_t j) { return p[j] = exp_f32(scale * (s[j] - r)); })
+                             : eight_way_sum<float>(len, [&](std::int64_t j) {
                                    return p[j] = kept(j) ? exp_f32(scale * (s[j] - r)) : 0.0f;
                                });
     const float inv = 1 / total;
@@ -94,7 +94,7 @@ void masked_softmax_row(const float* s, float* p, std::int64_t len, const std::i
 }
 void masked_softmax_row_backward(const float* __restrict__ dp, const float* __restrict__ p, float* __restrict__ ds,
                                  std::int64_t len, float scale) {
-    const float sum_dp_p = lane_sum<float>(len, [&](std::int64_t j) { return dp[j] * p[j]; });
+    const float sum_dp_p = eight_way_sum<float>(len, [&](std::int64_t j) { return dp[j] * p[j]; });
     for (std::int64_t j = 0; j < len; ++j) ds[j] = scale * p[j] * (dp[j] - sum_dp_p);
 }
 

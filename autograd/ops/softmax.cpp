@@ -17,10 +17,10 @@
 namespace autograd {
 namespace {
 
-// Calls fn(offset, stride) for each lane x[o, :, i] of x viewed as [outer, n, inner],
-// split over the threads by o; each lane costs about `cost` per element.
+// Calls fn(offset, stride) for each 1-D slice x[o, :, i] of x viewed as [outer, n, inner],
+// split over the threads by o; each slice costs about `cost` per element.
 template <class Fn>
-void for_each_lane(const AroundDim& l, std::int64_t cost, Fn fn) {
+void for_each_slice(const AroundDim& l, std::int64_t cost, Fn fn) {
     parallel_for(l.outer, l.n * l.inner * cost, [&](std::int64_t begin, std::int64_t end) {
         for (std::int64_t o = begin; o < end; ++o)
             for (std::int64_t i = 0; i < l.inner; ++i) fn(o * l.n * l.inner + i, l.inner);
@@ -38,7 +38,7 @@ Tensor softmax_forward(const Tensor& x, const AroundDim& l, bool log) {
         using T = decltype(zero);
         const T* px = x.data<T>();
         T* py = y.data<T>();
-        for_each_lane(l, 8, [&](std::int64_t off, std::int64_t step) {
+        for_each_slice(l, 8, [&](std::int64_t off, std::int64_t step) {
             const T* xs = px + off;
             T* ys = py + off;
             T max_x = xs[0];
@@ -65,7 +65,7 @@ Tensor log_softmax_backward(const Tensor& dy, const Tensor& y, const AroundDim& 
     Tensor dx = Tensor::empty(dy.shape(), dy.dtype());
     dispatch_floating(dy.dtype(), [&](auto zero) {
         using T = decltype(zero);
-        for_each_lane(l, 8, [&](std::int64_t off, std::int64_t step) {
+        for_each_slice(l, 8, [&](std::int64_t off, std::int64_t step) {
             const T* dys = dy.data<T>() + off;
             const T* ys = y.data<T>() + off;
             T* dxs = dx.data<T>() + off;
