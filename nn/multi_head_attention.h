@@ -32,11 +32,15 @@ public:
     MultiHeadAttention(std::int64_t d_model, std::int64_t heads, double dropout = 0.0,
                        autograd::Generator& gen = autograd::default_generator());
 
-    // query [B, Tq, D], key and value [B, Tk, D] -> [B, Tq, D].
+    // query [B, Tq, D], key and value [B, Tk, D] -> [B, Tq, D]: three projections.
     Tensor forward(const Tensor& query, const Tensor& key, const Tensor& value, const Tensor& mask = Tensor()) const;
     Tensor operator()(const Tensor& query, const Tensor& key, const Tensor& value, const Tensor& mask = Tensor()) const {
         return forward(query, key, value, mask);
     }
+    // Self-attention, x [B, T, D] -> [B, T, D]: forward(x, x, x, mask) by value, with Q, K and V
+    // projected in one product, x [W^Q; W^K; W^V]^T (PyTorch's in_proj), which
+    // autograd::multi_head_self_attention reads in place.
+    Tensor self_attention(const Tensor& x, const Tensor& mask = Tensor()) const;
     // Block-local causal self-attention (004 §15.6.1): position i attends only
     // to positions j <= i of its own block of `block` = L positions. The notes
     // chunk a sequence of N into K blocks of N/K and get O(N^2 / K) instead of
@@ -66,7 +70,6 @@ public:
 
 private:
     Tensor attend(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask) const;
-    Tensor self_attend(const Tensor& x, const Tensor& mask) const;
     void check_input(const char* what, const Tensor& x) const;
     mutable Tensor last_attention_;
 };
