@@ -9,7 +9,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include "benchmarks/median_time.h"
+#include "benchmarks/machine.h"
 #include "nn/attention_mask.h"
 #include "nn/multi_head_attention.h"
 
