@@ -83,7 +83,8 @@ inline void layer_norm_row_backward_sums(const float* __restrict__ ds, const flo
                                          const float* __restrict__ gamma, float rstd, std::int64_t D,
                                          float* __restrict__ da, float* dgamma, float* dbeta) {
     add_row_to_param_grads(ds, a_hat, dgamma, dbeta, D);
-    const float mean_g = eight_way_sum<float>(D, [&](std::int64_t j) { return ds[j] * gamma[j]; }) / static_cast<float>(D);
+    const float mean_g =
+        eight_way_sum<float>(D, [&](std::int64_t j) { return ds[j] * gamma[j]; }) / static_cast<float>(D);
     const float mean_g_a_hat =
         eight_way_sum<float>(D, [&](std::int64_t j) { return ds[j] * gamma[j] * a_hat[j]; }) / static_cast<float>(D);
     for (std::int64_t j = 0; j < D; ++j) da[j] = rstd * (ds[j] * gamma[j] - mean_g - a_hat[j] * mean_g_a_hat);

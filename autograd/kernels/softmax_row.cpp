@@ -64,10 +64,9 @@ void masked_row(const float* __restrict__ s, float* __restrict__ p, std::int64_t
     auto kept = [&](std::int64_t j) { return keep[j * keep_step] != 0; };
     // No mask, or one flag for the row that keeps it: then no test per key.
     const bool keep_all = keep == nullptr || (keep_step == 0 && kept(0));
-    const float max_s = keep_all ? eight_way_max<float>(len, minus_inf, [&](std::int64_t j) { return sign * s[j]; })
-                             : eight_way_max<float>(len, minus_inf, [&](std::int64_t j) {
-                                   return kept(j) ? sign * s[j] : minus_inf;
-                               });
+    const float max_s =
+        keep_all ? eight_way_max<float>(len, minus_inf, [&](std::int64_t j) { return sign * s[j]; })
+                 : eight_way_max<float>(len, minus_inf, [&](std::int64_t j) { return kept(j) ? sign * s[j] : minus_inf; });
     if (max_s == minus_inf) {  // every key masked
         for (std::int64_t j = 0; j < len; ++j) p[j] = 0;
         return;
@@ -75,10 +74,11 @@ void masked_row(const float* __restrict__ s, float* __restrict__ p, std::int64_t
     const float r = sign * max_s;
     // e^(scale (s - r)) into p and their sum in one pass (a row is often shorter than three
     // vectors, so each pass's tail costs as much as its vectors).
-    const float total = keep_all ? eight_way_sum<float>(len, [&](std::int64_t j) { return p[j] = exp_f32(scale * (s[j] - r)); })
-                             : eight_way_sum<float>(len, [&](std::int64_t j) {
-                                   return p[j] = kept(j) ? exp_f32(scale * (s[j] - r)) : 0.0f;
-                               });
+    const float total =
+        keep_all ? eight_way_sum<float>(len, [&](std::int64_t j) { return p[j] = exp_f32(scale * (s[j] - r)); })
+                 : eight_way_sum<float>(len, [&](std::int64_t j) {
+                       return p[j] = kept(j) ? exp_f32(scale * (s[j] - r)) : 0.0f;
+                   });
     const float inv = 1 / total;
     for (std::int64_t j = 0; j < len; ++j) p[j] *= inv;
 }

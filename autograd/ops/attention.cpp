@@ -127,13 +127,12 @@ MatrixView<const T> dropped(MatrixView<const T> P, const DropoutOnP& drop, std::
 void head_forward(MatrixView<const float> Q, MatrixView<const float> K, MatrixView<const float> V,
                   const MaskRows& mask, float scale, detail::SoftmaxRow* softmax_row, const DropoutOnP& drop,
                   std::int64_t first, MatrixView<float> Z, MatrixView<float> P, HeadScratch<float>& scratch) {
-    using T = float;
-    const MatrixView<T> S = packed_view(scratch.s.get(), Q.rows, K.rows);
+    const MatrixView<float> S = packed_view(scratch.s.get(), Q.rows, K.rows);
     detail::product_abt(Q, K, S, scratch.pack.get());  // S = Q K^T
     for (std::int64_t i = 0; i < S.rows; ++i)          // P = softmax(M + scale S)
         softmax_row(S.row(i), P.row(i), S.cols, mask.row(i), mask.col_step, scale);
-    const MatrixView<const T> Pd = dropped<T>(P, drop, first, scratch.p_dropped.get());  // P~ = P f
-    detail::product_ab(Pd, V, Z, scratch.pack.get());                                  // Z = P~ V
+    const MatrixView<const float> Pd = dropped<float>(P, drop, first, scratch.p_dropped.get());  // P~ = P f
+    detail::product_ab(Pd, V, Z, scratch.pack.get());                                          // Z = P~ V
 }
 
 // Computes reference::attention_head_backward on one head; tested equal in
@@ -143,18 +142,20 @@ void head_backward(MatrixView<const float> dZ, MatrixView<const float> Q, Matrix
                    MatrixView<const float> V, MatrixView<const float> P, float scale, const DropoutOnP& drop,
                    std::int64_t first, MatrixView<float> dQ, MatrixView<float> dK, MatrixView<float> dV,
                    HeadScratch<float>& scratch) {
-    using T = float;
-    T* pack = scratch.pack.get();
-    if (dV.data) detail::product_atb(dropped<T>(P, drop, first, scratch.p_dropped.get()), dZ, dV, pack);  // dV = P~^T dZ
+    float* pack = scratch.pack.get();
+    if (dV.data) {
+        const MatrixView<const float> Pd = dropped<float>(P, drop, first, scratch.p_dropped.get());  // P~ = P f
+        detail::product_atb(Pd, dZ, dV, pack);                                                      // dV = P~^T dZ
+    }
     if (!dQ.data && !dK.data) return;
-    const MatrixView<T> dP = packed_view(scratch.s.get(), P.rows, P.cols);
-    const MatrixView<T> dS = packed_view(scratch.ds.get(), P.rows, P.cols);
-    detail::product_abt(dZ, V, dP, pack);                                                  // dP~ = dZ V^T
+    const MatrixView<float> dP = packed_view(scratch.s.get(), P.rows, P.cols);
+    const MatrixView<float> dS = packed_view(scratch.ds.get(), P.rows, P.cols);
+    detail::product_abt(dZ, V, dP, pack);                                                 // dP~ = dZ V^T
     if (drop) detail::apply_dropout(*drop, dP.data, dP.data, dP.rows * dP.cols, first);  // dP = dP~ f
     for (std::int64_t i = 0; i < dP.rows; ++i)  // dS = scale P (dP - sum(dP P))
         detail::masked_softmax_row_backward(dP.row(i), P.row(i), dS.row(i), dP.cols, scale);
-    if (dQ.data) detail::product_ab<T>(dS, K, dQ, pack);   // dQ = dS K
-    if (dK.data) detail::product_atb<T>(dS, Q, dK, pack);  // dK = dS^T Q
+    if (dQ.data) detail::product_ab<float>(dS, K, dQ, pack);   // dQ = dS K
+    if (dK.data) detail::product_atb<float>(dS, Q, dK, pack);  // dK = dS^T Q
 }
 
 // Asks the cache for a head's rows before the head is reached: a head's rows are H d_k
@@ -176,7 +177,8 @@ void attention_forward(const Operands<T>& in, const MaskView& mask, const Sizes&
         HeadScratch<T> scratch(s, false);
         for (std::int64_t bh = begin; bh < end; ++bh) {
             if (bh + 1 < end)
-                for (const MatrixView<const T>& next : {s.q_of(in.q, bh + 1), s.k_of(in.k, bh + 1), s.v_of(in.v, bh + 1)})
+                for (const MatrixView<const T>& next :
+                     {s.q_of(in.q, bh + 1), s.k_of(in.k, bh + 1), s.v_of(in.v, bh + 1)})
                     prefetch(next);
             const MatrixView<const T> Q = s.q_of(in.q, bh), K = s.k_of(in.k, bh), V = s.v_of(in.v, bh);
             const MaskRows m = mask.of_batch(bh / s.H);

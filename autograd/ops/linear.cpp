@@ -36,7 +36,8 @@ void linear_rows(const T* x, const T* w, const T* b, std::int64_t rows, std::int
     parallel_for(rows, out + out * in / 8, [&](std::int64_t begin, std::int64_t end) {
         for (std::int64_t r = begin; r < end; ++r)
             for (std::int64_t j = 0; j < out; ++j) y[r * out + j] = b ? b[j] : T(0);
-        if (in > 0) detail::gemm_call(false, true, end - begin, out, in, x + begin * in, in, w, in, y + begin * out, out, T(1));
+        if (in > 0)
+            detail::gemm_call(false, true, end - begin, out, in, x + begin * in, in, w, in, y + begin * out, out, T(1));
     });
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // One element's Adam step (Kingma and Ba, Algorithm 1; PyTorch's Adam and AdamW): the
 // plain reference. float64 runs it; nn/optim/adam.cpp's adam_elements is its float32 twin,
-// tested equal in tests/autograd/test_fast_equals_reference.cpp.
+// tested equal in tests/nn/test_optim.cpp (the optimizer lives in nn, above autograd's tests).
 //   g <- g + wd p                    (Adam's L2 weight decay)   or
 //   p <- p - lr wd p                 (AdamW's decoupled decay)
 //   m <- b1 m + (1 - b1) g,          v <- b2 v + (1 - b2) g^2

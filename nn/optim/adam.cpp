@@ -47,7 +47,7 @@ struct AdamJob {
 };
 
 // Elements [lo, hi) of one float32 parameter: computes reference::adam_update (autograd/
-// reference/adam.h), tested equal in tests/autograd/test_fast_equals_reference.cpp. The bias
+// reference/adam.h), tested equal in tests/nn/test_optim.cpp. The bias
 // corrections are per-step constants: lr_t = lr / (1 - b1^t) scales m, and sqrt(v_hat) =
 // sqrt(v) / sqrt(1 - b2^t), so an element costs one division and one square root. Its arrays
 // are __restrict__ so that the loop vectorises.

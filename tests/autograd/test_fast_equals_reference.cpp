@@ -56,7 +56,8 @@ std::vector<float> normals(std::int64_t n, std::uint64_t seed, double sd = 1.0) 
 // Small integers: every product and sum is exact in float, so the products must agree exactly.
 std::vector<float> ints(std::int64_t n, int seed) {
     std::vector<float> v(static_cast<std::size_t>(n));
-    for (std::int64_t i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = static_cast<float>((i * 7 + seed * 13) % 11 - 5);
+    for (std::int64_t i = 0; i < n; ++i)
+        v[static_cast<std::size_t>(i)] = static_cast<float>((i * 7 + seed * 13) % 11 - 5);
     return v;
 }
 
