@@ -1,7 +1,7 @@
 #pragma once
 // GELU of one element and its slope: the plain reference (002 "MLP": the GeLU non-linearity).
-// float64 runs it; kernels/gelu.h is its float32 twin, tested equal in
-// tests/autograd/test_fast_equals_reference.cpp.
+// float64 runs it; the float32 loop of autograd::gelu (ops/unary.cpp) is its twin, tested
+// equal in tests/autograd/test_fast_equals_reference.cpp.
 //   y = x Phi(x),  Phi(x) = (1 + erf(x / sqrt 2)) / 2
 //   dy/dx = Phi(x) + x phi(x),  phi(x) = e^(-x^2 / 2) / sqrt(2 pi)
 #include <cmath>
