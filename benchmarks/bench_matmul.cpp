@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 
 #include "autograd/autograd.h"
-#include "benchmarks/median_time.h"
+#include "benchmarks/machine.h"
 #include "examples/flags.h"
 
 using namespace autograd;

@@ -20,10 +20,10 @@
 #include <fmt/format.h>
 
 #include "autograd/autograd.h"
-#include "benchmarks/child_process.h"
-#include "benchmarks/machine_info.h"
+#include "benchmarks/records.h"
+#include "benchmarks/machine.h"
 #include "benchmarks/report.h"
-#include "benchmarks/workload.h"
+#include "benchmarks/workloads.h"
 #include "examples/flags.h"
 #include "examples/run_program.h"
 

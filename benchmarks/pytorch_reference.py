@@ -16,7 +16,7 @@ intra-op threads. The script re-executes itself with that environment when it
 is not already set (OpenMP and malloc read it at start-up).
 
 Prints one JSON line per measurement on stdout, flat objects that bench_models
-reads (benchmarks/record.h); progress goes to stderr. Without --workload, each
+reads (benchmarks/records.h); progress goes to stderr. Without --workload, each
 workload runs in a process of its own, so that each peak RSS is that workload's.
 
     /usr/bin/python3 benchmarks/pytorch_reference.py [--workload NAME] [--steps 30] [--quick]
@@ -481,7 +481,7 @@ def greedy_decode(model, src, src_mask, max_len, cached, start=1):
     return tokens, scores
 
 
-def median_seconds(f, runs):  # benchmarks/median_time.h: a warm-up call, then the median of `runs`
+def median_seconds(f, runs):  # benchmarks/machine.h median_seconds: a warm-up call, then the median of `runs`
     f()
     times = []
     for _ in range(runs):
@@ -498,7 +498,7 @@ def bench_decode(workload, args):
     gen = torch.Generator().manual_seed(1)
     cached = workload == "decode_cached"
     for n in [16] if args.quick else [16, 64, 256]:
-        runs = 1 if args.quick else max(5, 1280 // n)  # as decode_bench.cpp: more runs of the short decodings
+        runs = 1 if args.quick else max(5, 1280 // n)  # as workloads.cpp bench_decode: more runs of the short decodings
         src = copy_batch(VOCAB, n + 1, 1, gen)[0]
         mask = padding_mask(src)
         seconds = median_seconds(lambda: greedy_decode(model, src, mask, n + 1, cached), runs)

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "benchmarks/vit_bench.h"
+#include "benchmarks/workloads.h"
 
 namespace benchmarks {
 

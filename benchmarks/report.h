@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "benchmarks/record.h"
-#include "benchmarks/sgemm_peak.h"
+#include "benchmarks/records.h"
+#include "benchmarks/machine.h"
 
 namespace benchmarks {
 

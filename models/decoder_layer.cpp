@@ -19,7 +19,7 @@ DecoderLayer::DecoderLayer(const nn::BlockConfig& c, autograd::Generator& gen) {
 // post-norm moves each LN outside the sum: h_1 = LN(x + MaskedMHSA(x)), ...
 Tensor DecoderLayer::forward(const Tensor& x, const Tensor& memory, const Tensor& src_mask, const Tensor& tgt_mask) const {
     const nn::SublayerConnection &around_self = (*sublayer)[0], &around_cross = (*sublayer)[1], &around_ffn = (*sublayer)[2];
-    Tensor h = around_self(x, [&](const Tensor& y) { return (*self_attn)(y, y, y, tgt_mask); });
+    Tensor h = around_self(x, [&](const Tensor& y) { return self_attn->self_attention(y, tgt_mask); });
     h = around_cross(h, [&](const Tensor& y) { return (*src_attn)(y, memory, memory, src_mask); });
     return around_ffn(h, [&](const Tensor& y) { return (*feed_forward)(y); });
 }

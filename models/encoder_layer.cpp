@@ -17,7 +17,7 @@ EncoderLayer::EncoderLayer(const nn::BlockConfig& c, autograd::Generator& gen) {
 // with dropout on each sublayer's output (nn::SublayerConnection).
 Tensor EncoderLayer::forward(const Tensor& x, const Tensor& mask) const {
     const nn::SublayerConnection &around_attention = (*sublayer)[0], &around_ffn = (*sublayer)[1];
-    Tensor h = around_attention(x, [&](const Tensor& y) { return (*self_attn)(y, y, y, mask); });
+    Tensor h = around_attention(x, [&](const Tensor& y) { return self_attn->self_attention(y, mask); });
     return around_ffn(h, [&](const Tensor& y) { return (*feed_forward)(y); });
 }
 

@@ -24,7 +24,7 @@ GPTBlock::GPTBlock(const nn::BlockConfig& c, std::int64_t block_size, std::int64
 Tensor GPTBlock::forward(const Tensor& x) const {
     const nn::SublayerConnection &around_attention = (*sublayer)[0], &around_mlp = (*sublayer)[1];
     Tensor h = around_attention(x, [&](const Tensor& y) {
-        return block > 0 ? attn->forward_block_local(y, block) : (*attn)(y, y, y, nn::subsequent_mask(y.size(1)));
+        return block > 0 ? attn->forward_block_local(y, block) : attn->self_attention(y, nn::subsequent_mask(y.size(1)));
     });
     return around_mlp(h, [&](const Tensor& y) { return feed_forward(y); });
 }

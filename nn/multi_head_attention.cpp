@@ -55,7 +55,6 @@ Tensor MultiHeadAttention::forward(const Tensor& query, const Tensor& key, const
     if (key.size(0) != value.size(0) || key.size(1) != value.size(1) || key.size(0) != query.size(0))
         throw ShapeError(fmt::format("MultiHeadAttention: query {}, key {} and value {} do not match",
                                      shape_str(query.shape()), shape_str(key.shape()), shape_str(value.shape())));
-    if (query.impl() == key.impl() && key.impl() == value.impl()) return w_o->forward(self_attend(query, mask));
     return w_o->forward(attend(w_q->forward(query), w_k->forward(key), w_v->forward(value), mask));
 }
 
@@ -64,12 +63,14 @@ Tensor MultiHeadAttention::forward(const Tensor& query, const Tensor& key, const
 // which the op reads in place. One product instead of three: x is read once, and the
 // backward's dx is one product, not three added. Stacking copies the weights (3 D^2
 // numbers); its backward splits their gradients back to w_q, w_k and w_v.
-Tensor MultiHeadAttention::self_attend(const Tensor& x, const Tensor& mask) const {
+Tensor MultiHeadAttention::self_attention(const Tensor& x, const Tensor& mask) const {
+    check_self_attention("self_attention");
+    check_input("x", x, heads * d_k);
     Tensor w = concat({w_q->weight, w_k->weight, w_v->weight}, 0);  // [3D, D]
     Tensor b = concat({w_q->bias, w_k->bias, w_v->bias}, 0);        // [3D]
     AttentionOutput a = multi_head_self_attention(linear(x, w, b), heads, mask, dropout->p, dropout->is_training());
     last_attention_ = a.weights;
-    return a.z;
+    return w_o->forward(a.z);
 }
 
 Tensor MultiHeadAttention::forward_block_local(const Tensor& x, std::int64_t block) const {
@@ -80,7 +81,7 @@ Tensor MultiHeadAttention::forward_block_local(const Tensor& x, std::int64_t blo
     Tensor h = x;
     if (blocks * block != T) h = concat({x, zeros({B, blocks * block - T, D}, x.dtype())}, 1);  // padding after the end
     h = reshape(h, {B * blocks, block, D});                                 // one batch entry per block
-    Tensor y = forward(h, h, h, subsequent_mask(block));                    // [B * T/L, L, D]
+    Tensor y = self_attention(h, subsequent_mask(block));                   // [B * T/L, L, D]
     y = reshape(y, {B, blocks * block, D});
     return blocks * block == T ? y : narrow(y, 1, 0, T);
 }

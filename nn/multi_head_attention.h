@@ -38,12 +38,16 @@ public:
     MultiHeadAttention(std::int64_t d_model, std::int64_t heads, std::int64_t kdim, std::int64_t vdim,
                        double dropout = 0.0, autograd::Generator& gen = autograd::default_generator());
 
-    // query [B, Tq, D], key [B, Tk, kdim] and value [B, Tk, vdim] -> [B, Tq, D].
+    // query [B, Tq, D], key [B, Tk, kdim] and value [B, Tk, vdim] -> [B, Tq, D]: three projections.
     Tensor forward(const Tensor& query, const Tensor& key, const Tensor& value, const Tensor& mask = Tensor()) const;
     Tensor operator()(const Tensor& query, const Tensor& key, const Tensor& value, const Tensor& mask = Tensor()) const {
         return forward(query, key, value, mask);
     }
-    // Self-attention (below) needs kdim = vdim = d_model.
+    // Self-attention, x [B, T, D] -> [B, T, D]: forward(x, x, x, mask) by value, with Q, K and V
+    // projected in one product, x [W^Q; W^K; W^V]^T (PyTorch's in_proj), which
+    // autograd::multi_head_self_attention reads in place. It and the self-attention below need
+    // kdim = vdim = d_model.
+    Tensor self_attention(const Tensor& x, const Tensor& mask = Tensor()) const;
     // Block-local causal self-attention (004 §15.6.1): position i attends only
     // to positions j <= i of its own block of `block` = L positions. The notes
     // chunk a sequence of N into K blocks of N/K and get O(N^2 / K) instead of
@@ -73,7 +77,6 @@ public:
 
 private:
     Tensor attend(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask) const;
-    Tensor self_attend(const Tensor& x, const Tensor& mask) const;
     void check_input(const char* what, const Tensor& x, std::int64_t width) const;
     void check_self_attention(const char* what) const;
     mutable Tensor last_attention_;

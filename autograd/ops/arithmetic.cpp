@@ -3,8 +3,8 @@
 #include "autograd/checks.h"
 #include "autograd/graph.h"
 #include "autograd/ops/broadcast.h"
-#include "autograd/ops/broadcast_loop.h"
-#include "autograd/ops/map.h"
+#include "autograd/kernels/broadcast_loop.h"
+#include "autograd/kernels/map.h"
 #include "autograd/parallel.h"
 
 namespace autograd {

@@ -3,31 +3,31 @@
 #include <cmath>
 #include <memory>
 #include <optional>
+#include <type_traits>
 
 #include <fmt/format.h>
 
 #include "autograd/checks.h"
 #include "autograd/factories.h"
 #include "autograd/graph.h"
-#include "autograd/ops/dropout_draw.h"
-#include "autograd/ops/head_products.h"
-#include "autograd/ops/softmax_row.h"
+#include "autograd/kernels/dropout_draw.h"
+#include "autograd/kernels/head_products.h"
+#include "autograd/kernels/softmax_row.h"
+#include "autograd/matrix_view.h"
 #include "autograd/parallel.h"
+#include "autograd/reference/attention.h"
 
 namespace autograd {
 namespace {
 
 // Scaled dot-product attention of every head (001 "Scaled Dot-Product Attention" and
-// "Multi-head attention"; 004 §15.5.1 eq. 15.54 and §15.5.2 eq. 15.55-15.56). Head i reads
-// its own columns of q, k and v where they are, and writes its own columns of z: no copy
-// into [B, H, T, d] and back. For each batch entry and head:
-//   S = Q_i K_i^T,  P = softmax(M + S / sqrt(d_k)),  P~ = dropout(P),  Z_i = P~ V_i
-// Backward (f = dropout's factor per element, 0 or 1 / (1 - p)):
-//   dV_i = P~^T dZ_i,  dP = (dZ_i V_i^T) f,  dS = P (dP - sum(dP P)) / sqrt(d_k),
-//   dQ_i = dS K_i,  dK_i = dS^T Q_i
-// One thread does a (batch entry, head) from start to end, with P still in its cache: no
-// result depends on the number of threads. The products are head_products.h's, not BLAS's:
-// at these sizes a BLAS call's fixed costs were most of its time (docs/performance.md).
+// "Multi-head attention"; 004 §15.5.1 eq. 15.54 and §15.5.2 eq. 15.55-15.56), head by head:
+// reference::attention_head's equations (reference/attention.h), which float64 runs, and
+// head_forward and head_backward below, their float32 twins. Head i reads its own columns of
+// q, k and v where they lie and writes its own columns of z: no copy into [B, H, T, d] and
+// back. One thread does a (batch entry, head) from start to end, with P still in its cache:
+// no result depends on the number of threads. The products are kernels/head_products.h's,
+// not BLAS's: at a head's few dozen rows a BLAS call's fixed costs outweigh its arithmetic.
 
 struct Sizes {
     std::int64_t B, Tq, Tk, H, dk, dv;
@@ -37,13 +37,6 @@ struct Sizes {
     std::int64_t z_ld() const { return H * dv; }  // of z and dz
     std::int64_t pairs() const { return B * H; }
     std::int64_t p_size() const { return Tq * Tk; }  // one head's P
-    // Where head h of batch entry b starts in q (and dq), k (dk), v (dv) and z (dz).
-    struct Offsets {
-        std::int64_t q, k, v, z;
-    };
-    Offsets at(std::int64_t b, std::int64_t h) const {
-        return {b * Tq * q_ld + h * dk, b * Tk * k_ld + h * dk, b * Tk * v_ld + h * dv, b * Tq * z_ld() + h * dv};
-    }
     template <class T>
     T scale() const {
         return static_cast<T>(1 / std::sqrt(static_cast<double>(dk)));  // 1 / sqrt(d_k)
@@ -51,6 +44,21 @@ struct Sizes {
     // Work per (batch entry, head) in elements: a multiply-add about an eighth of one
     // (matmul's estimate), a softmax element about eight.
     std::int64_t cost() const { return Tq * Tk * ((dk + dv) / 8 + 8); }
+
+    // Head h of batch entry b, bh = b H + h: where its Q_i, K_i, V_i and Z_i (or their
+    // gradients) lie in q, k, v and z, and its P in the [B, H, Tq, Tk] weights.
+    template <class T>
+    MatrixView<T> q_of(T* q, std::int64_t bh) const { return {q + bh / H * Tq * q_ld + bh % H * dk, Tq, dk, q_ld}; }
+    template <class T>
+    MatrixView<T> k_of(T* k, std::int64_t bh) const { return {k + bh / H * Tk * k_ld + bh % H * dk, Tk, dk, k_ld}; }
+    template <class T>
+    MatrixView<T> v_of(T* v, std::int64_t bh) const { return {v + bh / H * Tk * v_ld + bh % H * dv, Tk, dv, v_ld}; }
+    template <class T>
+    MatrixView<T> z_of(T* z, std::int64_t bh) const {
+        return {z + bh / H * Tq * z_ld() + bh % H * dv, Tq, dv, z_ld()};
+    }
+    template <class T>
+    MatrixView<T> p_of(T* p, std::int64_t bh) const { return packed_view(p + bh * p_size(), Tq, Tk); }
 };
 
 // Where q, k and v start (three tensors, or the thirds of one), and their gradients'
@@ -68,10 +76,9 @@ struct OperandGrads {
 struct MaskView {
     const std::int64_t* keep = nullptr;
     Shape strides;
-    const std::int64_t* row(std::int64_t b, std::int64_t i) const {
-        return keep ? keep + b * strides[0] + i * strides[1] : nullptr;
+    MaskRows of_batch(std::int64_t b) const {
+        return keep ? MaskRows{keep + b * strides[0], strides[1], strides[2]} : MaskRows{};
     }
-    std::int64_t step() const { return keep ? strides[2] : 0; }
 };
 
 MaskView mask_view(const Tensor& mask, const Sizes& s) {
@@ -79,85 +86,107 @@ MaskView mask_view(const Tensor& mask, const Sizes& s) {
     return {mask.data<std::int64_t>(), broadcast_strides(mask.shape(), {s.B, s.Tq, s.Tk})};
 }
 
-// Dropout's draw on P, kept for the backward; none in evaluation and for p = 0. Element j of
-// head bh's P is element bh Tq Tk + j of the [B, H, Tq, Tk] weights: the same factors as
+// Dropout's draw on P, kept for the backward; none in evaluation and for p = 0. Element e of
+// head bh's P is element bh Tq Tk + e of the [B, H, Tq, Tk] weights: the same factors as
 // autograd::dropout on the weights would draw.
 using DropoutOnP = std::optional<detail::DropoutDraw>;
 
-// A head's [rows, cols] block of a wider tensor (rows ld apart), as head_product reads its B:
-// in place when cols is a multiple of its vector width, else copied into `scratch`. The
-// copy's rows are padded_width(cols) apart; *ldb says which.
+// Dropout's factor f(e) for element e of the P whose first element is element `first` of the
+// weights, as the reference kernel takes it: 1 without dropout.
 template <class T>
-const T* as_product_rows(const T* src, std::int64_t ld, std::int64_t rows, std::int64_t cols, T* scratch,
-                         std::int64_t* ldb) {
-    if (cols % detail::kLanes == 0) {
-        *ldb = ld;
-        return src;
-    }
-    detail::pack_rows(src, ld, rows, cols, scratch);
-    *ldb = detail::padded_width(cols);
-    return scratch;
+auto factor_of(const DropoutOnP& drop, std::int64_t first) {
+    return [&drop, first](std::int64_t e) {
+        return drop ? detail::dropout_factor(drop->key, drop->keep_below, static_cast<T>(drop->kept), first + e)
+                    : T(1);
+    };
 }
 
-// One thread's buffers, sized for any (batch entry, head); ds only for the backward.
+// One thread's buffers, sized for any (batch entry, head): S (or dP), P~ and dS, and room to
+// pack a product's operand.
 template <class T>
 struct HeadScratch {
-    std::unique_ptr<T[]> rows, transposed, s, p, ds;
-    HeadScratch(const Sizes& sz, bool dropped, bool backward) {
-        const std::int64_t d = std::max(sz.dk, sz.dv), t = std::max(sz.Tq, sz.Tk);
-        rows.reset(new T[t * detail::padded_width(d)]);           // a [T, d] block, padded
-        transposed.reset(new T[d * detail::padded_width(sz.Tk)]);  // K_i^T or V_i^T, padded
-        s.reset(new T[sz.p_size()]);
-        p.reset(dropped ? new T[sz.p_size()] : nullptr);
-        ds.reset(backward ? new T[sz.p_size()] : nullptr);
-    }
+    std::unique_ptr<T[]> s, p_dropped, ds, pack;
+    HeadScratch(const Sizes& sz, bool backward)
+        : s(new T[sz.p_size()]),
+          p_dropped(new T[sz.p_size()]),
+          ds(backward ? new T[sz.p_size()] : nullptr),
+          pack(new T[detail::pack_size(std::max(sz.Tq, sz.Tk), std::max(sz.dk, sz.dv))]) {}
 };
 
-// Asks the cache for a [rows, cols] block (rows ld apart) that the next head reads. A head's
-// rows are H d_k apart (3 H d_k in qkv), too few and too far apart for the hardware's own
-// prefetching to follow, so each was a wait on memory: this took a ViT step's attention
-// regions from 2.04-2.18 to 1.60-1.73 ms.
+// P~ = P f: P itself without dropout, else P's dropped copy in `out`.
 template <class T>
-void prefetch_rows(const T* p, std::int64_t ld, std::int64_t rows, std::int64_t cols) {
+MatrixView<const T> dropped(MatrixView<const T> P, const DropoutOnP& drop, std::int64_t first, T* out) {
+    if (!drop) return P;
+    detail::apply_dropout(*drop, P.data, out, P.rows * P.cols, first);
+    return packed_view<const T>(out, P.rows, P.cols);
+}
+
+// Computes reference::attention_head on one head; tested equal in
+// tests/autograd/test_fast_equals_reference.cpp. `first`: P's first element in the weights.
+// softmax_row: kernels/softmax_row.h's row function for every head of the call.
+void head_forward(MatrixView<const float> Q, MatrixView<const float> K, MatrixView<const float> V,
+                  const MaskRows& mask, float scale, detail::SoftmaxRow* softmax_row, const DropoutOnP& drop,
+                  std::int64_t first, MatrixView<float> Z, MatrixView<float> P, HeadScratch<float>& scratch) {
+    const MatrixView<float> S = packed_view(scratch.s.get(), Q.rows, K.rows);
+    detail::product_abt(Q, K, S, scratch.pack.get());  // S = Q K^T
+    for (std::int64_t i = 0; i < S.rows; ++i)          // P = softmax(M + scale S)
+        softmax_row(S.row(i), P.row(i), S.cols, mask.row(i), mask.col_step, scale);
+    const MatrixView<const float> Pd = dropped<float>(P, drop, first, scratch.p_dropped.get());  // P~ = P f
+    detail::product_ab(Pd, V, Z, scratch.pack.get());                                          // Z = P~ V
+}
+
+// Computes reference::attention_head_backward on one head; tested equal in
+// tests/autograd/test_fast_equals_reference.cpp. Writes each of dQ, dK and dV whose data is
+// not null.
+void head_backward(MatrixView<const float> dZ, MatrixView<const float> Q, MatrixView<const float> K,
+                   MatrixView<const float> V, MatrixView<const float> P, float scale, const DropoutOnP& drop,
+                   std::int64_t first, MatrixView<float> dQ, MatrixView<float> dK, MatrixView<float> dV,
+                   HeadScratch<float>& scratch) {
+    float* pack = scratch.pack.get();
+    if (dV.data) {
+        const MatrixView<const float> Pd = dropped<float>(P, drop, first, scratch.p_dropped.get());  // P~ = P f
+        detail::product_atb(Pd, dZ, dV, pack);                                                      // dV = P~^T dZ
+    }
+    if (!dQ.data && !dK.data) return;
+    const MatrixView<float> dP = packed_view(scratch.s.get(), P.rows, P.cols);
+    const MatrixView<float> dS = packed_view(scratch.ds.get(), P.rows, P.cols);
+    detail::product_abt(dZ, V, dP, pack);                                                 // dP~ = dZ V^T
+    if (drop) detail::apply_dropout(*drop, dP.data, dP.data, dP.rows * dP.cols, first);  // dP = dP~ f
+    for (std::int64_t i = 0; i < dP.rows; ++i)  // dS = scale P (dP - sum(dP P))
+        detail::masked_softmax_row_backward(dP.row(i), P.row(i), dS.row(i), dP.cols, scale);
+    if (dQ.data) detail::product_ab<float>(dS, K, dQ, pack);   // dQ = dS K
+    if (dK.data) detail::product_atb<float>(dS, Q, dK, pack);  // dK = dS^T Q
+}
+
+// Asks the cache for a head's rows before the head is reached: a head's rows are H d_k
+// apart (3 H d_k in qkv), too few and too far apart for the hardware prefetcher to follow.
+template <class T>
+void prefetch(MatrixView<const T> A) {
     constexpr std::int64_t line = 64 / sizeof(T);
-    for (std::int64_t r = 0; r < rows; ++r)
-        for (std::int64_t c = 0; c < cols; c += line) __builtin_prefetch(p + r * ld + c);
+    for (std::int64_t r = 0; r < A.rows; ++r)
+        for (std::int64_t c = 0; c < A.cols; c += line) __builtin_prefetch(A.row(r) + c);
 }
 
 template <class T>
 void attention_forward(const Operands<T>& in, const MaskView& mask, const Sizes& s, const DropoutOnP& drop, T* z,
                        T* p) {
     const T scale = s.scale<T>();
+    detail::SoftmaxRow* softmax_row = nullptr;
+    if constexpr (std::is_same_v<T, float>) softmax_row = detail::softmax_row_for(mask.keep != nullptr, s.Tk, scale);
     parallel_for(s.pairs(), s.cost(), [&](std::int64_t begin, std::int64_t end) {
-        HeadScratch<T> scratch(s, drop.has_value(), false);
+        HeadScratch<T> scratch(s, false);
         for (std::int64_t bh = begin; bh < end; ++bh) {
-            const std::int64_t b = bh / s.H;
-            const Sizes::Offsets at = s.at(b, bh % s.H);
-            if (bh + 1 < end) {
-                const Sizes::Offsets next = s.at((bh + 1) / s.H, (bh + 1) % s.H);
-                prefetch_rows(in.q + next.q, s.q_ld, s.Tq, s.dk);
-                prefetch_rows(in.k + next.k, s.k_ld, s.Tk, s.dk);
-                prefetch_rows(in.v + next.v, s.v_ld, s.Tk, s.dv);
-            }
-            const T* qi = in.q + at.q;  // Q_i: [Tq, d_k], rows q_ld apart
-            const T* ki = in.k + at.k;  // K_i: [Tk, d_k], rows k_ld apart
-            const T* vi = in.v + at.v;  // V_i: [Tk, d_v], rows v_ld apart
-            T* zi = z + at.z;           // Z_i: [Tq, d_v], rows z_ld apart
-            T* pi = p + bh * s.p_size();  // P: [Tq, Tk]
-            T* si = scratch.s.get();      // S: [Tq, Tk]
-            detail::pack_transposed(ki, s.k_ld, s.Tk, s.dk, scratch.transposed.get());
-            detail::head_product(s.Tq, s.Tk, s.dk, qi, s.q_ld, 1, scratch.transposed.get(),
-                                 detail::padded_width(s.Tk), si, s.Tk);  // S = Q_i K_i^T
-            for (std::int64_t r = 0; r < s.Tq; ++r)
-                detail::masked_softmax_row(si + r * s.Tk, pi + r * s.Tk, s.Tk, mask.row(b, r), mask.step(), scale);
-            const T* pd = pi;
-            if (drop) {
-                detail::apply_dropout(*drop, pi, scratch.p.get(), s.p_size(), bh * s.p_size());
-                pd = scratch.p.get();
-            }
-            std::int64_t ldv = 0;
-            const T* vrows = as_product_rows(vi, s.v_ld, s.Tk, s.dv, scratch.rows.get(), &ldv);
-            detail::head_product(s.Tq, s.dv, s.Tk, pd, s.Tk, 1, vrows, ldv, zi, s.z_ld());  // Z_i = P~ V_i
+            if (bh + 1 < end)
+                for (const MatrixView<const T>& next :
+                     {s.q_of(in.q, bh + 1), s.k_of(in.k, bh + 1), s.v_of(in.v, bh + 1)})
+                    prefetch(next);
+            const MatrixView<const T> Q = s.q_of(in.q, bh), K = s.k_of(in.k, bh), V = s.v_of(in.v, bh);
+            const MaskRows m = mask.of_batch(bh / s.H);
+            const std::int64_t first = bh * s.p_size();
+            if constexpr (std::is_same_v<T, double>)
+                reference::attention_head(Q, K, V, m, scale, factor_of<T>(drop, first), s.z_of(z, bh), s.p_of(p, bh));
+            else
+                head_forward(Q, K, V, m, scale, softmax_row, drop, first, s.z_of(z, bh), s.p_of(p, bh), scratch);
         }
     });
 }
@@ -167,52 +196,23 @@ template <class T>
 void attention_backward(const T* dz, const Operands<T>& in, const T* p, const Sizes& s, const DropoutOnP& drop,
                         const OperandGrads<T>& out) {
     const T scale = s.scale<T>();
+    const MatrixView<T> none{nullptr, 0, 0, 0};  // a gradient that is not wanted
     parallel_for(s.pairs(), 2 * s.cost(), [&](std::int64_t begin, std::int64_t end) {
-        HeadScratch<T> scratch(s, drop.has_value(), true);
-        T* dp = scratch.s.get();  // dP~, then dP: [Tq, Tk]
-        T* ds = scratch.ds.get();  // dS: [Tq, Tk]
+        HeadScratch<T> scratch(s, true);
         for (std::int64_t bh = begin; bh < end; ++bh) {
-            const Sizes::Offsets at = s.at(bh / s.H, bh % s.H);
-            if (bh + 1 < end) {
-                const Sizes::Offsets next = s.at((bh + 1) / s.H, (bh + 1) % s.H);
-                prefetch_rows(dz + next.z, s.z_ld(), s.Tq, s.dv);
-                prefetch_rows(in.q + next.q, s.q_ld, s.Tq, s.dk);
-                prefetch_rows(in.k + next.k, s.k_ld, s.Tk, s.dk);
-                prefetch_rows(in.v + next.v, s.v_ld, s.Tk, s.dv);
-                prefetch_rows(p + (bh + 1) * s.p_size(), s.p_size(), 1, s.p_size());
-            }
-            const T* dzi = dz + at.z;
-            const T* pi = p + bh * s.p_size();
-            if (out.dv) {
-                const T* pd = pi;
-                if (drop) {
-                    detail::apply_dropout(*drop, pi, scratch.p.get(), s.p_size(), bh * s.p_size());
-                    pd = scratch.p.get();
-                }
-                std::int64_t ldz = 0;
-                const T* dzrows = as_product_rows(dzi, s.z_ld(), s.Tq, s.dv, scratch.rows.get(), &ldz);
-                detail::head_product(s.Tk, s.dv, s.Tq, pd, 1, s.Tk, dzrows, ldz, out.dv + at.v,
-                                     s.v_ld);  // dV_i = P~^T dZ_i
-            }
-            if (!out.dq && !out.dk) continue;
-            detail::pack_transposed(in.v + at.v, s.v_ld, s.Tk, s.dv, scratch.transposed.get());
-            detail::head_product(s.Tq, s.Tk, s.dv, dzi, s.z_ld(), 1, scratch.transposed.get(),
-                                 detail::padded_width(s.Tk), dp, s.Tk);  // dP~ = dZ_i V_i^T
-            if (drop) detail::apply_dropout(*drop, dp, dp, s.p_size(), bh * s.p_size());  // dP = dP~ f
-            for (std::int64_t r = 0; r < s.Tq; ++r)
-                detail::masked_softmax_backward_row(dp + r * s.Tk, pi + r * s.Tk, ds + r * s.Tk, s.Tk, scale);
-            if (out.dq) {
-                std::int64_t ldk = 0;
-                const T* krows = as_product_rows(in.k + at.k, s.k_ld, s.Tk, s.dk, scratch.rows.get(), &ldk);
-                detail::head_product(s.Tq, s.dk, s.Tk, ds, s.Tk, 1, krows, ldk, out.dq + at.q,
-                                     s.q_ld);  // dQ_i = dS K_i
-            }
-            if (out.dk) {
-                std::int64_t ldq = 0;
-                const T* qrows = as_product_rows(in.q + at.q, s.q_ld, s.Tq, s.dk, scratch.rows.get(), &ldq);
-                detail::head_product(s.Tk, s.dk, s.Tq, ds, 1, s.Tk, qrows, ldq, out.dk + at.k,
-                                     s.k_ld);  // dK_i = dS^T Q_i
-            }
+            if (bh + 1 < end)
+                for (const MatrixView<const T>& next : {s.z_of(dz, bh + 1), s.q_of(in.q, bh + 1), s.k_of(in.k, bh + 1),
+                                                        s.v_of(in.v, bh + 1), s.p_of(p, bh + 1)})
+                    prefetch(next);
+            const MatrixView<const T> dZ = s.z_of(dz, bh), Q = s.q_of(in.q, bh), K = s.k_of(in.k, bh),
+                                      V = s.v_of(in.v, bh), P = s.p_of(p, bh);
+            const MatrixView<T> dQ = out.dq ? s.q_of(out.dq, bh) : none, dK = out.dk ? s.k_of(out.dk, bh) : none,
+                                dV = out.dv ? s.v_of(out.dv, bh) : none;
+            const std::int64_t first = bh * s.p_size();
+            if constexpr (std::is_same_v<T, double>)
+                reference::attention_head_backward(dZ, Q, K, V, P, scale, factor_of<T>(drop, first), dQ, dK, dV);
+            else
+                head_backward(dZ, Q, K, V, P, scale, drop, first, dQ, dK, dV, scratch);
         }
     });
 }

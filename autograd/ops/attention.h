@@ -1,7 +1,9 @@
 #pragma once
 // Every head's scaled dot-product attention in one op, on the heads as the projections
-// lay them out: side by side in the last dim (llm.c's layout). Formulas and backward
-// in attention.cpp; nn::MultiHeadAttention puts the projections around it.
+// lay them out: side by side in the last dim (llm.c's layout). One head's equations,
+// forward beside backward, are reference::attention_head (autograd/reference/attention.h);
+// attention.cpp runs them over every head; nn::MultiHeadAttention puts the projections
+// around it.
 #include "autograd/random.h"
 #include "autograd/tensor.h"
 

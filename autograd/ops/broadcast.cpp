@@ -7,7 +7,7 @@
 #include "autograd/checks.h"
 #include "autograd/factories.h"
 #include "autograd/graph.h"
-#include "autograd/ops/broadcast_loop.h"
+#include "autograd/kernels/broadcast_loop.h"
 #include "autograd/parallel.h"
 
 namespace autograd {

@@ -9,13 +9,14 @@
 #include "autograd/factories.h"
 #include "autograd/graph.h"
 #include "autograd/parallel.h"
+#include "autograd/reference/cross_entropy.h"
 
 namespace autograd {
 namespace {
 
 // Cross-entropy of each row z of the logits [rows, C] against its target t, with
-// p = softmax(z) (stable: log p = z - lse, lse = max z + log sum exp(z - max z)) and
-// label smoothing eps (PyTorch's label_smoothing):
+// p = softmax(z) and label smoothing eps (PyTorch's label_smoothing), row by row in
+// reference::cross_entropy_row (reference/cross_entropy.h), which both types run:
 //   loss_row = -(1 - eps) log p[t] - eps / C sum_c log p[c],
 //   loss = mean of loss_row over the `count` rows whose t is not ignore_index (0 if none).
 // Backward, for a counted row (0 for an ignored one):
@@ -39,19 +40,8 @@ CrossEntropyForward cross_entropy_forward(const Tensor& logits, const Tensor& ta
             for (std::int64_t r = begin; r < end; ++r) {
                 const T* z = logits.data<T>() + r * C;
                 T* p = out.probs.data<T>() + r * C;
-                T max_z = z[0];
-                for (std::int64_t c = 1; c < C; ++c) max_z = std::max(max_z, z[c]);
-                T sum_exp = 0;
-                for (std::int64_t c = 0; c < C; ++c) {
-                    p[c] = std::exp(z[c] - max_z);
-                    sum_exp += p[c];
-                }
-                const T lse = max_z + std::log(sum_exp);
-                for (std::int64_t c = 0; c < C; ++c) p[c] /= sum_exp;
-                if (t[r] == ignore_index) continue;
-                double sum_log_p = 0;
-                for (std::int64_t c = 0; c < C; ++c) sum_log_p += z[c] - lse;
-                row_loss[r] = -(1 - eps) * (z[t[r]] - lse) - eps / static_cast<double>(C) * sum_log_p;
+                const double loss = reference::cross_entropy_row(z, C, t[r] == ignore_index ? 0 : t[r], eps, p);
+                if (t[r] != ignore_index) row_loss[r] = loss;
             }
         });
         double total = 0;  // summed in row order, whatever the threads
@@ -70,15 +60,11 @@ Tensor cross_entropy_backward(const Tensor& dloss, const Tensor& probs, const Te
     dispatch_floating(dloss.dtype(), [&](auto zero) {
         using T = decltype(zero);
         const T scale = dloss.data<T>()[0] / static_cast<T>(count);
-        const T smooth = static_cast<T>(eps / static_cast<double>(C));
         parallel_for(rows, 2 * C, [&](std::int64_t begin, std::int64_t end) {
-            for (std::int64_t r = begin; r < end; ++r) {
-                if (t[r] == ignore_index) continue;
-                const T* p = probs.data<T>() + r * C;
-                T* dzr = dz.data<T>() + r * C;
-                for (std::int64_t c = 0; c < C; ++c) dzr[c] = scale * (p[c] - smooth);
-                dzr[t[r]] -= scale * static_cast<T>(1 - eps);
-            }
+            for (std::int64_t r = begin; r < end; ++r)
+                if (t[r] != ignore_index)
+                    reference::cross_entropy_row_backward(probs.data<T>() + r * C, C, t[r], eps, scale,
+                                                          dz.data<T>() + r * C);
         });
     });
     return dz;

@@ -7,7 +7,7 @@
 #include "autograd/checks.h"
 #include "autograd/graph.h"
 #include "autograd/ops/arithmetic.h"
-#include "autograd/ops/dropout_draw.h"
+#include "autograd/kernels/dropout_draw.h"
 #include "autograd/parallel.h"
 
 namespace autograd {

@@ -6,7 +6,7 @@
 
 #include "autograd/checks.h"
 #include "autograd/graph.h"
-#include "autograd/ops/broadcast_loop.h"
+#include "autograd/kernels/broadcast_loop.h"
 
 namespace autograd {
 namespace {

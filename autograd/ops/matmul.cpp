@@ -7,7 +7,7 @@
 #include "autograd/checks.h"
 #include "autograd/graph.h"
 #include "autograd/ops/broadcast.h"
-#include "autograd/ops/gemm.h"
+#include "autograd/kernels/gemm.h"
 #include "autograd/ops/reshape.h"
 #include "autograd/parallel.h"
 

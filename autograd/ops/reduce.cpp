@@ -10,7 +10,7 @@
 #include "autograd/graph.h"
 #include "autograd/ops/arithmetic.h"
 #include "autograd/ops/broadcast.h"
-#include "autograd/ops/lane_sum.h"
+#include "autograd/kernels/eight_way_sum.h"
 #include "autograd/ops/reshape.h"
 #include "autograd/parallel.h"
 
@@ -62,7 +62,7 @@ double squared_norm(const Tensor& x) {
         parallel_for(blocks, kBlock, [&](std::int64_t begin, std::int64_t end) {
             for (std::int64_t b = begin; b < end; ++b) {
                 const T* q = p + b * kBlock;
-                partial[static_cast<std::size_t>(b)] = detail::lane_sum<double>(
+                partial[static_cast<std::size_t>(b)] = detail::eight_way_sum<double>(
                     std::min(kBlock, n - b * kBlock), [&](std::int64_t i) { return static_cast<double>(q[i]) * q[i]; });
             }
         });
@@ -112,7 +112,7 @@ Tensor mean(const Tensor& x, std::int64_t dim, bool keepdim) {
 namespace {
 
 // max and argmax over dim: the value and the index of the first maximum of each
-// lane x[o, :, i] (x viewed as [outer, n, inner] around dim);
+// 1-D slice x[o, :, i] (x viewed as [outer, n, inner] around dim);
 //   dx = dy at the arg-max, 0 elsewhere.
 
 // Checks x and dim for max and argmax; returns dim in [0, x.dim()).
@@ -123,16 +123,16 @@ int check_max(const char* op, const Tensor& x, std::int64_t dim) {
     return d;
 }
 
-std::vector<std::int64_t> argmax_lanes(const Tensor& x, const AroundDim& a) {
+std::vector<std::int64_t> argmax_slices(const Tensor& x, const AroundDim& a) {
     std::vector<std::int64_t> idx(static_cast<std::size_t>(a.outer * a.inner), 0);
     dispatch_floating(x.dtype(), [&](auto zero) {
         using T = decltype(zero);
         for (std::int64_t o = 0; o < a.outer; ++o)
             for (std::int64_t i = 0; i < a.inner; ++i) {
-                const T* lane = x.data<T>() + o * a.n * a.inner + i;
+                const T* slice = x.data<T>() + o * a.n * a.inner + i;
                 std::int64_t best = 0;
                 for (std::int64_t k = 1; k < a.n; ++k)
-                    if (lane[k * a.inner] > lane[best * a.inner]) best = k;
+                    if (slice[k * a.inner] > slice[best * a.inner]) best = k;
                 idx[o * a.inner + i] = best;
             }
     });
@@ -172,7 +172,7 @@ Tensor max_backward(const Tensor& dy, const Shape& x_shape, const AroundDim& a, 
 Tensor max(const Tensor& x, std::int64_t dim, bool keepdim) {
     int d = check_max("max", x, dim);
     const AroundDim a = around_dim(x.shape(), d);
-    auto idx = std::make_shared<const std::vector<std::int64_t>>(argmax_lanes(x, a));
+    auto idx = std::make_shared<const std::vector<std::int64_t>>(argmax_slices(x, a));
     Tensor y = max_forward(x, a, *idx, reduced_shape(x.shape(), d, keepdim));
     return record("max", {x}, y, [x_shape = x.shape(), a, idx](const Tensor& dy) {
         return std::vector{max_backward(dy, x_shape, a, *idx)};
@@ -181,7 +181,7 @@ Tensor max(const Tensor& x, std::int64_t dim, bool keepdim) {
 
 Tensor argmax(const Tensor& x, std::int64_t dim, bool keepdim) {
     int d = check_max("argmax", x, dim);
-    std::vector<std::int64_t> idx = argmax_lanes(x, around_dim(x.shape(), d));
+    std::vector<std::int64_t> idx = argmax_slices(x, around_dim(x.shape(), d));
     Tensor y = Tensor::empty(reduced_shape(x.shape(), d, keepdim), Dtype::int64);
     std::copy(idx.begin(), idx.end(), y.data<std::int64_t>());
     return y;

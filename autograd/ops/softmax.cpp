@@ -1,24 +1,26 @@
 #include "autograd/ops/softmax.h"
 
 #include <cmath>
+#include <type_traits>
 
 #include <fmt/format.h>
 
 #include "autograd/checks.h"
 #include "autograd/graph.h"
 #include "autograd/ops/arithmetic.h"
-#include "autograd/ops/broadcast_loop.h"
+#include "autograd/kernels/broadcast_loop.h"
 #include "autograd/ops/reduce.h"
-#include "autograd/ops/softmax_row.h"
+#include "autograd/kernels/softmax_row.h"
 #include "autograd/parallel.h"
+#include "autograd/reference/softmax_row.h"
 
 namespace autograd {
 namespace {
 
-// Calls fn(offset, stride) for each lane x[o, :, i] of x viewed as [outer, n, inner],
-// split over the threads by o; each lane costs about `cost` per element.
+// Calls fn(offset, stride) for each 1-D slice x[o, :, i] of x viewed as [outer, n, inner],
+// split over the threads by o; each slice costs about `cost` per element.
 template <class Fn>
-void for_each_lane(const AroundDim& l, std::int64_t cost, Fn fn) {
+void for_each_slice(const AroundDim& l, std::int64_t cost, Fn fn) {
     parallel_for(l.outer, l.n * l.inner * cost, [&](std::int64_t begin, std::int64_t end) {
         for (std::int64_t o = begin; o < end; ++o)
             for (std::int64_t i = 0; i < l.inner; ++i) fn(o * l.n * l.inner + i, l.inner);
@@ -36,7 +38,7 @@ Tensor softmax_forward(const Tensor& x, const AroundDim& l, bool log) {
         using T = decltype(zero);
         const T* px = x.data<T>();
         T* py = y.data<T>();
-        for_each_lane(l, 8, [&](std::int64_t off, std::int64_t step) {
+        for_each_slice(l, 8, [&](std::int64_t off, std::int64_t step) {
             const T* xs = px + off;
             T* ys = py + off;
             T max_x = xs[0];
@@ -63,7 +65,7 @@ Tensor log_softmax_backward(const Tensor& dy, const Tensor& y, const AroundDim& 
     Tensor dx = Tensor::empty(dy.shape(), dy.dtype());
     dispatch_floating(dy.dtype(), [&](auto zero) {
         using T = decltype(zero);
-        for_each_lane(l, 8, [&](std::int64_t off, std::int64_t step) {
+        for_each_slice(l, 8, [&](std::int64_t off, std::int64_t step) {
             const T* dys = dy.data<T>() + off;
             const T* ys = y.data<T>() + off;
             T* dxs = dx.data<T>() + off;
@@ -110,13 +112,19 @@ Tensor masked_softmax_forward(const Tensor& scores, const Tensor& mask, double s
     const std::int64_t* keep = mask.data<std::int64_t>();
     dispatch_floating(scores.dtype(), [&](auto zero) {
         using T = decltype(zero);
+        using Row = void(const T*, T*, std::int64_t, const std::int64_t*, std::int64_t, T);
+        Row* row_fn = nullptr;  // the row function, chosen once: float64 runs the reference
+        if constexpr (std::is_same_v<T, double>)
+            row_fn = reference::masked_softmax_row<double>;
+        else
+            row_fn = detail::softmax_row_for(/*masked=*/true, shape.back(), static_cast<float>(scale));
         // Each row of S with the mask's matching row (step 0 where the mask broadcasts).
         detail::parallel_for_each_broadcast_row(
             shape, Shape(shape.size(), 0), broadcast_strides(mask.shape(), shape),
             [&](std::int64_t row, std::int64_t, std::int64_t mask_row, std::int64_t len, std::int64_t,
                 std::int64_t mask_step) {
-                detail::masked_softmax_row(scores.data<T>() + row, p.data<T>() + row, len, keep + mask_row,
-                                              mask_step, static_cast<T>(scale));
+                row_fn(scores.data<T>() + row, p.data<T>() + row, len, keep + mask_row, mask_step,
+                       static_cast<T>(scale));
             },
             /*cost=*/8);
     });
@@ -130,9 +138,14 @@ Tensor masked_softmax_backward(const Tensor& dp, const Tensor& p, double scale) 
     dispatch_floating(dp.dtype(), [&](auto zero) {
         using T = decltype(zero);
         parallel_for(rows, 4 * len, [&](std::int64_t begin, std::int64_t end) {
-            for (std::int64_t r = begin; r < end; ++r)
-                detail::masked_softmax_backward_row(dp.data<T>() + r * len, p.data<T>() + r * len,
-                                                       ds.data<T>() + r * len, len, static_cast<T>(scale));
+            for (std::int64_t r = begin; r < end; ++r) {
+                const T *dpr = dp.data<T>() + r * len, *pr = p.data<T>() + r * len;
+                T* dsr = ds.data<T>() + r * len;
+                if constexpr (std::is_same_v<T, double>)
+                    reference::masked_softmax_row_backward(dpr, pr, dsr, len, static_cast<T>(scale));
+                else
+                    detail::masked_softmax_row_backward(dpr, pr, dsr, len, static_cast<T>(scale));
+            }
         });
     });
     return ds;

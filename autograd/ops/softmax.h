@@ -5,7 +5,7 @@
 
 namespace autograd {
 
-// Softmax over `dim`: each lane along it becomes a probability vector.
+// Softmax over `dim`: each 1-D slice along it becomes a probability vector.
 Tensor softmax(const Tensor& x, std::int64_t dim);
 // Log of the softmax over `dim`, computed without forming the softmax.
 Tensor log_softmax(const Tensor& x, std::int64_t dim);

@@ -2,12 +2,14 @@
 
 #include <cmath>
 #include <numbers>
+#include <type_traits>
 
 #include "autograd/checks.h"
 #include "autograd/graph.h"
-#include "autograd/ops/map.h"
-#include "autograd/ops/vector_math.h"
+#include "autograd/kernels/map.h"
+#include "autograd/kernels/vector_math.h"
 #include "autograd/parallel.h"
+#include "autograd/reference/gelu.h"
 
 namespace autograd {
 namespace {
@@ -96,9 +98,10 @@ Tensor relu(const Tensor& x) {
 
 // y = x Phi(x) with Phi(x) = (1 + erf(x / sqrt 2)) / 2;  dx = dy (Phi(x) + x phi(x)),
 // phi(x) = e^(-x^2/2) / sqrt(2 pi)   (002 "MLP": the GeLU non-linearity)
-// (float32 takes erf and e^x from vector_math.h, so the loops vectorise). The forward keeps
-// the slope Phi(x) + x phi(x): its erf computes e^(-x^2/2) on the way, so the slope costs two
-// multiply-adds there, and the backward is one multiply, not an e^x an element.
+// float64 runs reference::gelu (reference/gelu.h). The float32 loop below computes it with
+// kernels/vector_math.h's erf, so that it vectorises; tested equal in
+// tests/autograd/test_fast_equals_reference.cpp. Its erf computes e^(-x^2/2) on the way, so
+// the forward keeps the slope for two multiply-adds more, and the backward is one multiply.
 Tensor gelu(const Tensor& x) {
     check_floating("gelu", x);
     Tensor y = Tensor::empty(x.shape(), x.dtype()), slope = Tensor::empty(x.shape(), x.dtype());
@@ -107,14 +110,18 @@ Tensor gelu(const Tensor& x) {
         const T* __restrict__ px = x.data<T>();  // new outputs: no aliasing, so the loop vectorises
         T* __restrict__ py = y.data<T>();
         T* __restrict__ ps = slope.data<T>();
-        const T inv_sqrt2 = static_cast<T>(std::numbers::sqrt2 / 2);
-        const T inv_sqrt_2pi = static_cast<T>(std::numbers::inv_sqrtpi / std::numbers::sqrt2);
+        const float inv_sqrt2 = static_cast<float>(std::numbers::sqrt2 / 2);
+        const float inv_sqrt_2pi = static_cast<float>(std::numbers::inv_sqrtpi / std::numbers::sqrt2);
         parallel_for(x.numel(), 2, [&](std::int64_t begin, std::int64_t end) {
             for (std::int64_t i = begin; i < end; ++i) {
-                T gauss;  // e^(-x^2 / 2)
-                const T cdf = T(0.5) * (1 + detail::erf_gauss_vec(px[i] * inv_sqrt2, &gauss));
-                py[i] = px[i] * cdf;
-                ps[i] = cdf + px[i] * gauss * inv_sqrt_2pi;
+                if constexpr (std::is_same_v<T, double>) {
+                    py[i] = reference::gelu(px[i], ps + i);
+                } else {
+                    float gauss;  // e^(-x^2 / 2)
+                    const float Phi = 0.5f * (1 + detail::erf_f32(px[i] * inv_sqrt2, &gauss));
+                    py[i] = px[i] * Phi;
+                    ps[i] = Phi + px[i] * gauss * inv_sqrt_2pi;
+                }
             }
         });
     });

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 #include <fmt/format.h>
 
 #include "autograd/parallel.h"
+#include "autograd/reference/adam.h"
 
 namespace nn::optim {
 
@@ -40,21 +42,42 @@ struct AdamJob {
     const T* g;
     T* m;
     T* v;
-    T step, inv_sqrt_c2;  // lr / (1 - b1^t), 1 / sqrt(1 - b2^t)
+    double t;  // this parameter's own step (PyTorch's state['step'])
     std::int64_t n;
 };
 
-// Elements [lo, hi) of one parameter. A function of its own so that its arrays are
-// __restrict__ and the loop vectorises (GCC left it scalar with four arrays that might alias).
-template <class T, bool Decoupled>
-void adam_elements(T* __restrict__ p, const T* __restrict__ g, T* __restrict__ m, T* __restrict__ v,
-                   std::int64_t lo, std::int64_t hi, T step, T inv_sqrt_c2, T b1, T b2, T eps, T wd, T decay) {
+// Elements [lo, hi) of one float32 parameter: computes reference::adam_update (autograd/
+// reference/adam.h), tested equal in tests/nn/test_optim.cpp. The bias
+// corrections are per-step constants: lr_t = lr / (1 - b1^t) scales m, and sqrt(v_hat) =
+// sqrt(v) / sqrt(1 - b2^t), so an element costs one division and one square root. Its arrays
+// are __restrict__ so that the loop vectorises.
+template <bool Decoupled>
+void adam_elements(float* __restrict__ p, const float* __restrict__ g, float* __restrict__ m, float* __restrict__ v,
+                   std::int64_t lo, std::int64_t hi, const reference::AdamStep& a) {
+    const float lr_t = static_cast<float>(a.lr / (1 - std::pow(a.beta1, a.t)));
+    const float inv_sqrt_c2 = static_cast<float>(1 / std::sqrt(1 - std::pow(a.beta2, a.t)));
+    const float b1 = static_cast<float>(a.beta1), b2 = static_cast<float>(a.beta2), eps = static_cast<float>(a.eps);
+    const float wd = static_cast<float>(a.weight_decay), decay = static_cast<float>(1 - a.lr * a.weight_decay);
     for (std::int64_t k = lo; k < hi; ++k) {
-        const T gk = Decoupled ? g[k] : g[k] + wd * p[k];
+        const float gk = Decoupled ? g[k] : g[k] + wd * p[k];
         if (Decoupled) p[k] *= decay;  // AdamW: p -= lr wd p, apart from the gradient
         m[k] = b1 * m[k] + (1 - b1) * gk;
         v[k] = b2 * v[k] + (1 - b2) * gk * gk;
-        p[k] -= step * m[k] / (std::sqrt(v[k]) * inv_sqrt_c2 + eps);
+        const float sqrt_v_hat = std::sqrt(v[k]) * inv_sqrt_c2;
+        p[k] -= lr_t * m[k] / (sqrt_v_hat + eps);
+    }
+}
+
+// Elements [lo, hi) of one parameter: float64 runs the reference.
+template <class T>
+void adam_range(const AdamJob<T>& job, std::int64_t lo, std::int64_t hi, reference::AdamStep a) {
+    a.t = job.t;
+    if constexpr (std::is_same_v<T, double>) {
+        for (std::int64_t k = lo; k < hi; ++k) reference::adam_update(job.p[k], job.g[k], job.m[k], job.v[k], a);
+    } else if (a.decoupled) {
+        adam_elements<true>(job.p, job.g, job.m, job.v, lo, hi, a);
+    } else {
+        adam_elements<false>(job.p, job.g, job.m, job.v, lo, hi, a);
     }
 }
 
@@ -69,27 +92,19 @@ void Adam::update_all_of(const std::vector<std::size_t>& active) {
     for (std::size_t i : active) {
         Tensor& param = params_[i];
         if (param.dtype() != dtype_of<T>()) continue;
-        const double t = static_cast<double>(param_step_count(i));  // this parameter's own step (PyTorch's state['step'])
-        const double c1 = 1 - std::pow(options.beta1, t), c2 = 1 - std::pow(options.beta2, t);
         Tensor grad = param.grad();
         jobs.push_back({param.data<T>(), grad.data<T>(), state("exp_avg", i).template data<T>(),
-                        state("exp_avg_sq", i).template data<T>(), static_cast<T>(lr_ / c1),
-                        static_cast<T>(1 / std::sqrt(c2)), param.numel()});
+                        state("exp_avg_sq", i).template data<T>(), static_cast<double>(param_step_count(i)),
+                        param.numel()});
         first.push_back(first.back() + param.numel());
     }
     if (jobs.empty()) return;
-    const T b1 = static_cast<T>(options.beta1), b2 = static_cast<T>(options.beta2), eps = static_cast<T>(options.eps);
-    const T wd = static_cast<T>(weight_decay_), decay = static_cast<T>(1 - lr_ * weight_decay_);
-    const bool decoupled = decoupled_;
+    const reference::AdamStep step{lr_, options.beta1, options.beta2, options.eps, weight_decay_, 0, decoupled_};
     autograd::parallel_for(first.back(), 8, [&](std::int64_t begin, std::int64_t end) {
         std::size_t j = static_cast<std::size_t>(std::upper_bound(first.begin(), first.end(), begin) - first.begin()) - 1;
         for (; j < jobs.size() && first[j] < end; ++j) {
-            const AdamJob<T>& a = jobs[j];
             const std::int64_t lo = std::max(begin, first[j]) - first[j], hi = std::min(end, first[j + 1]) - first[j];
-            if (decoupled)
-                adam_elements<T, true>(a.p, a.g, a.m, a.v, lo, hi, a.step, a.inv_sqrt_c2, b1, b2, eps, wd, decay);
-            else
-                adam_elements<T, false>(a.p, a.g, a.m, a.v, lo, hi, a.step, a.inv_sqrt_c2, b1, b2, eps, wd, decay);
+            adam_range(jobs[j], lo, hi, step);
         }
     });
 }

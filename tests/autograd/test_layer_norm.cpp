@@ -24,7 +24,7 @@ TEST_CASE("layer_norm rejects gamma and beta of the wrong size", "[errors]") {
 }
 
 // float32 rows of a multiple of eight take the kernel with its vectors written out
-// (layer_norm.cpp); the gradient checks run in float64, which never does, and on shapes too
+// (kernels/layer_norm_row.h); the gradient checks run in float64, which never does, and on shapes too
 // small to split the rows between threads, whose dgamma and dbeta parts are added after.
 // So float64 on one thread is the reference here for float64 and float32 on two: the output
 // and all three gradients, with gamma and beta not 1 and 0.

@@ -23,7 +23,7 @@ TEST_CASE("linear equals matmul with W^T plus the bias, over any leading dims", 
 }
 
 TEST_CASE("linear's products split over 2 threads give 1 thread's values and gradients", "[forward]") {
-    // Large enough that each product is split by rows over the threads (autograd/ops/gemm.h):
+    // Large enough that each product is split by rows over the threads (autograd/kernels/gemm.h):
     // y = x W^T (B transposed), dx = dy W (neither); and dW = dy^T x with db beside it, split
     // by x's rows, the parts added after (linear.cpp). A part at a wrong offset, or one left
     // out, would be off by whole values; BLAS may round the parts' sums differently.

@@ -31,9 +31,9 @@ TEST_CASE("with a causal mask, changing a later token leaves earlier outputs unc
 }
 
 TEST_CASE("self-attention's one stacked projection equals the three projections", "[module]") {
-    // mha(x, x, x) takes the stacked path (one product with [W^Q; W^K; W^V]); mha(x, y, y) with
-    // y a copy of x takes the three Linears. Same outputs, and the same gradients for x and
-    // every weight and bias.
+    // mha.self_attention(x) takes the stacked path (one product with [W^Q; W^K; W^V]);
+    // mha(x, y, y) with y a copy of x takes the three Linears. Same outputs, and the same
+    // gradients for x and every weight and bias.
     nn::MultiHeadAttention mha(12, 3);
     mha.to(Dtype::float64);
     Tensor x = rand64({2, 5, 12}, 3), y = rand64({2, 5, 12}, 3), w = rand64({2, 5, 12}, 4).detach();
@@ -48,7 +48,7 @@ TEST_CASE("self-attention's one stacked projection equals the three projections"
         for (const auto& [name, p] : mha.named_parameters()) out.push_back(p.grad().to_vector());
         return out;
     };
-    Tensor stacked = mha(x, x, x, nn::subsequent_mask(5)), three = mha(x, y, y, nn::subsequent_mask(5));
+    Tensor stacked = mha.self_attention(x, nn::subsequent_mask(5)), three = mha(x, y, y, nn::subsequent_mask(5));
     require_values(stacked, three.to_vector(), 1e-14);
     const auto gs = grads(sum(stacked * w), {x}), gt = grads(sum(three * w), {x, y});
     REQUIRE(gs.size() == gt.size());

@@ -1,8 +1,7 @@
 #pragma once
 // The matrix products of one attention head (attention.cpp): a few dozen rows and columns,
 // where a BLAS call's fixed costs, packing both operands into buffers and taking one from
-// a pool shared by the threads, outweigh the arithmetic (docs/performance.md). Internal to
-// autograd.
+// a pool shared by the threads, outweigh the arithmetic. Internal to autograd.
 //   C[i][0..n) = sum over x < k of A(i, x) B[x][0..n),   i < m
 // A(i, x) = a[i * a_row + x * a_col]: A itself (a_row = lda, a_col = 1) or a transpose
 // (a_row = 1, a_col = lda). B's rows are read in whole vectors: B in place when n is a
@@ -13,7 +12,8 @@
 #include <cstdint>
 #include <cstring>
 
-#include "autograd/ops/lanes.h"
+#include "autograd/kernels/lanes.h"
+#include "autograd/matrix_view.h"
 
 namespace autograd::detail {
 
@@ -21,7 +21,7 @@ inline std::int64_t padded_width(std::int64_t n) { return (n + kLanes - 1) / kLa
 
 // Rows i .. i + R of C, columns j .. j + 8 W, of which the first `width` are C's (the rest
 // is padding): b points at B[0][j], whose rows are ldb apart. Its vectors are written out
-// (lanes.h): GCC 12 vectorised the plain loops over x instead, with gathers.
+// (lanes.h): GCC vectorises the plain loops over x with gathers instead.
 template <int R, int W, class T>
 inline void head_tile(std::int64_t k, const T* a, std::int64_t a_row, std::int64_t a_col, const T* b,
                       std::int64_t ldb, T* c, std::int64_t ldc, std::int64_t width) {
@@ -134,6 +134,50 @@ void pack_transposed(const T* src, std::int64_t ld, std::int64_t rows, std::int6
         for (std::int64_t r = rows8; r < rows; ++r) out[c * w + r] = src[r * ld + c];
         std::fill(out + c * w + rows, out + (c + 1) * w, T(0));
     }
+}
+
+// The products on views (matrix_view.h): each computes reference::product_ab, product_abt or
+// product_atb (reference/head_products.h); tested equal in
+// tests/autograd/test_fast_equals_reference.cpp. Each packs the operand it reads by rows into
+// `pack` when it is not readable in place; pack_size says how large `pack` must be.
+inline std::int64_t pack_size(std::int64_t rows, std::int64_t cols) {
+    return std::max(rows * padded_width(cols), cols * padded_width(rows));
+}
+
+// B's rows as head_product reads them: B in place when its width is whole vectors, else a
+// padded copy in `pack`; *ldb says how far apart they are.
+template <class T>
+const T* rows_of(MatrixView<const T> B, T* pack, std::int64_t* ldb) {
+    if (B.cols % kLanes == 0) {
+        *ldb = B.ld;
+        return B.data;
+    }
+    pack_rows(B.data, B.ld, B.rows, B.cols, pack);
+    *ldb = padded_width(B.cols);
+    return pack;
+}
+
+// C = A B
+template <class T>
+void product_ab(MatrixView<const T> A, MatrixView<const T> B, MatrixView<T> C, T* pack) {
+    std::int64_t ldb = 0;
+    const T* b = rows_of(B, pack, &ldb);
+    head_product(A.rows, B.cols, A.cols, A.data, A.ld, 1, b, ldb, C.data, C.ld);
+}
+
+// C = A B^T: B^T packed, then A times it.
+template <class T>
+void product_abt(MatrixView<const T> A, MatrixView<const T> B, MatrixView<T> C, T* pack) {
+    pack_transposed(B.data, B.ld, B.rows, B.cols, pack);
+    head_product(A.rows, B.rows, A.cols, A.data, A.ld, 1, pack, padded_width(B.rows), C.data, C.ld);
+}
+
+// C = A^T B: A read down its columns.
+template <class T>
+void product_atb(MatrixView<const T> A, MatrixView<const T> B, MatrixView<T> C, T* pack) {
+    std::int64_t ldb = 0;
+    const T* b = rows_of(B, pack, &ldb);
+    head_product(A.cols, B.cols, A.rows, A.data, 1, A.ld, b, ldb, C.data, C.ld);
 }
 
 }  // namespace autograd::detail

@@ -2,7 +2,7 @@
 // Eight Ts as one value (GCC's and Clang's vector extension): one AVX2 register of floats,
 // two of doubles. Kernels that plain loops would not vectorise well write their vectors
 // out with it: attention's per-head products (head_products.h), the softmax row
-// (softmax_row.cpp) and layer norm's rows (layer_norm.cpp). Internal to autograd.
+// (softmax_row.cpp) and layer norm's rows (layer_norm_row.h). Internal to autograd.
 #include <cstdint>
 #include <cstring>
 
@@ -14,7 +14,7 @@ template <class T>
 using Lanes [[gnu::vector_size(kLanes * sizeof(T))]] = T;
 
 // Eight floats from memory that need not be aligned, and back. (Not templates: inside a
-// template GCC 12 reads Lanes<T> as plain T.)
+// template GCC reads Lanes<T> as plain T.)
 inline Lanes<float> load_lanes(const float* p) {
     Lanes<float> v;
     std::memcpy(&v, p, sizeof(v));
@@ -22,7 +22,7 @@ inline Lanes<float> load_lanes(const float* p) {
 }
 inline void store_lanes(float* p, Lanes<float> v) { std::memcpy(p, &v, sizeof(v)); }
 
-// The sum of the eight, ((0 + 1) + (2 + 3)) + ((4 + 5) + (6 + 7)): lane_sum.h's order.
+// The sum of the eight, ((0 + 1) + (2 + 3)) + ((4 + 5) + (6 + 7)): eight_way_sum.h's order.
 inline float sum_lanes(Lanes<float> v) {
     v += __builtin_shufflevector(v, v, 1, 0, 3, 2, 5, 4, 7, 6);
     v += __builtin_shufflevector(v, v, 2, 3, 0, 1, 6, 7, 4, 5);

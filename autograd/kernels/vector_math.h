@@ -2,15 +2,15 @@
 // e^x and erf(x) for float32 kernels, written as plain arithmetic so that a loop
 // calling them vectorises (a call to libm's expf or erff stops GCC vectorising it).
 // Every step is an ordinary float operation, so the result is the same on every
-// machine. float64 keeps std::exp and std::erf: gradient checks need their accuracy.
-// Internal to autograd.
+// machine. float64 runs the reference kernels (autograd/reference/), with std::exp and
+// std::erf. Internal to autograd.
 #include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 
-#include "autograd/ops/lanes.h"
+#include "autograd/kernels/lanes.h"
 
 namespace autograd::detail {
 
@@ -33,9 +33,9 @@ inline V exp_f32_reduced(V xc, V& k) {
 }
 
 // x is clamped to [-87, 88] (e^88 < FLT_MAX, e^-87 > FLT_MIN), and NaN to -87, so that k is a
-// number: converting NaN to an integer is undefined, and Clang 14 made use of that (exp_f32(NaN)
-// came out a number). The limits and NaN are selected at the end: selects, not branches, so
-// the loops stay vectorisable.
+// number: converting NaN to an integer is undefined behaviour, which a compiler may exploit.
+// The limits and NaN are selected at the end: selects, not branches, so the loops stay
+// vectorisable.
 inline float exp_f32(float x) {
     const float xc = x > -87.0f ? std::min(x, 88.0f) : -87.0f;
     float k;
@@ -74,15 +74,6 @@ inline float erf_f32(float x, float* gauss) {
 inline float erf_f32(float x) {
     float gauss;
     return erf_f32(x, &gauss);
-}
-
-// The kernels' e^x, and erf(x) with *gauss = e^(-x^2): the above for float32, libm's for float64.
-inline float exp_vec(float x) { return exp_f32(x); }
-inline double exp_vec(double x) { return std::exp(x); }
-inline float erf_gauss_vec(float x, float* gauss) { return erf_f32(x, gauss); }
-inline double erf_gauss_vec(double x, double* gauss) {
-    *gauss = std::exp(-x * x);
-    return std::erf(x);
 }
 
 }  // namespace autograd::detail

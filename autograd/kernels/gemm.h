@@ -33,9 +33,9 @@ void gemm_call(bool ta, bool tb, std::int64_t m, std::int64_t n, std::int64_t k,
 
 // The same, C's rows split over the threads, each part one BLAS call on its thread (rows
 // i0..i1 of C need rows i0..i1 of op(A): A's rows, or its columns when transposed). On two
-// threads this ran up to 10% faster than OpenBLAS's own split on the models' products
-// (docs/performance.md). The parts' sums can round differently from one whole call's (seen
-// with A transposed), so a product may differ in the last bit between thread counts.
+// threads this is faster than OpenBLAS's own split on the models' products (docs/
+// performance.md). The parts' sums can round differently from one whole call's (with A
+// transposed they do), so a product may differ in the last bit between thread counts.
 template <class T>
 void gemm(bool ta, bool tb, std::int64_t m, std::int64_t n, std::int64_t k, const T* a, std::int64_t lda,
           const T* b, std::int64_t ldb, T* c, std::int64_t ldc, T beta = 0) {

@@ -1,0 +1,328 @@
+// Each fast float32 kernel (autograd/kernels/, and the float32 paths of the ops) against its
+// plain reference (autograd/reference/), both in float32, at every tail length of the
+// kernels' eight-wide vectors and on 1 and 2 threads. The float64 gradient checks run the
+// references; these tests carry that check over to the code that trains.
+//
+// The bound: the kernels differ from the references in the order of their sums (of k terms)
+// and in e^x and erf (a few ulp; kernels/vector_math.h). A sum of k float32 terms in any
+// order is within about k u (u = 2^-24) of the exact one, relative to the terms' sizes, so
+// each value must satisfy
+//   |fast - reference| <= tol(k) (1 + |reference|),  tol(k) = 4 (k + 2) u,
+// a few times the largest difference these cases show; a wrong eps or scale is far outside.
+#include "check.h"
+
+#include <vector>
+
+#include "autograd/kernels/dropout_draw.h"
+#include "autograd/kernels/head_products.h"
+#include "autograd/kernels/layer_norm_row.h"
+#include "autograd/kernels/softmax_row.h"
+#include "autograd/matrix_view.h"
+#include "autograd/reference/attention.h"
+#include "autograd/reference/gelu.h"
+#include "autograd/reference/head_products.h"
+#include "autograd/reference/layer_norm.h"
+#include "autograd/reference/linear.h"
+#include "autograd/reference/softmax_row.h"
+
+using namespace autograd;
+
+namespace {
+
+double tol(std::int64_t k) { return 4.0 * static_cast<double>(k + 2) * 0x1p-24; }
+
+// Every element of `fast` is within tol(k) (1 + |reference|) of `reference`.
+void require_close(const std::vector<float>& fast, const std::vector<float>& reference, std::int64_t k,
+                   const char* what) {
+    REQUIRE(fast.size() == reference.size());
+    for (std::size_t i = 0; i < fast.size(); ++i) {
+        INFO(fmt::format("{} element {}: fast {:.9g}, reference {:.9g}", what, i, fast[i], reference[i]));
+        if (std::isnan(reference[i])) {
+            REQUIRE(std::isnan(fast[i]));
+            continue;
+        }
+        REQUIRE(std::abs(static_cast<double>(fast[i]) - reference[i]) <= tol(k) * (1 + std::abs(reference[i])));
+    }
+}
+
+std::vector<float> normals(std::int64_t n, std::uint64_t seed, double sd = 1.0) {
+    Generator gen(seed);
+    std::vector<float> v(static_cast<std::size_t>(n));
+    for (float& x : v) x = static_cast<float>(sd * gen.normal());
+    return v;
+}
+
+// Small integers: every product and sum is exact in float, so the products must agree exactly.
+std::vector<float> ints(std::int64_t n, int seed) {
+    std::vector<float> v(static_cast<std::size_t>(n));
+    for (std::int64_t i = 0; i < n; ++i)
+        v[static_cast<std::size_t>(i)] = static_cast<float>((i * 7 + seed * 13) % 11 - 5);
+    return v;
+}
+
+// Runs f on 1 and then on 2 threads, leaving 2.
+template <class F>
+void on_one_and_two_threads(F f) {
+    for (int threads : {1, 2}) {
+        INFO("threads " << threads);
+        set_num_threads(threads);
+        f();
+    }
+    set_num_threads(2);
+}
+
+}  // namespace
+
+TEST_CASE("head products A B, A B^T and A^T B equal the reference's at every tile and edge", "[forward]") {
+    // Rows in tiles of 4 and the 1 to 3 left; columns in blocks of 24, 16 and 8 with a partial
+    // vector; the operand read by rows in place (width a multiple of 8) and packed. Each matrix
+    // is a block of a wider one (ld > cols), as a head is of its tensor.
+    for (std::int64_t m : {1, 2, 3, 4, 5, 7, 17})
+        for (std::int64_t n : {1, 7, 8, 9, 16, 17, 24, 25, 41, 64})
+            for (std::int64_t k : {1, 3, 16, 17}) {
+                INFO("m " << m << ", n " << n << ", k " << k);
+                const std::vector<float> a = ints((m + k) * (m + k + 3), 1), b = ints((n + k) * (n + k + 4), 2);
+                std::vector<float> pack(static_cast<std::size_t>(detail::pack_size(std::max(n, k) + m, n + k + m)));
+                auto check = [&](auto fast, auto reference, MatrixView<const float> A, MatrixView<const float> B,
+                                 const char* what) {
+                    INFO(what);
+                    std::vector<float> c(static_cast<std::size_t>(m * (n + 5)), -99.0f), want = c;
+                    fast(A, B, MatrixView<float>{c.data(), m, n, n + 5}, pack.data());
+                    reference(A, B, MatrixView<float>{want.data(), m, n, n + 5});
+                    REQUIRE(c == want);  // C's neighbours (columns n .. n + 5) untouched too
+                };
+                check(detail::product_ab<float>, reference::product_ab<float>, {a.data(), m, k, m + k + 3},
+                      {b.data(), k, n, n + k + 4}, "A B");
+                check(detail::product_abt<float>, reference::product_abt<float>, {a.data(), m, k, m + k + 3},
+                      {b.data(), n, k, n + k + 4}, "A B^T");
+                check(detail::product_atb<float>, reference::product_atb<float>, {a.data(), k, m, m + k + 3},
+                      {b.data(), k, n, n + k + 4}, "A^T B");
+            }
+}
+
+TEST_CASE("softmax rows, masked and not, and their backward equal the reference's at every length", "[forward]") {
+    constexpr float inf = std::numeric_limits<float>::infinity();
+    for (std::int64_t len = 1; len <= 41; ++len)
+        for (float scale : {0.3f, -0.3f, 0.0f}) {
+            INFO("length " << len << ", scale " << scale);
+            std::vector<float> s = normals(len, static_cast<std::uint64_t>(len), 6.0), dp = normals(len, 99);
+            std::vector<float> p(s.size()), want(s.size()), ds(s.size()), want_ds(s.size());
+            std::vector<std::int64_t> keep(s.size());
+            for (std::int64_t j = 0; j < len; ++j) keep[static_cast<std::size_t>(j)] = (j * 5 + len) % 3 != 0;
+            s.back() = -inf;  // a score at -inf, in the last vector
+            if (scale != 0.0f) {
+                detail::softmax_row_for(false, len, scale)(s.data(), p.data(), len, nullptr, 0, scale);
+                reference::masked_softmax_row(s.data(), want.data(), len, nullptr, std::int64_t{0}, scale);
+                require_close(p, want, len, "unmasked P");
+            }
+            detail::masked_softmax_row(s.data(), p.data(), len, keep.data(), 1, scale);
+            reference::masked_softmax_row(s.data(), want.data(), len, keep.data(), std::int64_t{1}, scale);
+            require_close(p, want, len, "masked P");
+            s.front() = 1e30f;  // one score swamps the rest: P = 1 there, 0 elsewhere
+            if (scale != 0.0f) {
+                detail::softmax_row_for(false, len, scale)(s.data(), p.data(), len, nullptr, 0, scale);
+                reference::masked_softmax_row(s.data(), want.data(), len, nullptr, std::int64_t{0}, scale);
+                require_close(p, want, len, "unmasked P, one score 1e30");
+            }
+            std::fill(s.begin(), s.end(), -inf);  // every score at -inf: P = 0
+            detail::masked_softmax_row(s.data(), p.data(), len, keep.data(), 1, scale);
+            reference::masked_softmax_row(s.data(), want.data(), len, keep.data(), std::int64_t{1}, scale);
+            require_close(p, want, len, "P of a row at -inf");
+            p = normals(len, 7);
+            detail::masked_softmax_row_backward(dp.data(), p.data(), ds.data(), len, scale);
+            reference::masked_softmax_row_backward(dp.data(), p.data(), want_ds.data(), len, scale);
+            require_close(ds, want_ds, len, "dS");
+        }
+}
+
+TEST_CASE("layer norm rows and their backward equal the reference's at every length", "[forward]") {
+    for (std::int64_t D = 1; D <= 72; ++D) {
+        INFO("D " << D);
+        const std::vector<float> a = normals(D, 1), gamma = normals(D, 2), beta = normals(D, 3), ds = normals(D, 4);
+        std::vector<float> a_hat(a.size()), s(a.size()), want_a_hat(a.size()), want_s(a.size());
+        std::vector<float> da(a.size()), dg(a.size(), 0.5f), db(a.size(), 0.25f);
+        std::vector<float> want_da(a.size()), want_dg = dg, want_db = db;
+        const bool lanes = D % detail::kLanes == 0;
+        const float rstd = (lanes ? detail::layer_norm_row_lanes : detail::layer_norm_row_sums)(
+            a.data(), gamma.data(), beta.data(), 1e-5f, D, a_hat.data(), s.data());
+        const float want_rstd = reference::layer_norm_row(a.data(), gamma.data(), beta.data(), 1e-5f, D,
+                                                          want_a_hat.data(), want_s.data());
+        require_close({rstd}, {want_rstd}, D, "rstd");
+        require_close(a_hat, want_a_hat, D, "a_hat");
+        require_close(s, want_s, D, "s");
+        (lanes ? detail::layer_norm_row_backward_lanes : detail::layer_norm_row_backward_sums)(
+            ds.data(), want_a_hat.data(), gamma.data(), want_rstd, D, da.data(), dg.data(), db.data());
+        reference::layer_norm_row_backward(ds.data(), want_a_hat.data(), gamma.data(), want_rstd, D, want_da.data(),
+                                           want_dg.data(), want_db.data());
+        require_close(da, want_da, D, "da");
+        require_close(dg, want_dg, 1, "dgamma");
+        require_close(db, want_db, 1, "dbeta");
+    }
+}
+
+TEST_CASE("layer_norm in float32 on 1 and 2 threads equals the reference rows", "[forward]") {
+    // Enough rows that the rows and the dgamma and dbeta sums split over two threads.
+    for (std::int64_t D : {64, 12}) {
+        INFO("D " << D);
+        const std::int64_t rows = 8192 / D + 7;
+        const std::vector<float> a = normals(rows * D, 5), gamma = normals(D, 6), beta = normals(D, 7);
+        const std::vector<float> ds = normals(rows * D, 8);
+        std::vector<float> a_hat(a.size()), s(a.size()), da(a.size()), dg(D, 0.0f), db(D, 0.0f);
+        for (std::int64_t r = 0; r < rows; ++r) {
+            const float rstd = reference::layer_norm_row(a.data() + r * D, gamma.data(), beta.data(), 1e-5f, D,
+                                                         a_hat.data() + r * D, s.data() + r * D);
+            reference::layer_norm_row_backward(ds.data() + r * D, a_hat.data() + r * D, gamma.data(), rstd, D,
+                                               da.data() + r * D, dg.data(), db.data());
+        }
+        on_one_and_two_threads([&] {
+            Tensor x = tensor(std::vector<double>(a.begin(), a.end()), {rows, D}).requires_grad_();
+            Tensor g = tensor(std::vector<double>(gamma.begin(), gamma.end()), {D}).requires_grad_();
+            Tensor b = tensor(std::vector<double>(beta.begin(), beta.end()), {D}).requires_grad_();
+            Tensor y = layer_norm(x, g, b, 1e-5);
+            y.backward(tensor(std::vector<double>(ds.begin(), ds.end()), {rows, D}));
+            auto floats = [](const Tensor& t) {
+                const std::vector<double> v = t.to_vector();
+                return std::vector<float>(v.begin(), v.end());
+            };
+            require_close(floats(y), s, D, "s");
+            require_close(floats(x.grad()), da, D, "da");
+            require_close(floats(g.grad()), dg, rows, "dgamma");
+            require_close(floats(b.grad()), db, rows, "dbeta");
+        });
+    }
+}
+
+TEST_CASE("gelu in float32 and its slope equal reference::gelu over [-10, 10] and at the limits", "[forward]") {
+    std::vector<double> xs;
+    for (int i = 0; i <= 4000; ++i) xs.push_back(-10.0 + 20.0 * i / 4000);
+    for (double x : {-1e30, -88.0, 88.0, 1e30}) xs.push_back(x);
+    std::vector<float> want_y, want_slope;
+    for (double x : xs) {
+        float slope = 0;
+        want_y.push_back(reference::gelu(static_cast<float>(x), &slope));
+        want_slope.push_back(slope);
+    }
+    on_one_and_two_threads([&] {
+        Tensor x = tensor(xs, Dtype::float32).requires_grad_();
+        Tensor y = gelu(x);
+        sum(y).backward();  // dx = the slope
+        auto floats = [](const Tensor& t) {
+            const std::vector<double> v = t.to_vector();
+            return std::vector<float>(v.begin(), v.end());
+        };
+        require_close(floats(y), want_y, 1, "y");
+        require_close(floats(x.grad()), want_slope, 1, "slope");
+    });
+}
+
+namespace {
+
+// One attention problem in float32: q [B, Tq, H dk], k [B, Tk, H dk], v [B, Tk, H dv], and a
+// padding mask [B, 1, Tk] (or none), dropout p on P.
+struct AttentionCase {
+    std::int64_t B, Tq, Tk, H, dk, dv;
+    bool masked;
+    double p_drop;
+};
+
+void check_attention(const AttentionCase& c) {
+    INFO(fmt::format("B {} Tq {} Tk {} H {} dk {} dv {} masked {} dropout {}", c.B, c.Tq, c.Tk, c.H, c.dk, c.dv,
+                     c.masked, c.p_drop));
+    const std::vector<float> q = normals(c.B * c.Tq * c.H * c.dk, 1), k = normals(c.B * c.Tk * c.H * c.dk, 2);
+    const std::vector<float> v = normals(c.B * c.Tk * c.H * c.dv, 3), dz = normals(c.B * c.Tq * c.H * c.dv, 4);
+    std::vector<std::int64_t> keep(static_cast<std::size_t>(c.B * c.Tk));
+    for (std::size_t j = 0; j < keep.size(); ++j) keep[j] = (j * 3 + 1) % 4 != 0;
+    keep[0] = 0;  // batch entry 0's key 0 masked; with Tk = 1 every key of its queries
+
+    // The reference, head by head, on the same layout.
+    const std::int64_t p_size = c.Tq * c.Tk;
+    std::vector<float> z(dz.size()), p(static_cast<std::size_t>(c.B * c.H * p_size));
+    std::vector<float> dq(q.size()), dk(k.size()), dv(v.size());
+    Generator draw_gen(42);
+    const detail::DropoutDraw draw(c.p_drop, draw_gen.next_u64());  // the op's draw from the same seed
+    for (std::int64_t bh = 0; bh < c.B * c.H; ++bh) {
+        const std::int64_t b = bh / c.H, h = bh % c.H;
+        auto at = [&](auto* base, std::int64_t T, std::int64_t d) {
+            return MatrixView<std::remove_pointer_t<decltype(base)>>{base + b * T * c.H * d + h * d, T, d, c.H * d};
+        };
+        const MaskRows mask = c.masked ? MaskRows{keep.data() + b * c.Tk, 0, 1} : MaskRows{};
+        auto f = [&](std::int64_t e) {
+            return c.p_drop > 0 ? detail::dropout_factor(draw.key, draw.keep_below, static_cast<float>(draw.kept),
+                                                         bh * p_size + e)
+                                : 1.0f;
+        };
+        const MatrixView<float> P = packed_view(p.data() + bh * p_size, c.Tq, c.Tk);
+        const float scale = static_cast<float>(1 / std::sqrt(static_cast<double>(c.dk)));
+        reference::attention_head<float>(at(q.data(), c.Tq, c.dk), at(k.data(), c.Tk, c.dk), at(v.data(), c.Tk, c.dv),
+                                         mask, scale, f, at(z.data(), c.Tq, c.dv), P);
+        reference::attention_head_backward<float>(at(dz.data(), c.Tq, c.dv), at(q.data(), c.Tq, c.dk),
+                                                  at(k.data(), c.Tk, c.dk), at(v.data(), c.Tk, c.dv), P, scale, f,
+                                                  at(dq.data(), c.Tq, c.dk), at(dk.data(), c.Tk, c.dk),
+                                                  at(dv.data(), c.Tk, c.dv));
+    }
+
+    auto tensor_of = [](const std::vector<float>& x, Shape shape) {
+        return tensor(std::vector<double>(x.begin(), x.end()), shape);
+    };
+    auto floats = [](const Tensor& t) {
+        const std::vector<double> x = t.to_vector();
+        return std::vector<float>(x.begin(), x.end());
+    };
+    const std::int64_t bound_k = std::max({c.dk, c.dv, c.Tk, c.Tq});
+    on_one_and_two_threads([&] {
+        Tensor tq = tensor_of(q, {c.B, c.Tq, c.H * c.dk}).requires_grad_();
+        Tensor tk = tensor_of(k, {c.B, c.Tk, c.H * c.dk}).requires_grad_();
+        Tensor tv = tensor_of(v, {c.B, c.Tk, c.H * c.dv}).requires_grad_();
+        Tensor mask = c.masked ? tensor(std::vector<double>(keep.begin(), keep.end()), {c.B, 1, c.Tk}, Dtype::int64)
+                               : Tensor();
+        Generator gen(42);
+        AttentionOutput out = multi_head_attention(tq, tk, tv, c.H, mask, c.p_drop, c.p_drop > 0, gen);
+        out.z.backward(tensor_of(dz, out.z.shape()));
+        require_close(floats(out.weights), p, bound_k, "P");
+        require_close(floats(out.z), z, bound_k, "Z");
+        require_close(floats(tq.grad()), dq, bound_k, "dQ");
+        require_close(floats(tk.grad()), dk, bound_k, "dK");
+        require_close(floats(tv.grad()), dv, bound_k, "dV");
+    });
+}
+
+}  // namespace
+
+TEST_CASE("multi_head_attention in float32 equals reference::attention_head at every tail length", "[forward]") {
+    for (std::int64_t Tk : {1, 7, 8, 9, 17, 25})
+        for (std::int64_t Tq : {1, 9, 17})
+            for (auto [dk, dv] : {std::pair<std::int64_t, std::int64_t>{3, 2}, {8, 8}, {16, 9}})
+                for (bool masked : {false, true})
+                    for (double p_drop : {0.0, 0.3}) check_attention({4, Tq, Tk, 2, dk, dv, masked, p_drop});
+}
+
+TEST_CASE("linear in float32 on 1 and 2 threads equals reference::linear, values and gradients", "[forward]") {
+    for (std::int64_t rows : {1, 3, 17, 300})
+        for (std::int64_t in : {1, 5, 64})
+            for (std::int64_t out : {1, 7, 64})
+                for (bool with_bias : {true, false}) {
+                    INFO(fmt::format("rows {} in {} out {} bias {}", rows, in, out, with_bias));
+                    const std::vector<float> x = normals(rows * in, 1), w = normals(out * in, 2),
+                                             b = normals(out, 3), dy = normals(rows * out, 4);
+                    std::vector<float> y(dy.size()), dx(x.size()), dw(w.size()), db(b.size());
+                    reference::linear(x.data(), w.data(), with_bias ? b.data() : nullptr, rows, in, out, y.data());
+                    reference::linear_backward(dy.data(), x.data(), w.data(), rows, in, out, dx.data(), dw.data(),
+                                               db.data());
+                    auto tensor_of = [](const std::vector<float>& v, Shape shape) {
+                        return tensor(std::vector<double>(v.begin(), v.end()), shape).requires_grad_();
+                    };
+                    auto floats = [](const Tensor& t) {
+                        const std::vector<double> v = t.to_vector();
+                        return std::vector<float>(v.begin(), v.end());
+                    };
+                    on_one_and_two_threads([&] {
+                        Tensor tx = tensor_of(x, {rows, in}), tw = tensor_of(w, {out, in}), tb = tensor_of(b, {out});
+                        Tensor ty = with_bias ? linear(tx, tw, tb) : linear(tx, tw);
+                        ty.backward(tensor(std::vector<double>(dy.begin(), dy.end()), {rows, out}));
+                        require_close(floats(ty), y, in, "y");
+                        require_close(floats(tx.grad()), dx, out, "dx");
+                        require_close(floats(tw.grad()), dw, rows, "dW");
+                        if (with_bias) require_close(floats(tb.grad()), db, rows, "db");
+                    });
+                }
+}
