@@ -16,6 +16,7 @@ namespace autograd {
 
 void set_num_threads(int n) {
     if (n < 1) throw ValueError(fmt::format("set_num_threads: need at least 1 thread, got {}", n));
+    n = std::min(n, available_cores());  // more threads than cores only wait for each other
     omp_set_num_threads(n);
     openblas_set_num_threads(n);
 }

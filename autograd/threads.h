@@ -5,7 +5,10 @@
 // two never spin against each other on the same cores.
 namespace autograd {
 
-void set_num_threads(int n);  // n >= 1 (ValueError otherwise): the kernels' and the BLAS's
+// The kernels' and the BLAS's thread count: n >= 1 (ValueError otherwise), and
+// at most available_cores(), since more threads than cores only wait for each
+// other (a step on 8 threads of 2 cores took three times as long as on 2).
+void set_num_threads(int n);
 int num_threads();
 
 // The cores this process may run on: its CPU affinity (taskset, a container's

@@ -10,6 +10,7 @@
 //   ./build/benchmarks/bench_models                      everything (a few minutes)
 //   ./build/benchmarks/bench_models --workload vit_patch7 one workload
 //   ./build/benchmarks/bench_models --quick --no-pytorch  the test suite's short run
+//   ./build/benchmarks/bench_models --threads-sweep 1,2,4  each workload's step at each thread count
 #include <filesystem>
 #include <iostream>
 #include <sstream>
@@ -38,7 +39,8 @@ namespace {
 struct Options {
     std::string workload = "all";
     RunSettings run;
-    int threads = 2;
+    int threads = autograd::default_num_threads();
+    std::vector<int> sweep;  // --threads-sweep
     bool json = false, no_pytorch = false;
     std::string python = "/usr/bin/python3", script = LECTERN_PYTORCH_REFERENCE;
 };
@@ -51,10 +53,10 @@ std::vector<Record> parse_records(const std::string& text) {
     return records;
 }
 
-// The flags a child run gets: the same settings, one workload.
-std::vector<std::string> child_flags(const Options& o, const std::string& workload) {
+// The flags a child run gets: the same settings, one workload, `threads` threads.
+std::vector<std::string> child_flags(const Options& o, const std::string& workload, int threads) {
     std::vector<std::string> a = {"--workload", workload, "--steps", std::to_string(o.run.steps), "--warmup",
-                                  std::to_string(o.run.warmup), "--threads", std::to_string(o.threads), "--data",
+                                  std::to_string(o.run.warmup), "--threads", std::to_string(threads), "--data",
                                   o.run.data_dir};
     if (o.run.quick) a.push_back("--quick");
     return a;
@@ -112,14 +114,14 @@ int drive(const Options& o) {
         fmt::print("{}: {}\n", w.name, w.description);
         std::fflush(stdout);
         std::vector<std::string> argv = {self, "--json"};
-        for (const std::string& a : child_flags(o, w.name)) argv.push_back(a);
+        for (const std::string& a : child_flags(o, w.name, o.threads)) argv.push_back(a);
         res.lectern[w.name] = run_workload(argv, "Lectern " + w.name);
         failures += res.lectern[w.name].empty();
         fmt::print("  Lectern  {}\n", step_summary(res.lectern[w.name]));
         if (!pytorch) continue;
         std::fflush(stdout);
         argv = {o.python, o.script};
-        for (const std::string& a : child_flags(o, w.name)) argv.push_back(a);
+        for (const std::string& a : child_flags(o, w.name, o.threads)) argv.push_back(a);
         std::vector<Record> records = run_workload(argv, "PyTorch " + w.name);
         for (const Record& r : records)
             if (r.string("kind") == "meta") {
@@ -133,6 +135,56 @@ int drive(const Options& o) {
         fmt::print("  PyTorch  {}\n", step_summary(res.pytorch[w.name]));
     }
     print_report(res);
+    return failures > 0 ? 1 : 0;
+}
+
+// A workload's time in ms: a training step, or a decoded token at the longest length; 0 if it failed.
+double workload_ms(const std::vector<Record>& records) {
+    double ms = 0, tokens = 0;
+    for (const Record& r : records) {
+        if (r.string("kind") == "train") return r.number("step_ms");
+        if (r.string("kind") == "decode" && r.number("tokens") > tokens) tokens = r.number("tokens"), ms = r.number("ms_per_token");
+    }
+    return ms;
+}
+
+// --threads-sweep: each workload at each thread count, Lectern beside PyTorch,
+// and each one's scaling efficiency t(T0) T0 / (t(T) T) against the first count T0.
+int sweep(const Options& o) {
+    fmt::print("bench_models: thread sweep {} | this process may use {} cores | medians of {} steps after {} warm-up\n",
+               fmt::join(o.sweep, ","), autograd::available_cores(), o.run.steps, o.run.warmup);
+    fmt::print("machine: {}\n", machine_line());
+    const std::string missing = pytorch_missing(o);
+    if (!missing.empty()) fmt::print("PyTorch: not run ({})\n", missing);
+    fmt::print("\n{:<18} {:>7} {:>12} {:>11} {:>12} {:>11} {:>8}\n", "workload", "threads", "Lectern ms", "efficiency",
+               "PyTorch ms", "efficiency", "ratio");
+    const std::string self = self_path();
+    int failures = 0;
+    for (const Workload& w : workloads()) {
+        if (o.workload != "all" && o.workload != w.name) continue;
+        double lectern0 = 0, pytorch0 = 0;
+        for (int t : o.sweep) {
+            std::vector<std::string> argv = {self, "--json"};
+            for (const std::string& a : child_flags(o, w.name, t)) argv.push_back(a);
+            const double lectern = workload_ms(run_workload(argv, "Lectern " + w.name));
+            double pytorch = 0;
+            if (missing.empty()) {
+                argv = {o.python, o.script};
+                for (const std::string& a : child_flags(o, w.name, t)) argv.push_back(a);
+                pytorch = workload_ms(run_workload(argv, "PyTorch " + w.name));
+            }
+            failures += lectern == 0;
+            if (t == o.sweep.front()) lectern0 = lectern, pytorch0 = pytorch;
+            auto efficiency = [&](double base, double now) {
+                return base > 0 && now > 0 ? fmt::format("{:.0f}%", 100 * base * o.sweep.front() / (now * t)) : "-";
+            };
+            fmt::print("{:<18} {:>7} {:>12.3f} {:>11} {:>12} {:>11} {:>8}\n", w.name, t, lectern,
+                       efficiency(lectern0, lectern), pytorch > 0 ? fmt::format("{:.3f}", pytorch) : "-",
+                       efficiency(pytorch0, pytorch),
+                       pytorch > 0 && lectern > 0 ? fmt::format("{:.2f}x", pytorch / lectern) : "-");
+            std::fflush(stdout);
+        }
+    }
     return failures > 0 ? 1 : 0;
 }
 
@@ -163,7 +215,13 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(1, 100000));
     app.add_option("--warmup", o.run.warmup, "untimed steps first (default 5; --quick: 1)")->check(CLI::Range(0, 100000));
     app.add_flag("--quick", o.run.quick, "a short run (seconds): few steps, a small sgemm, decoding 16 tokens only");
-    app.add_option("--threads", o.threads, "threads (BLAS; PyTorch's intra-op threads)")->check(CLI::Range(1, 256));
+    app.add_option("--threads", o.threads, "threads (BLAS; PyTorch's intra-op threads); default: the cores this "
+                                           "process may use")
+        ->check(CLI::Range(1, 256));
+    app.add_option("--threads-sweep", o.sweep, "run each workload at each of these thread counts (e.g. 1,2,4) and "
+                                               "print the step times and scaling efficiency")
+        ->delimiter(',')
+        ->check(CLI::Range(1, 256));
     app.add_option("--data", o.run.data_dir, "folder of Fashion-MNIST's gzipped IDX files");
     app.add_flag("--no-pytorch", o.no_pytorch, "do not run the PyTorch reference even if it is installed");
     app.add_option("--python", o.python, "the Python that has torch (default /usr/bin/python3, Debian's python3-torch)");
@@ -179,6 +237,6 @@ int main(int argc, char** argv) {
         return status;
     return examples::run_program("bench_models", false, [&] {
         autograd::set_num_threads(o.threads);
-        return o.json ? run_one(o) : drive(o);
+        return o.json ? run_one(o) : !o.sweep.empty() ? sweep(o) : drive(o);
     });
 }
