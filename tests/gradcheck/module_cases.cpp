@@ -90,9 +90,10 @@ std::vector<Case> module_cases() {
         "nn", "LayerNorm (001's formula)", "[2,3,5]",
         [] { return std::make_shared<nn::LayerNorm>(5, nn::LayerNormFormula::annotated); },
         [] { return std::vector{leaf({2, 3, 5}, 4)}; }, [](const nn::LayerNorm& m, auto& x) { return m(x[0]); }));
-    for (auto act : {nn::Activation::relu, nn::Activation::gelu})
+    for (auto [act, name] : {std::pair{nn::Activation::relu, "FeedForward (ReLU)"}, {nn::Activation::gelu, "FeedForward (GELU)"},
+                             {nn::Activation::gelu_tanh, "FeedForward (tanh GELU, GPT-2)"}})
         cases.push_back(module_case<nn::FeedForward>(
-            "nn", act == nn::Activation::relu ? "FeedForward (ReLU)" : "FeedForward (GELU)", "[2,3,4], d_ff 6",
+            "nn", name, "[2,3,4], d_ff 6",
             [act] { return std::make_shared<nn::FeedForward>(4, 6, 0.0, act); },
             [] { return std::vector{leaf({2, 3, 4}, 5)}; }, [](const nn::FeedForward& m, auto& x) { return m(x[0]); }));
     auto mha = [] { return std::make_shared<nn::MultiHeadAttention>(4, 2); };
