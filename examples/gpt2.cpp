@@ -129,6 +129,7 @@ int run(const Options& o) {
     if (!o.fine_tune.empty()) fine_tune(*model, bpe, o);
 
     std::vector<std::int64_t> prompt = bpe.encode(o.prompt);
+    if (prompt.empty() && c.vocab != 50257) throw std::runtime_error("--prompt is empty: give a text to continue");
     if (prompt.empty()) prompt = {50256};  // <|endoftext|>: GPT-2's start of a document
     if (static_cast<std::int64_t>(prompt.size()) >= c.context)
         throw std::runtime_error(fmt::format("--prompt has {} tokens; the context holds {}", prompt.size(), c.context));

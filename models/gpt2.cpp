@@ -1,6 +1,6 @@
 #include "models/gpt2.h"
 
-#include <functional>
+#include <map>
 #include <set>
 
 #include <fmt/format.h>
@@ -86,8 +86,6 @@ std::string prefix_of(const nn::SafetensorsFile& file) {
     return file.entries().count("transformer.wte.weight") ? "transformer." : "";
 }
 
-std::string shape_text(const Shape& s) { return shape_str(s); }
-
 const nn::SafetensorsEntry& entry(const nn::SafetensorsFile& file, const std::string& name) {
     auto it = file.entries().find(name);
     if (it == file.entries().end())
@@ -95,15 +93,30 @@ const nn::SafetensorsEntry& entry(const nn::SafetensorsFile& file, const std::st
     return it->second;
 }
 
-template <class T> void copy_slot(const Slot& s, const Tensor& file_tensor) {
+// A Conv1D slot: the parameter [out, in] is the file's columns [begin, begin + out) of [in, cols],
+// transposed; any other slot: the parameter is the file's entries [begin, begin + numel).
+template <class T> void copy_from_file(const Slot& s, const Tensor& file_tensor) {
     const T* src = file_tensor.data<T>();
     T* dst = s.target.data<T>();
-    if (s.conv1d) {  // target [out, in] = file[:, begin : begin + out]^T
+    if (s.conv1d) {
         const std::int64_t in = s.file_shape[0], cols = s.file_shape[1], out = s.target.size(0);
         for (std::int64_t o = 0; o < out; ++o)
             for (std::int64_t i = 0; i < in; ++i) dst[o * in + i] = src[i * cols + s.begin + o];
     } else {
         std::copy(src + s.begin, src + s.begin + s.target.numel(), dst);
+    }
+}
+
+// The inverse of copy_from_file: the parameter into its place in the file's tensor.
+template <class T> void copy_to_file(const Slot& s, Tensor& file_tensor) {
+    const T* src = s.target.data<T>();
+    T* dst = file_tensor.data<T>();
+    if (s.conv1d) {
+        const std::int64_t in = s.file_shape[0], cols = s.file_shape[1], out = s.target.size(0);
+        for (std::int64_t o = 0; o < out; ++o)
+            for (std::int64_t i = 0; i < in; ++i) dst[i * cols + s.begin + o] = src[o * in + i];
+    } else {
+        std::copy(src, src + s.target.numel(), dst + s.begin);
     }
 }
 
@@ -114,7 +127,7 @@ GPTConfig gpt2_config_from_weights(const nn::SafetensorsFile& file) {
     const Shape wte = entry(file, p + "wte.weight").shape, wpe = entry(file, p + "wpe.weight").shape;
     if (wte.size() != 2 || wpe.size() != 2 || wte[1] != wpe[1] || wte[1] % 64 != 0 || wte[1] == 0)
         throw nn::SafetensorsError(fmt::format("GPT-2 weights: {}: wte {} and wpe {} must be [vocab, D] and [context, D], "
-                                               "D a multiple of 64", file.path(), shape_text(wte), shape_text(wpe)));
+                                               "D a multiple of 64", file.path(), shape_str(wte), shape_str(wpe)));
     GPTConfig c;
     c.vocab = wte[0];
     c.context = wpe[0];
@@ -127,7 +140,7 @@ GPTConfig gpt2_config_from_weights(const nn::SafetensorsFile& file) {
     const Shape fc = entry(file, p + "h.0.mlp.c_fc.weight").shape;
     if (fc.size() != 2 || fc[0] != c.d_model || fc[1] <= 0)
         throw nn::SafetensorsError(fmt::format("GPT-2 weights: {}: tensor '{}h.0.mlp.c_fc.weight' is {}, not [{}, d_ff]",
-                                               file.path(), p, shape_text(fc), c.d_model));
+                                               file.path(), p, shape_str(fc), c.d_model));
     c.d_ff = fc[1];
     return c;
 }
@@ -143,7 +156,7 @@ void load_gpt2_weights(GPT& model, const nn::SafetensorsFile& file) {
         const Shape& shape = entry(file, name).shape;
         if (shape != s.file_shape)
             throw nn::SafetensorsError(fmt::format("GPT-2 weights: {}: tensor '{}' is {}, the model needs {}", file.path(),
-                                                   name, shape_text(shape), shape_text(s.file_shape)));
+                                                   name, shape_str(shape), shape_str(s.file_shape)));
         needed.insert(name);
     }
     for (const auto& [name, e] : file.entries()) {
@@ -159,9 +172,9 @@ void load_gpt2_weights(GPT& model, const nn::SafetensorsFile& file) {
         if (name != last) data = file.read(name, model.dtype());
         last = name;
         if (model.dtype() == Dtype::float32)
-            copy_slot<float>(s, data);
+            copy_from_file<float>(s, data);
         else
-            copy_slot<double>(s, data);
+            copy_from_file<double>(s, data);
     }
 }
 
@@ -180,19 +193,10 @@ void save_gpt2_weights(const GPT& model, const std::string& path) {
     for (const Slot& s : slots(model)) {
         Tensor& t = tensors[s.name];
         if (!t.defined()) t = zeros(s.file_shape, model.dtype());
-        const Tensor& src = s.target;
-        auto put = [&]<class T>(T) {  // the inverse of copy_slot
-            T* dst = t.data<T>();
-            const T* from = src.data<T>();
-            if (s.conv1d) {
-                const std::int64_t in = s.file_shape[0], cols = s.file_shape[1], out = src.size(0);
-                for (std::int64_t o = 0; o < out; ++o)
-                    for (std::int64_t i = 0; i < in; ++i) dst[i * cols + s.begin + o] = from[o * in + i];
-            } else {
-                std::copy(from, from + src.numel(), dst + s.begin);
-            }
-        };
-        model.dtype() == Dtype::float32 ? put(float{}) : put(double{});
+        if (model.dtype() == Dtype::float32)
+            copy_to_file<float>(s, t);
+        else
+            copy_to_file<double>(s, t);
     }
     nn::write_safetensors(path, tensors);
 }
