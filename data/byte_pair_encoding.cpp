@@ -95,7 +95,10 @@ BytePairEncoding BytePairEncoding::from_files(const std::filesystem::path& vocab
     try {
         vocab = nlohmann::json::parse(read_file(vocab_json));
     } catch (const nlohmann::json::exception& e) {
-        throw DatasetError(fmt::format("tokenizer: {} is not JSON: {}", vocab_json.string(), e.what()));
+        std::string message;  // the parser quotes the file's bytes: control bytes escaped
+        for (unsigned char c : std::string(e.what()).substr(0, 300))
+            message += c < 0x20 || c == 0x7f ? fmt::format("\\x{:02x}", c) : std::string(1, static_cast<char>(c));
+        throw DatasetError(fmt::format("tokenizer: {} is not JSON: {}", vocab_json.string(), message));
     }
     if (!vocab.is_object()) throw DatasetError(fmt::format("tokenizer: {} must be a JSON object", vocab_json.string()));
     std::vector<std::string> tokens(vocab.size());

@@ -35,10 +35,10 @@ std::uint64_t element_size(const std::string& dtype) {
 }
 
 // A name from the file, safe in a one-line message.
-std::string printable(const std::string& s) {
+std::string printable(const std::string& s, std::size_t max = 80) {
     std::string out;
-    for (unsigned char c : s.substr(0, 80)) out += (c < 0x20 || c > 0x7e) ? fmt::format("\\x{:02x}", c) : std::string(1, c);
-    return s.size() > 80 ? out + "..." : out;
+    for (unsigned char c : s.substr(0, max)) out += (c < 0x20 || c > 0x7e) ? fmt::format("\\x{:02x}", c) : std::string(1, c);
+    return s.size() > max ? out + "..." : out;
 }
 
 // IEEE half -> float: sign, 5-bit exponent (bias 15), 10-bit fraction; exact.
@@ -100,13 +100,15 @@ Header read_header(const std::string& path, std::ifstream& in) {
     try {
         json = nlohmann::json::parse(text);
     } catch (const nlohmann::json::exception& e) {
-        throw fail(fmt::format("the header is not JSON ({})", e.what()));
+        throw fail(fmt::format("the header is not JSON ({})", printable(e.what(), 300)));  // it quotes the file's bytes
     }
     if (!json.is_object()) throw fail("the header is not a JSON object");
     Header h;
     h.data_start = 8 + n;
     const std::uint64_t data_size = file_size - h.data_start;
-    for (const auto& [name, value] : json.items()) {
+    for (const auto& item : json.items()) {
+        const std::string& name = item.key();  // not a structured binding: clang 14 (the fuzz build) cannot capture one
+        const auto& value = item.value();
         if (name == "__metadata__") continue;
         auto bad = [&](const std::string& what) { return fail(fmt::format("tensor '{}': {}", printable(name), what)); };
         if (!value.is_object() || !value.contains("dtype") || !value.contains("shape") || !value.contains("data_offsets"))

@@ -2,6 +2,7 @@
 // a one-line SafetensorsError naming the tensor, never a crash.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -80,6 +81,10 @@ TEST_CASE("a malformed safetensors file gets one line naming the tensor", "[io][
     CHECK_THAT(message_of(file_of("huge_header", ok, eight, 1ull << 40)), Catch::Contains("exceeds the limit"));
     CHECK_THAT(message_of(file_of("long_header", ok, eight, ok.size() + 9)), Catch::Contains("is truncated: the header needs"));
     CHECK_THAT(message_of(file_of("json", "{\"w\":", eight)), Catch::Contains("not JSON"));
+    // Found by fuzz_safetensors: the JSON parser's message quotes the bytes it read, control bytes included.
+    const std::string control = message_of(file_of("control", "{\"w\":[2,\x7f]}", eight));
+    CHECK_THAT(control, Catch::Contains("not JSON") && Catch::Contains("\\x7f"));
+    CHECK(std::none_of(control.begin(), control.end(), [](unsigned char c) { return c < 0x20 || c == 0x7f; }));
     CHECK_THAT(message_of(file_of("dtype", R"({"w":{"dtype":"I8","shape":[8],"data_offsets":[0,8]}})", eight)),
                Catch::Contains("tensor 'w': dtype \"I8\" is not one of"));
     CHECK_THAT(message_of(file_of("shape", R"({"w":{"dtype":"F32","shape":[3],"data_offsets":[0,8]}})", eight)),
