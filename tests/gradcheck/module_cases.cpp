@@ -183,18 +183,21 @@ std::vector<Case> module_cases() {
         std::int64_t block, experts;
         models::Positions positions;
         bool tie;
+        nn::Activation activation = nn::Activation::gelu;
     };
     for (GPTVariant v : {GPTVariant{"GPT", 0, 0, models::Positions::learned, true},
                          {"GPT (sinusoidal positions, untied)", 0, 0, models::Positions::sinusoidal, false},
                          {"GPT (block-local L 2)", 2, 0, models::Positions::learned, true},
                          {"GPT (MoE 3 experts, top 2)", 0, 3, models::Positions::learned, true},
-                         {"GPT (block-local L 2 and MoE)", 2, 3, models::Positions::sinusoidal, true}}) {
+                         {"GPT (block-local L 2 and MoE)", 2, 3, models::Positions::sinusoidal, true},
+                         {"GPT (GPT-2's tanh GELU)", 0, 0, models::Positions::learned, true, nn::Activation::gelu_tanh}}) {
         cases.push_back(module_case<models::GPT>(
             "models", v.name, "N 1, d 8, 2 heads, V 7, ids [2,5]",
             [v] {
                 models::GPTConfig c;
                 c.vocab = 7, c.context = 8, c.d_model = 8, c.n_layers = 1, c.heads = 2, c.d_ff = 12;
                 c.block = v.block, c.experts = v.experts, c.positions = v.positions, c.tie_weights = v.tie, c.seed = 4;
+                c.activation = v.activation;
                 return models::make_gpt(c);
             },
             [] { return std::vector<Tensor>{}; },
