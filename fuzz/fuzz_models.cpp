@@ -9,4 +9,11 @@ std::shared_ptr<models::Transformer> tiny_transformer() {
     return models::make_transformer(c);
 }
 
+std::shared_ptr<models::GPT> tiny_gpt2() {
+    models::GPTConfig c;
+    c.vocab = 3, c.context = 2, c.d_model = 4, c.heads = 1, c.n_layers = 1, c.d_ff = 4;
+    c.activation = nn::Activation::gelu_tanh;
+    return models::make_gpt(c);
+}
+
 }  // namespace fuzz

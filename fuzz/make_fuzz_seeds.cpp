@@ -1,5 +1,5 @@
 // Writes the fuzz targets' seed inputs: valid files for the fuzzer to mutate.
-//   make_fuzz_seeds DIR   -> DIR/checkpoint/*, DIR/idx/*
+//   make_fuzz_seeds DIR   -> DIR/checkpoint/*, DIR/idx/*, DIR/char_corpus/*, DIR/safetensors/*
 #include <zlib.h>
 
 #include <cstdio>
@@ -10,7 +10,9 @@
 #include <vector>
 
 #include "fuzz/fuzz_models.h"
+#include "models/gpt2.h"
 #include "nn/checkpoint.h"
+#include "nn/safetensors.h"
 
 namespace fs = std::filesystem;
 using Bytes = std::vector<std::uint8_t>;
@@ -68,6 +70,11 @@ int main(int argc, char** argv) {
     fs::create_directories(dir / "char_corpus");
     write(dir / "char_corpus" / "fortune", Bytes{'L', 'i', 'f', 'e', '\n', '%', '\n', 0xc3, 0xa9, 0xe2, 0x82, 0xac});
 
+    fs::create_directories(dir / "safetensors");
+    models::save_gpt2_weights(*fuzz::tiny_gpt2(), (dir / "safetensors" / "gpt2.safetensors").string());
+    nn::write_safetensors((dir / "safetensors" / "float64.safetensors").string(),
+                          {{"a", autograd::ones({2, 3}, autograd::Dtype::float64)}, {"b", autograd::zeros({0})}});
+
     const Bytes images = {0, 0, 8, 3, 0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 2, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
     const Bytes labels = {0, 0, 8, 1, 0, 0, 0, 3, 0, 5, 9};
     const fs::path scratch = dir / "scratch.gz";
@@ -77,6 +84,6 @@ int main(int argc, char** argv) {
     write(dir / "idx" / "images_gz", with_role(1, gzipped(images, scratch)));
     write(dir / "idx" / "labels", with_role(2, labels));
     write(dir / "idx" / "labels_gz", with_role(2, gzipped(labels, scratch)));
-    std::printf("seeds written to %s/checkpoint, %s/idx and %s/char_corpus\n", dir.c_str(), dir.c_str(), dir.c_str());
+    std::printf("seeds written to %s/{checkpoint,idx,char_corpus,safetensors}\n", dir.c_str());
     return 0;
 }

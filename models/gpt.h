@@ -29,9 +29,11 @@ struct GPTConfig {
     std::int64_t experts = 0;  // 0: GELU MLP; E > 0: mixture of E experts (004 §15.5.7)
     std::int64_t top_k = 2;    // experts per token
     std::uint64_t seed = 0;
+    // The MLP's GELU: exact, or GPT-2's tanh approximation (nn/gelu_tanh.h).
+    nn::Activation activation = nn::Activation::gelu;
 
     // A GPT block is pre-norm with a GELU MLP (nanoGPT, GPT-2).
-    nn::BlockConfig block_config() const { return {d_model, heads, d_ff, dropout, nn::Norm::pre, nn::Activation::gelu}; }
+    nn::BlockConfig block_config() const { return {d_model, heads, d_ff, dropout, nn::Norm::pre, activation}; }
 };
 
 // A decoder-only language model (002 "Decoders (e.g., ChatGPT)"; the layout of

@@ -13,7 +13,7 @@ GPTBlock::GPTBlock(const nn::BlockConfig& c, std::int64_t block_size, std::int64
                               std::make_shared<nn::MixtureOfExperts>(c.d_model, c.d_ff, experts, top_k, c.dropout, gen));
     else
         mlp = register_module("mlp",
-                              std::make_shared<nn::FeedForward>(c.d_model, c.d_ff, c.dropout, nn::Activation::gelu, gen));
+                              std::make_shared<nn::FeedForward>(c.d_model, c.d_ff, c.dropout, c.activation, gen));
     sublayer = register_module("sublayer", std::make_shared<nn::ModuleList<nn::SublayerConnection>>());
     for (int i = 0; i < 2; ++i)
         sublayer->push_back(std::make_shared<nn::SublayerConnection>(c.d_model, c.dropout, nn::Norm::pre, c.layer_norm));

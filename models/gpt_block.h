@@ -19,7 +19,7 @@ using autograd::Tensor;
 // sublayer's output; nanoGPT's MLP drops only its output.
 class GPTBlock : public nn::Module {
 public:
-    // `config`'s norm and activation are not read: a GPT block is pre-norm with a GELU MLP.
+    // `config`'s norm is not read: a GPT block is pre-norm; its activation is a GELU, exact or tanh.
     GPTBlock(const nn::BlockConfig& config, std::int64_t block, std::int64_t experts, std::int64_t top_k,
              autograd::Generator& gen);
     // x [B, T, D] -> [B, T, D]

@@ -1,5 +1,7 @@
 #include "nn/feed_forward.h"
 
+#include "nn/gelu_tanh.h"
+
 namespace nn {
 
 FeedForward::FeedForward(std::int64_t d_model, std::int64_t d_ff, double p, Activation act, autograd::Generator& gen)
@@ -12,7 +14,11 @@ FeedForward::FeedForward(std::int64_t d_model, std::int64_t d_ff, double p, Acti
 // w_2(dropout(phi(w_1(x))))
 Tensor FeedForward::forward(const Tensor& x) const {
     Tensor h = w_1->forward(x);
-    h = activation == Activation::relu ? autograd::relu(h) : autograd::gelu(h);
+    switch (activation) {
+        case Activation::relu: h = autograd::relu(h); break;
+        case Activation::gelu: h = autograd::gelu(h); break;
+        case Activation::gelu_tanh: h = gelu_tanh(h); break;
+    }
     return w_2->forward(dropout->forward(h));
 }
 

@@ -6,7 +6,8 @@
 
 namespace nn {
 
-enum class Activation { relu, gelu };
+// gelu is exact (x Phi(x)); gelu_tanh is its tanh approximation (gelu_tanh.h), GPT-2's.
+enum class Activation { relu, gelu, gelu_tanh };
 
 // Position-wise feed-forward network, applied to each token alone:
 //   FFN(x) = phi(x W_1 + b_1) W_2 + b_2

@@ -2,7 +2,8 @@
 # fuzz.sh [SECONDS] [TARGET...]: fuzzes the file loaders with libFuzzer under
 # ASan and UBSan, each target for SECONDS (default 600), all at once.
 # Targets: checkpoint (nn::load_checkpoint), idx (data's IDX reader),
-# char_corpus (char_lm's text reader and alphabet).
+# char_corpus (char_lm's text reader and alphabet), safetensors (nn::SafetensorsFile
+# and models::load_gpt2_weights).
 # Builds build-fuzz/ with clang; seeds are valid files made by the build;
 # corpora grow in build-fuzz/corpus/TARGET; a crash, hang, leak or oversized
 # allocation is saved in build-fuzz/findings/TARGET/ and the run says so.
@@ -12,16 +13,16 @@ cd "$(dirname "$0")/.."
 seconds=${1:-600}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(checkpoint idx char_corpus)
+[ ${#targets[@]} -gt 0 ] || targets=(checkpoint idx char_corpus safetensors)
 
 ./scripts/install_packages.sh clang-14 libclang-rt-14-dev libomp-14-dev meson ninja-build pkg-config \
-  libopenblas-openmp-dev libfmt-dev catch2 zlib1g-dev libcli11-dev libstb-dev
+  libopenblas-openmp-dev libfmt-dev catch2 zlib1g-dev libcli11-dev libstb-dev libpcre2-dev nlohmann-json3-dev
 if [ ! -f build-fuzz/build.ninja ]; then
   echo "fuzz: configuring build-fuzz/ (clang, -Dfuzz=true, address and undefined sanitizers)"
   CXX=clang++-14 meson setup build-fuzz --buildtype=debugoptimized -Dfuzz=true \
     -Db_sanitize=address,undefined -Db_lundef=false >/dev/null
 fi
-ninja -C build-fuzz fuzz/fuzz_checkpoint fuzz/fuzz_idx fuzz/fuzz_char_corpus fuzz/make_fuzz_seeds | tail -n 1
+ninja -C build-fuzz fuzz/fuzz_checkpoint fuzz/fuzz_idx fuzz/fuzz_char_corpus fuzz/fuzz_safetensors fuzz/make_fuzz_seeds | tail -n 1
 ./build-fuzz/fuzz/make_fuzz_seeds build-fuzz/seeds >/dev/null
 
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1

@@ -93,9 +93,10 @@ std::vector<Case> module_cases() {
         "nn", "LayerNorm (001's formula)", "[2,3,5]",
         [] { return std::make_shared<nn::LayerNorm>(5, nn::LayerNormFormula::annotated); },
         [] { return std::vector{leaf({2, 3, 5}, 4)}; }, [](const nn::LayerNorm& m, auto& x) { return m(x[0]); }));
-    for (auto act : {nn::Activation::relu, nn::Activation::gelu})
+    for (auto [act, name] : {std::pair{nn::Activation::relu, "FeedForward (ReLU)"}, {nn::Activation::gelu, "FeedForward (GELU)"},
+                             {nn::Activation::gelu_tanh, "FeedForward (tanh GELU, GPT-2)"}})
         cases.push_back(module_case<nn::FeedForward>(
-            "nn", act == nn::Activation::relu ? "FeedForward (ReLU)" : "FeedForward (GELU)", "[2,3,4], d_ff 6",
+            "nn", name, "[2,3,4], d_ff 6",
             [act] { return std::make_shared<nn::FeedForward>(4, 6, 0.0, act); },
             [] { return std::vector{leaf({2, 3, 4}, 5)}; }, [](const nn::FeedForward& m, auto& x) { return m(x[0]); }));
     auto mha = [] { return std::make_shared<nn::MultiHeadAttention>(4, 2); };
@@ -192,18 +193,21 @@ std::vector<Case> module_cases() {
         std::int64_t block, experts;
         models::Positions positions;
         bool tie;
+        nn::Activation activation = nn::Activation::gelu;
     };
     for (GPTVariant v : {GPTVariant{"GPT", 0, 0, models::Positions::learned, true},
                          {"GPT (sinusoidal positions, untied)", 0, 0, models::Positions::sinusoidal, false},
                          {"GPT (block-local L 2)", 2, 0, models::Positions::learned, true},
                          {"GPT (MoE 3 experts, top 2)", 0, 3, models::Positions::learned, true},
-                         {"GPT (block-local L 2 and MoE)", 2, 3, models::Positions::sinusoidal, true}}) {
+                         {"GPT (block-local L 2 and MoE)", 2, 3, models::Positions::sinusoidal, true},
+                         {"GPT (GPT-2's tanh GELU)", 0, 0, models::Positions::learned, true, nn::Activation::gelu_tanh}}) {
         cases.push_back(module_case<models::GPT>(
             "models", v.name, "N 1, d 8, 2 heads, V 7, ids [2,5]",
             [v] {
                 models::GPTConfig c;
                 c.vocab = 7, c.context = 8, c.d_model = 8, c.n_layers = 1, c.heads = 2, c.d_ff = 12;
                 c.block = v.block, c.experts = v.experts, c.positions = v.positions, c.tie_weights = v.tie, c.seed = 4;
+                c.activation = v.activation;
                 return models::make_gpt(c);
             },
             [] { return std::vector<Tensor>{}; },

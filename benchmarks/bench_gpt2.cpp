@@ -1,0 +1,115 @@
+// GPT-2 at full size (124M by default) with random weights: generation speed
+// with the KV cache beside the machine's limit, a training step beside the
+// sgemm peak, and the peak RSS. Figures, never a pass or a fail.
+//   ./build/benchmarks/bench_gpt2 [--size 124M] [--tokens 64] [--threads 2] [--no-train]
+//   /usr/bin/python3 benchmarks/gpt2_pytorch.py      PyTorch on the same shapes
+// The limit of generation: at batch 1 each new token reads every weight once,
+// so tokens/s cannot pass (memory bandwidth) / (bytes of weights); the
+// bandwidth is that of a plain copy loop over buffers far larger than the caches.
+#include <chrono>
+#include <cstring>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "benchmarks/machine.h"
+#include "models/generate.h"
+#include "models/gpt2.h"
+#include "nn/loss.h"
+#include "nn/optim/adamw.h"
+
+using namespace autograd;
+
+namespace {
+
+// Bytes per second a copy loop moves (each byte read once and written once),
+// the median of 5 copies of 512 MiB split over the threads.
+double copy_bandwidth(int threads) {
+    const std::size_t n = std::size_t{128} << 20;  // floats: 512 MiB
+    std::vector<float> src(n, 1.0f), dst(n, 0.0f);
+    double seconds = benchmarks::median_seconds(
+        [&] {
+#pragma omp parallel for num_threads(threads) schedule(static)
+            for (int part = 0; part < threads; ++part) {
+                const std::size_t begin = n * part / threads, end = n * (part + 1) / threads;
+                std::memcpy(dst.data() + begin, src.data() + begin, (end - begin) * sizeof(float));
+            }
+        },
+        5);
+    return 2.0 * static_cast<double>(n * sizeof(float)) / seconds;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::string size = "124M";
+    std::int64_t tokens = 64, batch = 4, context = 64;
+    int threads = 2, train_steps = 3;
+    bool no_train = false;
+    CLI::App app{"GPT-2 generation and training speed against the machine's limits"};
+    app.add_option("--size", size, "GPT-2 shape")->check(CLI::IsMember({"124M", "355M", "774M"}));
+    app.add_option("--tokens", tokens, "tokens generated (greedy, with the KV cache)")->check(CLI::Range(1, 1000));
+    app.add_option("--threads", threads, "threads")->check(CLI::Range(1, 256));
+    app.add_option("--batch", batch, "training batch")->check(CLI::Range(1, 64));
+    app.add_option("--context", context, "training window")->check(CLI::Range(1, 1024));
+    app.add_option("--train-steps", train_steps, "timed training steps (median)")->check(CLI::Range(1, 100));
+    app.add_flag("--no-train", no_train, "generation only");
+    CLI11_PARSE(app, argc, argv);
+    set_num_threads(threads);
+
+    const models::GPTConfig c = models::gpt2_config(size);
+    auto model = models::make_gpt(c);
+    model->eval();
+    const double params = static_cast<double>(model->parameter_count());
+    const double weight_bytes = params * 4;
+    fmt::print("GPT-2 {} ({:.1f}M parameters, {:.0f} MB float32), {} threads\n", size, params / 1e6, weight_bytes / 1e6, threads);
+
+    std::vector<std::int64_t> prompt = {464, 3290, 286, 1204, 318, 257, 1310, 11};  // 8 tokens
+    models::SamplingOptions so{.max_new_tokens = tokens, .temperature = 0, .top_k = 0, .end_token = -1, .use_cache = true};
+    Generator gen(1);
+    models::generate(*model, prompt, {.max_new_tokens = 4, .temperature = 0}, gen);  // warm-up: the allocator fills
+    auto start = std::chrono::steady_clock::now();
+    auto out = models::generate(*model, prompt, so, gen);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double tok_s = static_cast<double>(out.size()) / seconds;
+    const double rss_generation = benchmarks::peak_rss_mb();
+    const double bandwidth = copy_bandwidth(threads);
+    const double limit = bandwidth / weight_bytes;
+    fmt::print("generation, batch 1, greedy, KV cache: {:.1f} tokens/s ({} tokens, prompt 8)\n", tok_s, out.size());
+    fmt::print("  memory bandwidth (copy loop) {:.1f} GB/s -> limit {:.1f} tokens/s; Lectern at {:.0f}% of it ({:.1f}x below)\n",
+               bandwidth / 1e9, limit, 100 * tok_s / limit, limit / tok_s);
+    fmt::print("  peak RSS after generation {:.0f} MB\n", rss_generation);
+    if (no_train) return 0;
+
+    model->train();
+    nn::optim::AdamW opt(model->parameters(), {.lr = 1e-4, .beta1 = 0.9, .beta2 = 0.95, .weight_decay = 0.1});
+    Generator data(2);
+    std::vector<double> in_ids, target_ids;  // a random text: target t is input t + 1
+    for (std::int64_t b = 0; b < batch; ++b) {
+        std::vector<double> text;
+        for (std::int64_t t = 0; t <= context; ++t) text.push_back(static_cast<double>(data.randint(c.vocab)));
+        in_ids.insert(in_ids.end(), text.begin(), text.end() - 1);
+        target_ids.insert(target_ids.end(), text.begin() + 1, text.end());
+    }
+    Tensor inputs = tensor(in_ids, {batch, context}, Dtype::int64), targets = tensor(target_ids, {batch, context}, Dtype::int64);
+    const double step_seconds = benchmarks::median_seconds(
+        [&] {
+            opt.zero_grad();
+            Tensor loss = cross_entropy(model->forward(inputs), targets);
+            loss.backward();
+            opt.step();
+        },
+        train_steps);
+    // 6 FLOPs per weight per token for the matrix products (forward 2, backward 4),
+    // the tied head included, plus attention's Q K^T and P V (12 L B T^2 D forward and backward).
+    const double D = static_cast<double>(c.d_model), L = static_cast<double>(c.n_layers), V = static_cast<double>(c.vocab),
+                 F = static_cast<double>(c.d_ff), B = static_cast<double>(batch), T = static_cast<double>(context);
+    const double flops = 6 * B * T * (L * (4 * D * D + 2 * D * F) + V * D) + 12 * L * B * T * T * D;
+    const auto peak = benchmarks::measure_sgemm_peak(2048, 5);
+    fmt::print("training step, batch {} x context {}, AdamW: {:.3f} s, {:.1f} GFLOP/s = {:.0f}% of the sgemm peak ({:.1f} GFLOP/s at n {})\n",
+               batch, context, step_seconds, flops / step_seconds / 1e9, 100 * flops / step_seconds / 1e9 / peak.gflops,
+               peak.gflops, peak.n);
+    fmt::print("  peak RSS with training {:.0f} MB\n", benchmarks::peak_rss_mb());
+    return 0;
+}

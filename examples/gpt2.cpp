@@ -1,0 +1,196 @@
+// GPT-2 (002 "Decoders: auto-regressively sample the next token"; Radford et
+// al. 2019) with the weights OpenAI released, as the Hugging Face `gpt2`
+// repository ships them: model.safetensors, vocab.json and merges.txt.
+//   ./build/examples/gpt2 --weights model.safetensors --prompt "The meaning of life is" --tokens 100
+//   ./build/examples/gpt2 --random                           the 124M shape, random weights (timing)
+//   ./build/examples/gpt2 --weights m.safetensors --fine-tune text.txt --steps 100 --save tuned.safetensors
+//   ./build/examples/gpt2 --help                             every flag
+// The tokenizer is read from --tokenizer, else from the weights' folder when it
+// holds vocab.json and merges.txt, else from the copy in data/gpt2.
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "autograd/autograd.h"
+#include "data/byte_pair_encoding.h"
+#include "data/char_corpus.h"  // read_text_file, TokenIds, text_batch
+#include "examples/console.h"
+#include "examples/flags.h"
+#include "examples/interruption.h"
+#include "examples/output_files.h"
+#include "examples/progress_bar.h"
+#include "examples/run_program.h"
+#include "models/generate.h"
+#include "models/gpt2.h"
+#include "nn/clip_grad.h"
+#include "nn/loss.h"
+#include "nn/lr_schedule.h"
+#include "nn/non_finite.h"
+#include "nn/optim/adamw.h"
+
+using namespace autograd;
+
+namespace {
+
+const char* kWhereToGetWeights =
+    "no weights given: download model.safetensors, vocab.json and merges.txt from https://huggingface.co/gpt2 "
+    "(Files and versions) into one folder and pass --weights FOLDER/model.safetensors, or run --random to time the 124M shape";
+
+struct Options {
+    std::string weights, tokenizer;
+    bool random = false;
+    std::string size = "124M";
+    std::string prompt = "Hello, I'm a language model,";
+    std::int64_t tokens = 100, top_k = 40;
+    double temperature = 0.8;
+    std::uint64_t seed = 1;
+    int threads = 2;
+    std::string fine_tune, save;
+    std::int64_t steps = 100, batch = 4, context = 64;
+    double lr = 1e-4, weight_decay = 0.1, clip = 1.0;
+};
+
+std::filesystem::path tokenizer_dir(const Options& o) {
+    if (!o.tokenizer.empty()) return o.tokenizer;
+    auto beside = std::filesystem::path(o.weights).parent_path();
+    if (!o.weights.empty() && std::filesystem::exists(beside / "vocab.json") && std::filesystem::exists(beside / "merges.txt"))
+        return beside;
+    return LECTERN_GPT2_TOKENIZER_DIR;
+}
+
+// Continues the model on the text's tokens: random windows of --context,
+// AdamW with a warmup then a cosine to a tenth (char_lm's schedule).
+void fine_tune(models::GPT& model, const data::BytePairEncoding& bpe, const Options& o) {
+    std::string text = data::read_text_file(o.fine_tune, std::size_t{1} << 30);
+    std::vector<std::int64_t> ids = bpe.encode(text);
+    data::TokenIds tokens(bpe.vocab_size());
+    tokens.reserve(ids.size());
+    for (auto id : ids) tokens.push_back(id);
+    if (static_cast<std::int64_t>(tokens.size()) < o.context + 1)
+        throw data::DatasetError(fmt::format("{}: {} tokens, --context {} needs more", o.fine_tune, tokens.size(), o.context));
+    examples::say("fine-tuning on {}: {} tokens | {} steps of {} windows of {} | AdamW lr {}\n", o.fine_tune, tokens.size(),
+                  o.steps, o.batch, o.context, o.lr);
+    model.train();
+    nn::optim::AdamW opt(model.parameters(), {.lr = o.lr, .beta1 = 0.9, .beta2 = 0.95, .weight_decay = o.weight_decay});
+    nn::WarmupCosineSchedule schedule(o.lr, std::min<std::int64_t>({50, o.steps / 10 + 1, std::max<std::int64_t>(o.steps - 1, 1)}),
+                                      o.steps, o.lr / 10);
+    Generator windows(o.seed);
+    const data::TokenSpan span{&tokens, 0, tokens.size()};
+    examples::ProgressBar bar(o.steps, "tok");
+    for (std::int64_t step = 1; step <= o.steps; ++step) {
+        std::vector<std::int64_t> starts(static_cast<std::size_t>(o.batch));
+        for (auto& s : starts) s = windows.randint(static_cast<std::int64_t>(tokens.size()) - o.context);
+        data::TextBatch b = data::text_batch(span, starts, o.context);
+        opt.zero_grad();
+        Tensor loss = cross_entropy(model.forward(b.inputs), b.targets);
+        nn::check_finite_loss(loss.item(), step);
+        loss.backward();
+        nn::check_finite_gradients(model, step);
+        nn::clip_grad_norm_(model.parameters(), o.clip);
+        opt.set_lr(schedule.lr(step));
+        opt.step();
+        bar.update(step, b.targets.numel(), fmt::format("loss {:.3f}  lr {:.1e}", loss.item(), opt.lr()));
+        if (int stop = examples::stop_signal())
+            throw examples::Interrupted(stop, fmt::format("stopped by {} at step {} of {}; nothing saved",
+                                                          examples::signal_name(stop), step, o.steps));
+    }
+    model.eval();
+    if (!o.save.empty()) {
+        examples::require_not_an_input(o.save);
+        models::save_gpt2_weights(model, o.save);
+        examples::say("weights written to {} (Hugging Face's GPT-2 layout)\n", o.save);
+    }
+}
+
+int run(const Options& o) {
+    set_num_threads(o.threads);
+    std::shared_ptr<models::GPT> model;
+    auto start = std::chrono::steady_clock::now();
+    if (o.random) {
+        model = models::make_gpt(models::gpt2_config(o.size));
+    } else {
+        model = models::load_gpt2(o.weights);
+    }
+    model->eval();
+    const double load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const auto& c = model->config;
+    examples::say("GPT-2 {}: N={} d_model={} h={} d_ff={} context {} vocab {}, {:.1f}M parameters, {} in {:.1f} s | {} threads\n",
+                  o.random ? o.size + " with random weights" : o.weights, c.n_layers, c.d_model, c.heads, c.d_ff, c.context,
+                  c.vocab, static_cast<double>(model->parameter_count()) / 1e6, o.random ? "made" : "loaded", load_seconds,
+                  o.threads);
+    const auto bpe = data::BytePairEncoding::from_directory(tokenizer_dir(o));
+    if (bpe.vocab_size() != c.vocab)
+        throw data::DatasetError(fmt::format("the tokenizer of {} has {} tokens, the model {}", tokenizer_dir(o).string(),
+                                             bpe.vocab_size(), c.vocab));
+    if (!o.fine_tune.empty()) fine_tune(*model, bpe, o);
+
+    std::vector<std::int64_t> prompt = bpe.encode(o.prompt);
+    if (prompt.empty() && c.vocab != 50257) throw std::runtime_error("--prompt is empty: give a text to continue");
+    if (prompt.empty()) prompt = {50256};  // <|endoftext|>: GPT-2's start of a document
+    if (static_cast<std::int64_t>(prompt.size()) >= c.context)
+        throw std::runtime_error(fmt::format("--prompt has {} tokens; the context holds {}", prompt.size(), c.context));
+    models::SamplingOptions so{.max_new_tokens = o.tokens, .temperature = o.temperature, .top_k = o.top_k,
+                               .end_token = -1, .use_cache = true};
+    Generator gen(o.seed);
+    start = std::chrono::steady_clock::now();
+    std::vector<std::int64_t> out = models::generate(*model, prompt, so, gen);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    examples::say("--- {} tokens (temperature {}, top-k {}, seed {}) ---\n{}{}\n---\n", out.size(), o.temperature, o.top_k,
+                  o.seed, o.prompt, bpe.decode(out));
+    examples::say("{} prompt tokens, {} new in {:.2f} s: {:.1f} tokens/s with the KV cache\n", prompt.size(), out.size(),
+                  seconds, static_cast<double>(out.size()) / seconds);
+    return 0;
+}
+
+void add_flags(CLI::App& app, Options& o) {
+    app.add_option("--weights", o.weights, "GPT-2 weights, Hugging Face's model.safetensors (F32, F16 or BF16)")
+        ->check(CLI::ExistingFile);
+    app.add_option("--tokenizer", o.tokenizer, "a folder with vocab.json + merges.txt (or encoder.json + vocab.bpe)")
+        ->check(CLI::ExistingDirectory);
+    app.add_flag("--random", o.random, "random weights of the --size shape instead of --weights (for timing)");
+    app.add_option("--size", o.size, "the shape --random builds")->check(CLI::IsMember({"124M", "355M", "774M", "1558M"}));
+    app.add_option("--prompt", o.prompt, "the text to continue");
+    app.add_option("--tokens", o.tokens, "new tokens to generate")->check(CLI::Range(1, 100000));
+    app.add_option("--top-k", o.top_k, "sample among the k most probable tokens; 0: all")->check(CLI::Range(0, 100000));
+    app.add_option("--temperature", o.temperature, "sampling temperature; 0: greedy")->check(examples::finite_range(0.0, 100.0));
+    app.add_option("--seed", o.seed, "seed of sampling, windows and --random's weights")->check(examples::seed_value());
+    app.add_option("--threads", o.threads, "threads (BLAS and Lectern's kernels)")->check(CLI::Range(1, 256));
+    app.add_option("--fine-tune", o.fine_tune, "continue training on this text before generating")->check(CLI::ExistingFile);
+    app.add_option("--save", o.save, "write the fine-tuned weights here (safetensors, Hugging Face's layout)")
+        ->check(examples::path_value());
+    app.add_option("--steps", o.steps, "fine-tuning steps")->check(CLI::Range(1, 10000000));
+    app.add_option("--batch", o.batch, "fine-tuning windows per step")->check(CLI::Range(1, 4096));
+    app.add_option("--context", o.context, "fine-tuning window, tokens")->check(CLI::Range(1, 1024));
+    app.add_option("--lr", o.lr, "peak learning rate (AdamW; warmup, then cosine to a tenth)")->check(examples::finite_positive());
+    app.add_option("--weight-decay", o.weight_decay, "AdamW's weight decay")->check(examples::finite_range(0.0, 10.0));
+    app.add_option("--clip", o.clip, "gradient-norm clipping")->check(examples::finite_positive());
+}
+
+void check_flags(const Options& o) {
+    if (o.weights.empty() && !o.random) throw CLI::ValidationError("--weights", kWhereToGetWeights);
+    if (!o.weights.empty() && o.random) throw CLI::ValidationError("--random", "is instead of --weights, not with it");
+    if (!o.save.empty() && o.fine_tune.empty()) throw CLI::ValidationError("--save", "writes what --fine-tune trained: give both");
+    examples::register_input(o.weights);
+    examples::register_input(o.fine_tune);
+    examples::check_output_file("--save", o.save);
+    try {
+        data::decode_utf8(o.prompt);
+    } catch (const data::DatasetError&) {
+        throw CLI::ValidationError("--prompt", "is not valid UTF-8");
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Options o;
+    CLI::App app{"Run GPT-2 from its safetensors weights: generate text, or fine-tune it on a text."};
+    add_flags(app, o);
+    if (int status = examples::parse_flags(app, argc, argv, "gpt2", [&] { check_flags(o); }); status >= 0) return status;
+    manual_seed(o.seed);
+    return examples::run_program("gpt2", false, [&] { return run(o); });
+}

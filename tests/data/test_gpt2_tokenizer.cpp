@@ -1,0 +1,130 @@
+// GPT-2's byte-level BPE: the same ids as the reference encoder, an exact
+// round trip for any bytes, and train_bpe on a corpus worked by hand.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "data/byte_pair_encoding.h"
+#include "data/idx.h"
+#include "data/pretokenize.h"
+#include "data/train_bpe.h"
+
+using data::BytePairEncoding;
+
+namespace {
+
+const BytePairEncoding& gpt2() {
+    static const BytePairEncoding bpe = BytePairEncoding::from_directory(LECTERN_GPT2_TOKENIZER_DIR);
+    return bpe;
+}
+
+std::vector<std::string> pieces(std::string_view text) {
+    std::vector<std::string> out;
+    for (auto p : data::pretokenize(text)) out.emplace_back(p);
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("GPT-2's pattern keeps a word's leading space and leaves a run's last space to the next word", "[data]") {
+    CHECK(pieces("Hello world") == std::vector<std::string>{"Hello", " world"});
+    CHECK(pieces("a   b") == std::vector<std::string>{"a", "  ", " b"});
+    CHECK(pieces("I'll pay 42 $!!") == std::vector<std::string>{"I", "'ll", " pay", " 42", " $!!"});
+    CHECK(pieces("x \n") == std::vector<std::string>{"x", " \n"});
+    CHECK(pieces("caf\xc3\xa9 \xff\xfe ok") == std::vector<std::string>{"caf\xc3\xa9", " ", "\xff\xfe", " ok"});
+}
+
+TEST_CASE("the GPT-2 byte map sends space to U+0120 and '!' to itself", "[data]") {
+    CHECK(data::byte_to_code_point()[' '] == U'\u0120');
+    CHECK(data::byte_to_code_point()['!'] == U'!');
+    CHECK(data::byte_to_code_point()[0] == U'\u0100');
+    CHECK(data::byte_to_code_point()[0xAD] == U'\u0143');  // the soft hyphen, the last non-printable byte
+}
+
+TEST_CASE("GPT-2's tokenizer gives the reference encoder's ids on 309 fortunes and hand-picked strings", "[data]") {
+    std::ifstream in(std::string(LECTERN_REFERENCE_DIR) + "/gpt2_token_ids.json");
+    REQUIRE(in);
+    auto cases = nlohmann::json::parse(in);
+    REQUIRE(cases.size() == 309);
+    std::size_t tokens = 0;
+    for (const auto& c : cases) {
+        auto text = c["text"].get<std::string>();
+        auto want = c["ids"].get<std::vector<std::int64_t>>();
+        auto got = gpt2().encode(text);
+        INFO("text: " << text);
+        REQUIRE(got == want);
+        REQUIRE(gpt2().decode(got) == text);
+        tokens += got.size();
+    }
+    CHECK(tokens == 12241);
+}
+
+TEST_CASE("GPT-2's tokenizer reads the Hugging Face naming too: vocab.json and merges.txt", "[io]") {
+    auto dir = std::filesystem::temp_directory_path() / "lectern_test_hf_tokenizer";
+    std::filesystem::create_directories(dir);
+    std::filesystem::copy_file(std::string(LECTERN_GPT2_TOKENIZER_DIR) + "/encoder.json", dir / "vocab.json",
+                               std::filesystem::copy_options::overwrite_existing);
+    std::filesystem::copy_file(std::string(LECTERN_GPT2_TOKENIZER_DIR) + "/vocab.bpe", dir / "merges.txt",
+                               std::filesystem::copy_options::overwrite_existing);
+    auto hf = BytePairEncoding::from_directory(dir);
+    std::filesystem::remove_all(dir);
+    CHECK(hf.vocab_size() == 50257);
+    CHECK(hf.merges().size() == 50000);
+    CHECK(hf.encode("Hello world") == std::vector<std::int64_t>{15496, 995});
+}
+
+TEST_CASE("encode then decode gives back any bytes, invalid UTF-8 included", "[data]") {
+    std::mt19937 rng(7);
+    for (int trial = 0; trial < 200; ++trial) {
+        std::string bytes(rng() % 64, '\0');
+        for (auto& b : bytes) b = static_cast<char>(trial % 2 ? rng() % 256 : " aé\xff\xc3'1\n"[rng() % 9]);
+        auto ids = gpt2().encode(bytes);
+        REQUIRE(gpt2().decode(ids) == bytes);
+    }
+    CHECK(gpt2().decode(gpt2().encode(std::string("\0\x80\xc3(", 4))) == std::string("\0\x80\xc3(", 4));
+}
+
+TEST_CASE("a malformed tokenizer file gets a one-line error naming the line", "[data][errors]") {
+    auto dir = std::filesystem::temp_directory_path() / "lectern_test_bad_tokenizer";
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir / "vocab.json") << R"({"a": 0})";
+    std::ofstream(dir / "merges.txt") << "#version: 0.2\n";
+    CHECK_THROWS_WITH(BytePairEncoding::from_directory(dir), Catch::Contains("byte 0x00 is not a token"));
+    std::ofstream(dir / "vocab.json") << "{not json";
+    CHECK_THROWS_WITH(BytePairEncoding::from_directory(dir), Catch::Contains("is not JSON"));
+    std::filesystem::remove_all(dir);
+    CHECK_THROWS_WITH(gpt2().decode({50257}), Catch::Contains("id 50257 is outside the vocabulary [0, 50257)"));
+}
+
+// The corpus "aaabdaaabac" (one piece) worked by hand, ties to the smaller pair:
+//   pairs aa:4 ab:2 bd:1 da:1 ba:1 ac:1            -> merge (a, a) = 256
+//   Z a b d Z a b a c: Za:2 ab:2, the rest 1; (97, 98) < (256, 97) -> merge (a, b) = 257
+//   Z Y d Z Y a c: ZY:2, the rest 1                -> merge (256, 257) = 258 "aaab"
+TEST_CASE("train_bpe learns aa, ab, then aaab on \"aaabdaaabac\", and is deterministic", "[data]") {
+    auto bpe = data::train_bpe("aaabdaaabac", 259);
+    REQUIRE(bpe.merges() == std::vector<std::pair<std::int64_t, std::int64_t>>{{97, 97}, {97, 98}, {256, 257}});
+    CHECK(bpe.token(258) == "aaab");
+    CHECK(bpe.encode("aaabdaaabac") == std::vector<std::int64_t>{258, 'd', 258, 'a', 'c'});
+    CHECK(data::train_bpe("aaabdaaabac", 259).merges() == bpe.merges());
+    // Pieces never merge across a space: " aa" counts ' a' once per occurrence.
+    auto spaced = data::train_bpe("aa aa aa", 257);
+    CHECK(spaced.merges() == std::vector<std::pair<std::int64_t, std::int64_t>>{{97, 97}});
+    CHECK_THROWS_WITH(data::train_bpe("x", 255), Catch::Contains("vocab_size 255 < 256"));
+}
+
+TEST_CASE("a trained tokenizer saved in GPT-2's format reads back the same", "[io]") {
+    std::string corpus = "the cat sat on the mat; the cat's hat. ";
+    auto bpe = data::train_bpe(corpus + corpus, 300);
+    auto dir = std::filesystem::temp_directory_path() / "lectern_test_trained_tokenizer";
+    std::filesystem::create_directories(dir);
+    bpe.save(dir / "vocab.json", dir / "merges.txt");
+    auto back = BytePairEncoding::from_directory(dir);
+    std::filesystem::remove_all(dir);
+    CHECK(back.merges() == bpe.merges());
+    CHECK(back.encode(corpus) == bpe.encode(corpus));
+    CHECK(back.decode(back.encode(corpus)) == corpus);
+}
