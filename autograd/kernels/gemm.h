@@ -31,6 +31,17 @@ void gemm_call(bool ta, bool tb, std::int64_t m, std::int64_t n, std::int64_t k,
         cblas_dgemm(CblasRowMajor, fa, fb, M, N, K, 1.0, a, LDA, b, LDB, beta, c, LDC);
 }
 
+// y += A x for A [m, n] row-major (row stride lda): one BLAS matrix-vector call, which
+// reads A once and packs nothing.
+template <class T>
+void gemv_call(std::int64_t m, std::int64_t n, const T* a, std::int64_t lda, const T* x, T* y) {
+    const auto M = static_cast<blasint>(m), N = static_cast<blasint>(n), LDA = static_cast<blasint>(lda);
+    if constexpr (std::is_same_v<T, float>)
+        cblas_sgemv(CblasRowMajor, CblasNoTrans, M, N, 1.0f, a, LDA, x, 1, 1.0f, y, 1);
+    else
+        cblas_dgemv(CblasRowMajor, CblasNoTrans, M, N, 1.0, a, LDA, x, 1, 1.0, y, 1);
+}
+
 // The same, C's rows split over the threads, each part one BLAS call on its thread (rows
 // i0..i1 of C need rows i0..i1 of op(A): A's rows, or its columns when transposed). On two
 // threads this is faster than OpenBLAS's own split on the models' products (docs/

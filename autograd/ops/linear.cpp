@@ -30,9 +30,21 @@ namespace {
 // Computes reference::linear: one GEMM adding into y, which starts as b in every row (0
 // without a bias), so the bias costs no pass of its own, nor does BLAS's zeroing of y. Each
 // thread fills its rows with b and its part of the GEMM adds into them while they are in its
-// cache.
+// cache. With fewer rows than threads (a token at a time, as generation runs) the threads
+// split W's rows instead, the outputs' columns: one row's product is a matrix-vector product
+// that reads every weight once, and BLAS would pack all of W for it on one thread.
 template <class T>
 void linear_rows(const T* x, const T* w, const T* b, std::int64_t rows, std::int64_t in, std::int64_t out, T* y) {
+    if (rows < parallel_parts(out, in)) {
+        parallel_for(out, in, [&](std::int64_t j0, std::int64_t j1) {
+            for (std::int64_t r = 0; r < rows; ++r) {
+                T* yr = y + r * out;
+                for (std::int64_t j = j0; j < j1; ++j) yr[j] = b ? b[j] : T(0);
+                if (in > 0) detail::gemv_call(j1 - j0, in, w + j0 * in, in, x + r * in, yr + j0);
+            }
+        });
+        return;
+    }
     parallel_for(rows, out + out * in / 8, [&](std::int64_t begin, std::int64_t end) {
         for (std::int64_t r = begin; r < end; ++r)
             for (std::int64_t j = 0; j < out; ++j) y[r * out + j] = b ? b[j] : T(0);

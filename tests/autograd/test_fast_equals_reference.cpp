@@ -297,9 +297,11 @@ TEST_CASE("multi_head_attention in float32 equals reference::attention_head at e
 }
 
 TEST_CASE("linear in float32 on 1 and 2 threads equals reference::linear, values and gradients", "[forward]") {
+    // in 256 x out 300 is work enough to split W's rows when there are fewer rows than
+    // threads (the matrix-vector path of generation), and x's rows otherwise.
     for (std::int64_t rows : {1, 3, 17, 300})
-        for (std::int64_t in : {1, 5, 64})
-            for (std::int64_t out : {1, 7, 64})
+        for (std::int64_t in : {1, 5, 64, 256})
+            for (std::int64_t out : {1, 7, 64, 300})
                 for (bool with_bias : {true, false}) {
                     INFO(fmt::format("rows {} in {} out {} bias {}", rows, in, out, with_bias));
                     const std::vector<float> x = normals(rows * in, 1), w = normals(out * in, 2),
