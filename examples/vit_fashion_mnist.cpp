@@ -2,7 +2,7 @@
 // on the 10,000 test images.
 //   ./build/examples/vit_fashion_mnist                   the default run (>= 88% in about 2 minutes on 2 cores)
 //   ./build/examples/vit_fashion_mnist --preset long     a longer run aiming at 91%
-//   ./build/examples/vit_fashion_mnist --rollout figures attention-rollout pictures of a few test images
+//   ./build/examples/vit_fashion_mnist --figures figures  attention rollout of test images and the confusion matrix
 //   ./build/examples/vit_fashion_mnist --help            every flag
 #include <algorithm>
 #include <chrono>
@@ -17,6 +17,7 @@
 #include "data/image_batches.h"
 #include "examples/checkpoint_flags.h"
 #include "examples/console.h"
+#include "examples/figure_files.h"
 #include "examples/flags.h"
 #include "examples/interruption.h"
 #include "examples/load_or_train.h"
@@ -24,9 +25,9 @@
 #include "examples/output_files.h"
 #include "examples/progress_bar.h"
 #include "examples/recorded_flags.h"
-#include "examples/rollout_figure.h"
 #include "examples/run_program.h"
 #include "examples/run_state.h"
+#include "examples/vit_figures.h"
 #include "models/attention_rollout.h"
 #include "models/vit.h"
 #include "nn/checkpoint.h"
@@ -51,7 +52,7 @@ struct Options {
     int threads = 2;
     std::int64_t train_limit = 0;  // 0: all 60,000
     std::string data_dir = "/usr/share/datasets/fashion-mnist";
-    std::string rollout;
+    std::string figures;
     examples::CheckpointFlags checkpoint;
     bool detect_anomaly = false;
 };
@@ -192,7 +193,8 @@ void train(models::ViT& model, data::ImageBatches& train_set, data::ImageBatches
     if (saved_at > 0) examples::say("checkpoint written to {}\n", save);
 }
 
-void report(models::ViT& model, data::ImageBatches& test_set) {
+// Prints the test accuracy and the confusion matrix; returns the matrix.
+std::vector<std::vector<std::int64_t>> report(models::ViT& model, data::ImageBatches& test_set) {
     std::vector<std::vector<std::int64_t>> confusion(10, std::vector<std::int64_t>(10, 0));
     double acc = evaluate(model, test_set, &confusion);
     examples::say("\ntest accuracy {:.2f}% on {} images\n\n{:<12} {:>8}   confusion (rows: true class, columns: predicted)\n",
@@ -205,25 +207,27 @@ void report(models::ViT& model, data::ImageBatches& test_set) {
         examples::say("{:<12} {:>7.1f}%  {}\n", data::kFashionMnistClasses[y],
                    100.0 * static_cast<double>(confusion[y][y]) / static_cast<double>(std::max<std::int64_t>(total, 1)), row);
     }
+    return confusion;
 }
 
-void write_rollouts(const models::ViT& model, const data::ImageSet& test, double mean, double std, const std::string& dir) {
-    std::filesystem::create_directories(dir);
+// Attention rollout over 8 test images and the confusion matrix, as DIR/{rollout,confusion}.{png,svg}.
+void write_figures(const models::ViT& model, const data::ImageSet& test, double mean, double std,
+                   const std::vector<std::vector<std::int64_t>>& confusion, const std::string& dir) {
     NoGradGuard no_grad;
     nn::EvalGuard eval(model);
     const std::int64_t n = 8;
     Tensor images = (narrow(test.images, 0, 0, n) - mean) / std;
     Tensor pred = argmax(model.forward(images), -1);
     Tensor rollout = models::attention_rollout(model);  // [n, N]
-    for (std::int64_t i = 0; i < n; ++i) {
-        auto y = static_cast<std::int64_t>(test.labels.at({i})), p = pred.data<std::int64_t>()[i];
-        std::string name = data::kFashionMnistClasses[y];
-        std::replace(name.begin(), name.end(), '/', '-');
-        std::replace(name.begin(), name.end(), ' ', '-');
-        std::string path = fmt::format("{}/rollout_{}_{}.png", dir, i, name);
-        examples::write_rollout_png(path, select(select(test.images, 0, i), 0, 0), select(rollout, 0, i));
-        examples::say("  {} (predicted {})\n", path, data::kFashionMnistClasses[p]);
-    }
+    std::vector<examples::RolloutExample> shown;
+    for (std::int64_t i = 0; i < n; ++i)
+        shown.push_back({select(select(test.images, 0, i), 0, 0), select(rollout, 0, i),
+                         data::kFashionMnistClasses[static_cast<std::int64_t>(test.labels.at({i}))],
+                         data::kFashionMnistClasses[pred.data<std::int64_t>()[i]]});
+    const std::vector<std::string> classes(std::begin(data::kFashionMnistClasses), std::end(data::kFashionMnistClasses));
+    for (const auto& [name, figure] : {std::pair{"rollout", examples::rollout_figure(shown)},
+                                       std::pair{"confusion", examples::confusion_figure(confusion, classes)}})
+        for (const std::string& path : examples::write_figure(dir + "/" + name, figure)) examples::say("  {}\n", path);
 }
 
 // The flags; the preset, read first, sets the defaults the other flags override.
@@ -252,7 +256,8 @@ void add_flags(CLI::App& app, Options& o, int argc, char** argv) {
     app.add_option("--train-limit", o.train_limit, "train on the first N images only (0: all)")->check(CLI::Range(0, 60000));
     app.add_option("--data", o.data_dir, "folder of the gzipped IDX files");
     examples::add_checkpoint_flags(app, o.checkpoint, "the model, AdamW's state, the generators, the data's position");
-    app.add_option("--rollout", o.rollout, "write attention-rollout PNGs of 8 test images into this folder")
+    app.add_option("--figures", o.figures,
+                   "draw the attention rollout of 8 test images and the confusion matrix into this folder (PNG and SVG)")
         ->check(examples::path_value());
     app.add_flag("--detect-anomaly", o.detect_anomaly,
                  "check every op's output and gradient, and name the first op that makes a NaN or an infinity (slow)");
@@ -276,11 +281,11 @@ void check_flags(CLI::App& app, Options& o, std::vector<std::string>& adopted) {
     examples::check_checkpoint_flags(app, o.checkpoint, "vit_fashion_mnist", kRecorded, adopted);
     if (o.d_model % o.heads != 0) throw CLI::ValidationError("--heads", "must divide --d-model");
     examples::check_output_file("--save", o.checkpoint.save);
-    examples::check_output_folder("--rollout", o.rollout);
+    examples::check_output_folder("--figures", o.figures);
     examples::require_memory("--batch", memory_estimate(o, o.checkpoint.load.empty()), o.checkpoint.load.empty());
 }
 
-// Loads Fashion-MNIST, trains (or loads), saves, reports test accuracy and draws the rollouts asked for.
+// Loads Fashion-MNIST, trains (or loads), saves, reports test accuracy and draws the figures asked for.
 int run(const Options& o, const nn::RunRecord& flags, const std::vector<std::string>& adopted) {
     set_num_threads(o.threads);
     manual_seed(o.seed);
@@ -316,10 +321,10 @@ int run(const Options& o, const nn::RunRecord& flags, const std::vector<std::str
     } else {
         examples::load_model(model, o.checkpoint, flags);
     }
-    report(model, test_set);
-    if (!o.rollout.empty()) {
-        examples::say("\nattention rollout (image | map) written:\n");
-        write_rollouts(model, test_images, mean, std, o.rollout);
+    const auto confusion = report(model, test_set);
+    if (!o.figures.empty()) {
+        examples::say("\nfigures written:\n");
+        write_figures(model, test_images, mean, std, confusion, o.figures);
     }
     return 0;
 }

@@ -1,0 +1,28 @@
+#pragma once
+// What a trained ViT does, as pictures: where its [CLASS] token looks in each
+// test image (attention rollout, 002 "What do ViTs learn: attention") with the
+// true and the predicted class, and which classes it confuses.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "autograd/autograd.h"
+#include "plot/figure.h"
+
+namespace examples {
+
+struct RolloutExample {
+    autograd::Tensor image;    // [H, W] pixels
+    autograd::Tensor rollout;  // [N]: the [CLASS] row over a sqrt(N) x sqrt(N) grid of patches, row by row
+    std::string truth, predicted;
+};
+
+// Each image in grey with its rollout over it, all on one colour scale from 0
+// to the largest weight shown.
+plot::Figure rollout_figure(const std::vector<RolloutExample>& examples);
+
+// confusion[true][predicted] counts; each row drawn as shares of its class.
+plot::Figure confusion_figure(const std::vector<std::vector<std::int64_t>>& confusion,
+                              const std::vector<std::string>& classes);
+
+}  // namespace examples
