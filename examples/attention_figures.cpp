@@ -1,5 +1,7 @@
 #include "examples/attention_figures.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "examples/figure_files.h"
@@ -18,7 +20,7 @@ std::string visible_token(const std::string& token) {
 
 plot::Figure attention_grid(const std::string& title, const std::vector<Tensor>& layers,
                             const std::vector<std::string>& queries, const std::vector<std::string>& keys) {
-    plot::Figure figure{title, 1, 0, 0, {}, 0.7};
+    plot::Figure figure{title, 1, 0, 0, {}};
     std::int64_t heads = 1;
     for (std::size_t l = 0; l < layers.size(); ++l) {
         const Tensor& a = layers[l];  // [1, H, Tq, Tk]
@@ -38,8 +40,13 @@ plot::Figure attention_grid(const std::string& title, const std::vector<Tensor>&
         }
     }
     figure.columns = static_cast<int>(heads);
-    figure.width = static_cast<int>(380 * heads);
-    figure.height = static_cast<int>(360 * static_cast<std::int64_t>(layers.size()) + 50);
+    // PLplot scales text with the page: past 12 tokens a panel grows, and its
+    // text shrinks, so that every token keeps a line of its own
+    const auto tokens = static_cast<double>(std::max(queries.size(), keys.size()));
+    const auto side = static_cast<std::int64_t>(std::max(360.0, 20 * tokens + 120));
+    figure.text_size = 0.7 * std::min(1.0, 12 / tokens);
+    figure.width = static_cast<int>(side * heads);
+    figure.height = static_cast<int>(side * static_cast<std::int64_t>(layers.size()) + 50);
     return figure;
 }
 

@@ -17,11 +17,11 @@ struct RolloutExample {
     std::string truth, predicted;
 };
 
-// Each image in grey with its rollout over it, all on one colour scale from 0
-// to the largest weight shown.
+// Each image in grey with its rollout over it, in percent of the [CLASS] row,
+// all on one colour scale from 0 to the largest share shown.
 plot::Figure rollout_figure(const std::vector<RolloutExample>& examples);
 
-// confusion[true][predicted] counts; each row drawn as shares of its class.
+// confusion[true][predicted] counts; each row drawn as shares of its class (rows sum to 1).
 plot::Figure confusion_figure(const std::vector<std::vector<std::int64_t>>& confusion,
                               const std::vector<std::string>& classes);
 

@@ -65,7 +65,7 @@ void set_palette(plstream& pls, Palette palette) {
     case Palette::sequential: stops = {{0, 1, 1, 1, 1}, {0.5, 0.42, 0.68, 0.84, 1}, {1, 0.03, 0.19, 0.42, 1}}; break;
     case Palette::diverging: stops = {{0, 0.02, 0.19, 0.38, 1}, {0.5, 1, 1, 1, 1}, {1, 0.40, 0.0, 0.12, 1}}; break;
     case Palette::grey: stops = {{0, 0, 0, 0, 1}, {1, 1, 1, 1, 1}}; break;
-    case Palette::glow: stops = {{0, 1, 0, 0, 0}, {0.5, 1, 0.1, 0, 0.55}, {1, 1, 0.95, 0.2, 0.8}}; break;
+    case Palette::glow: stops = {{0, 1, 0, 0, 0}, {0.5, 1, 0.1, 0, 0.35}, {1, 1, 0.95, 0.2, 0.75}}; break;
     }
     std::vector<PLFLT> at, r, g, b, a;
     for (const Stop& s : stops) at.push_back(s.at), r.push_back(s.r), g.push_back(s.g), b.push_back(s.b), a.push_back(s.a);
@@ -173,7 +173,7 @@ void draw(plstream& pls, const Page& page, const Box& cell, const HeatMap& p) {
     const double room_mm = (cell.x1 - cell.x0) * page.width_mm / static_cast<double>(p.cols + 6);
     const bool upright_x = tokens_x && 0.62 * page.char_mm * static_cast<double>(widest(p.col_labels)) > 0.9 * room_mm;
     const double label_w = tokens_y ? static_cast<double>(widest(p.row_labels)) : 4.0;
-    const double left = label_w + 5.0, top = 2.2;  // in character widths
+    const double left = label_w + 6.0, top = 2.2;  // in character widths
     const double bottom = upright_x ? 0.62 * static_cast<double>(widest(p.col_labels)) + 3.0 : 4.4;  // in heights
     const double right = 12.0;  // the colour bar's room, kept when it is not drawn so panels in a grid align
     // square cells, centred in what the margins leave
@@ -207,7 +207,7 @@ void draw(plstream& pls, const Page& page, const Box& cell, const HeatMap& p) {
     }
     for (std::size_t r = 0; r < p.row_labels.size(); ++r)
         pls.mtex("lv", 0.5, 1.0 - (static_cast<double>(r) + 0.5) / static_cast<double>(p.rows), 1.0, p.row_labels[r].c_str());
-    title_and_labels(pls, p.title, p.x_label, bottom - 1.2, p.y_label, 0.62 * label_w + 1.4);
+    title_and_labels(pls, p.title, p.x_label, bottom - 1.2, p.y_label, 0.62 * label_w + 2.0);
     if (!p.colour_bar) return;
 
     const double bx0 = x0 + mw + 1.2 * page.cx(), bx1 = bx0 + 1.6 * page.cx();

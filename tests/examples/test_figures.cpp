@@ -54,8 +54,8 @@ TEST_CASE("ViT figures: each rollout names its true and predicted class; the con
     Tensor image = arange(16, Dtype::float64).reshape({4, 4});
     Tensor rollout = tensor({0.1, 0.2, 0.3, 0.4}, Dtype::float64);
     const std::string svg = svg_of(examples::rollout_figure({{image, rollout, "Coat", "Shirt"}, {image, rollout, "Bag", "Bag"}}));
-    for (const char* words : {"true Coat | predicted Shirt", "true Bag | predicted Bag", "patch row", "patch column",
-                              "rollout weight"})
+    for (const char* words : {"Coat as Shirt", "Bag as Bag", "patch row", "patch column",
+                              "share of the [CLASS] row (%)"})
         CHECK(svg_shows(svg, words));
     const std::string confusion = svg_of(examples::confusion_figure({{8, 2}, {1, 9}}, {"Ankle boot", "T-shirt/top"}));
     for (const char* words : {"Ankle boot", "T-shirt/top", "true class", "predicted class", "share of the true class"})
