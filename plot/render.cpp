@@ -160,7 +160,18 @@ void draw(plstream& pls, const Page& page, const Box& cell, const LinePlot& p) {
     if (p.curves.size() > 1) {
         PLFLT w = 0, h = 0;
         std::vector<PLINT> ink(p.curves.size(), kInk);
-        pls.legend(&w, &h, PL_LEGEND_BACKGROUND | PL_LEGEND_BOUNDING_BOX, PL_POSITION_TOP | PL_POSITION_RIGHT | PL_POSITION_INSIDE,
+        // the corner the curves leave emptiest
+        const PLINT corners[] = {PL_POSITION_TOP | PL_POSITION_RIGHT, PL_POSITION_TOP | PL_POSITION_LEFT,
+                                 PL_POSITION_BOTTOM | PL_POSITION_RIGHT, PL_POSITION_BOTTOM | PL_POSITION_LEFT};
+        std::size_t crowd[4] = {0, 0, 0, 0};
+        for (const Curve& c : p.curves)
+            for (std::size_t i = 0; i < c.x.size(); ++i) {
+                const double u = (fx(c.x[i]) - x0) / (x1 - x0), v = (fy(c.y[i]) - y0) / (y1 - y0);
+                const bool right = u > 0.45, left = u < 0.55, up = v > 0.6, down = v < 0.4;
+                crowd[0] += right && up, crowd[1] += left && up, crowd[2] += right && down, crowd[3] += left && down;
+            }
+        const std::size_t best = static_cast<std::size_t>(std::min_element(std::begin(crowd), std::end(crowd)) - std::begin(crowd));
+        pls.legend(&w, &h, PL_LEGEND_BACKGROUND | PL_LEGEND_BOUNDING_BOX, corners[best] | PL_POSITION_INSIDE,
                    0.02, 0.03, 0.08, kPaper, kInk, 1, 0, 0, static_cast<PLINT>(p.curves.size()), opts.data(), 1.0, 0.9, 2.0,
                    0.0, ink.data(), names.data(), nullptr, nullptr, nullptr, nullptr, colours.data(), styles.data(),
                    widths.data(), colours.data(), scales.data(), numbers.data(), symbols.data());
