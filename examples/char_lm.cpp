@@ -244,14 +244,6 @@ void write_curves(const Progress& p, const std::string& csv) {
     examples::say("loss curve written to {}\n", csv);
 }
 
-// The loss curve as a picture: DIR/loss_curve.{png,svg}.
-void write_loss_figure(const Progress& p, const std::string& dir) {
-    const auto paths = examples::write_figure(
-        dir + "/loss_curve", examples::loss_curve_figure({"char_lm: loss and learning rate", p.loss, p.lr, p.val,
-                                                          "validation loss"}));
-    examples::say("loss curve drawn in {} and {}\n", paths[0], paths[1]);
-}
-
 // What each layer and head attends to over the first characters of the
 // validation text (at most 24, and one block under --block):
 // DIR/attention.{png,svg}, the characters themselves as tick labels.
@@ -346,7 +338,8 @@ void train(models::GPT& model, const Corpus& c, const Options& o, const nn::RunR
     }
     if (saved_at > 0) examples::say("checkpoint written to {}\n", save);
     if (!o.csv.empty()) write_curves(p, o.csv);
-    if (!o.figures.empty()) write_loss_figure(p, o.figures);
+    if (!o.figures.empty())
+        examples::write_loss_curve(o.figures, {"char_lm: loss and learning rate", p.loss, p.lr, p.val, "validation loss"});
 }
 
 // The flags.

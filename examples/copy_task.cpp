@@ -17,7 +17,6 @@
 #include "examples/flags.h"
 #include "examples/interruption.h"
 #include "examples/load_or_train.h"
-#include "examples/figure_files.h"
 #include "examples/loss_curve_figure.h"
 #include "examples/memory_budget.h"
 #include "examples/output_files.h"
@@ -144,14 +143,6 @@ void write_curves(const Progress& p, const std::string& csv) {
     examples::say("loss curve written to {}\n", csv);
 }
 
-// The loss curve as a picture: DIR/loss_curve.{png,svg}.
-void write_loss_figure(const Progress& p, const std::string& dir) {
-    const auto paths = examples::write_figure(
-        dir + "/loss_curve", examples::loss_curve_figure({"copy_task: loss and learning rate", p.loss, p.lr, p.eval,
-                                                          "held-out loss per epoch"}));
-    examples::say("loss curve drawn in {} and {}\n", paths[0], paths[1]);
-}
-
 // Trains from step 0, or from the checkpoint --resume names, to the last step;
 // saves to --save at each --save-every, on a stop signal and at the end.
 void train(models::Transformer& model, const Options& o, const nn::RunRecord& flags) {
@@ -218,7 +209,8 @@ void train(models::Transformer& model, const Options& o, const nn::RunRecord& fl
     }
     if (saved_at > 0) examples::say("checkpoint written to {}\n", save);
     if (!o.csv.empty()) write_curves(p, o.csv);
-    if (!o.figures.empty()) write_loss_figure(p, o.figures);
+    if (!o.figures.empty())
+        examples::write_loss_curve(o.figures, {"copy_task: loss and learning rate", p.loss, p.lr, p.eval, "held-out loss per epoch"});
 }
 
 // Decodes `o.show` held-out sequences for the eye, then the exact-match

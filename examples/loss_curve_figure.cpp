@@ -1,5 +1,8 @@
 #include "examples/loss_curve_figure.h"
 
+#include "examples/console.h"
+#include "examples/figure_files.h"
+
 namespace examples {
 
 namespace {
@@ -19,6 +22,11 @@ plot::Figure loss_curve_figure(const LossCurves& curves) {
     plot::LinePlot lr{"Learning rate set by the schedule", "training step", "learning rate", {}, false, false};
     lr.curves.push_back(curve("learning rate", curves.lr, false));
     return plot::Figure{curves.title, 1, 800, 700, {loss, lr}};
+}
+
+void write_loss_curve(const std::string& dir, const LossCurves& curves) {
+    const auto paths = write_figure(dir + "/loss_curve", loss_curve_figure(curves));
+    say("loss curve drawn in {} and {}\n", paths[0], paths[1]);
 }
 
 }  // namespace examples

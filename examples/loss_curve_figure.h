@@ -18,4 +18,7 @@ struct LossCurves {
 
 plot::Figure loss_curve_figure(const LossCurves& curves);
 
+// Draws it into DIR/loss_curve.{png,svg} and says where.
+void write_loss_curve(const std::string& dir, const LossCurves& curves);
+
 }  // namespace examples
