@@ -210,7 +210,8 @@ std::vector<std::vector<std::int64_t>> report(models::ViT& model, data::ImageBat
     return confusion;
 }
 
-// Attention rollout over 8 test images and the confusion matrix, as DIR/{rollout,confusion}.{png,svg}.
+// Attention rollout over 8 test images, the confusion matrix and the principal components of the
+// patch-embedding filters, as DIR/{rollout,confusion,embedding_components}.{png,svg}.
 void write_figures(const models::ViT& model, const data::ImageSet& test, double mean, double std,
                    const std::vector<std::vector<std::int64_t>>& confusion, const std::string& dir) {
     NoGradGuard no_grad;
@@ -226,7 +227,9 @@ void write_figures(const models::ViT& model, const data::ImageSet& test, double 
                          data::kFashionMnistClasses[pred.data<std::int64_t>()[i]]});
     const std::vector<std::string> classes(std::begin(data::kFashionMnistClasses), std::end(data::kFashionMnistClasses));
     for (const auto& [name, figure] : {std::pair{"rollout", examples::rollout_figure(shown)},
-                                       std::pair{"confusion", examples::confusion_figure(confusion, classes)}})
+                                       std::pair{"confusion", examples::confusion_figure(confusion, classes)},
+                                       std::pair{"embedding_components",
+                                                 examples::embedding_components_figure(model.embed->proj->weight, model.embed->patch)}})
         for (const std::string& path : examples::write_figure(dir + "/" + name, figure)) examples::say("  {}\n", path);
 }
 

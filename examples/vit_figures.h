@@ -21,6 +21,12 @@ struct RolloutExample {
 // all on one colour scale from 0 to the largest share shown.
 plot::Figure rollout_figure(const std::vector<RolloutExample>& examples);
 
+// The first `count` principal components of the patch-embedding filters
+// (002 "What do ViTs learn: embedding layer"): E's D rows, each a P x P patch
+// filter, centred; the eigenvectors of their covariance with the largest
+// eigenvalues, each drawn as a P x P picture with its share of the variance.
+plot::Figure embedding_components_figure(const autograd::Tensor& filters, std::int64_t patch, int count = 8);
+
 // confusion[true][predicted] counts; each row drawn as shares of its class (rows sum to 1).
 plot::Figure confusion_figure(const std::vector<std::vector<std::int64_t>>& confusion,
                               const std::vector<std::string>& classes);

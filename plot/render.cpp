@@ -74,17 +74,19 @@ void set_palette(plstream& pls, Palette palette) {
 }
 
 // Draws values[rows x cols] (row 0 at the top) over world x -0.5..cols-0.5, y -0.5..rows-0.5.
+// plimagefr colours (nx - 1) x (ny - 1) cells, each by its lower corner's value, so
+// the data goes in with one more column and row, each a copy of the last.
 void draw_matrix(plstream& pls, std::int64_t rows, std::int64_t cols, const std::vector<double>& values, double lo,
                  double hi) {
-    std::vector<std::vector<PLFLT>> columns(static_cast<std::size_t>(cols), std::vector<PLFLT>(static_cast<std::size_t>(rows)));
-    for (std::int64_t r = 0; r < rows; ++r)
-        for (std::int64_t c = 0; c < cols; ++c)
-            columns[static_cast<std::size_t>(c)][static_cast<std::size_t>(r)] =
-                std::clamp(values[static_cast<std::size_t>(r * cols + c)], lo, hi);
+    const auto R = static_cast<std::size_t>(rows), C = static_cast<std::size_t>(cols);
+    std::vector<std::vector<PLFLT>> columns(C + 1, std::vector<PLFLT>(R + 1));
+    for (std::size_t c = 0; c <= C; ++c)
+        for (std::size_t r = 0; r <= R; ++r)
+            columns[c][r] = std::clamp(values[std::min(r, R - 1) * C + std::min(c, C - 1)], lo, hi);
     std::vector<const PLFLT*> index;
     for (const auto& column : columns) index.push_back(column.data());
-    pls.imagefr(index.data(), static_cast<PLINT>(cols), static_cast<PLINT>(rows), -0.5, static_cast<PLFLT>(cols) - 0.5, -0.5,
-                static_cast<PLFLT>(rows) - 0.5, lo, hi, lo, hi, nullptr, nullptr);
+    pls.imagefr(index.data(), static_cast<PLINT>(C + 1), static_cast<PLINT>(R + 1), -0.5, static_cast<PLFLT>(cols) - 0.5,
+                -0.5, static_cast<PLFLT>(rows) - 0.5, lo, hi, lo, hi, nullptr, nullptr);
 }
 
 // The page in millimetres and the height of a character, to lay panels out in characters.
@@ -223,13 +225,13 @@ void draw(plstream& pls, const Page& page, const Box& cell, const HeatMap& p) {
 
     const double bx0 = x0 + mw + 1.2 * page.cx(), bx1 = bx0 + 1.6 * page.cx();
     pls.vpor(bx0, bx1, y0, y0 + mh);
-    pls.wind(-0.5, 0.5, p.scale.min, p.scale.max);
-    constexpr int kSteps = 128;
+    constexpr int kSteps = 64;  // the bar: a column of kSteps cells, min at the bottom
     std::vector<double> ramp(kSteps);
-    for (int i = 0; i < kSteps; ++i) ramp[static_cast<std::size_t>(i)] = p.scale.min + (i + 0.5) / kSteps * (p.scale.max - p.scale.min);
-    std::vector<const PLFLT*> index = {ramp.data()};
-    pls.imagefr(index.data(), 1, kSteps, -0.5, 0.5, p.scale.min, p.scale.max, p.scale.min, p.scale.max, p.scale.min,
-                p.scale.max, nullptr, nullptr);
+    for (int i = 0; i < kSteps; ++i)
+        ramp[static_cast<std::size_t>(i)] = p.scale.min + (i + 0.5) / kSteps * (p.scale.max - p.scale.min);
+    pls.wind(-0.5, 0.5, -0.5, kSteps - 0.5);
+    draw_matrix(pls, kSteps, 1, ramp, p.scale.min, p.scale.max);
+    pls.wind(-0.5, 0.5, p.scale.min, p.scale.max);
     pls.col0(kInk);
     pls.box("bc", 0, 0, "bcmstv", 0, 0);
     pls.mtex("r", 4.2, 0.5, 0.5, p.scale.label.c_str());

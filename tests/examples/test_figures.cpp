@@ -94,3 +94,14 @@ TEST_CASE("a figure is written as PNG and SVG, or not at all", "[figures][io]") 
     CHECK_FALSE(fs::exists(dir / "cut.png"));
     fs::remove_all(dir);
 }
+
+TEST_CASE("the patch-embedding components: one direction of variance is all of it", "[figures]") {
+    // 6 filters of a 2 x 2 patch, all multiples of (1, -1, 0, 0) plus a constant:
+    // after centring, one component holds all the variance.
+    std::vector<double> rows;
+    for (double a : {-3.0, -1.0, 0.0, 1.0, 2.0, 4.0}) rows.insert(rows.end(), {0.5 + a, 0.5 - a, 0.5, 0.5});
+    const std::string svg = svg_of(examples::embedding_components_figure(tensor(rows, {6, 4}, Dtype::float64), 2, 2));
+    for (const char* words : {"component 1 (100% of variance)", "component 2 (0% of variance)", "pixel row", "pixel column",
+                              "weight in the component"})
+        CHECK(svg_shows(svg, words));
+}

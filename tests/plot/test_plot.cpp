@@ -94,3 +94,10 @@ TEST_CASE("data that cannot be drawn is refused in one line naming the panel", "
     refuses(plot::BarChart{"Bars", "x", "y", {}, {}}, "cannot draw \"Bars\": no bars to plot");
     CHECK_THROWS_WITH(plot::render({"Nothing", 1, 400, 300, {}}, plot::Format::png), "cannot draw \"Nothing\": no panels");
 }
+
+TEST_CASE("a heat map draws every cell, the last row and column too", "[plot]") {
+    // one row of two cells: 0 (white) and 1 (the palette's darkest blue, #07306B)
+    plot::HeatMap m{"two cells", "key", "query", 1, 2, {0, 1}, {}, {}, {0, 1, "weight", plot::Palette::sequential}, false, {}};
+    const std::string svg = plot::render({"", 1, 300, 200, {m}}, plot::Format::svg);
+    CHECK(svg.find("fill=\"#07306B\"") != std::string::npos);
+}
