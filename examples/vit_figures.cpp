@@ -89,16 +89,19 @@ plot::Figure embedding_components_figure(const autograd::Tensor& filters, std::i
     double total = 0;
     for (double e : values) total += std::max(e, 0.0);
     plot::Figure figure{fmt::format("Patch-embedding filters: first principal components of E's {} rows", D), 4, 1300, 0, {}, 0.8};
-    for (int k = 0; k < count && static_cast<std::size_t>(k) < n; ++k) {
-        const std::size_t c = order[static_cast<std::size_t>(k)];
+    const std::size_t shown = std::min(static_cast<std::size_t>(std::max(count, 0)), n);
+    double top = 0;  // one colour scale for all the components shown
+    for (std::size_t k = 0; k < shown; ++k)
+        for (std::size_t i = 0; i < n; ++i) top = std::max(top, std::abs(vectors[i * n + order[k]]));
+    for (std::size_t k = 0; k < shown; ++k) {
+        const std::size_t c = order[k];
         plot::HeatMap m;
         m.title = fmt::format("component {} ({:.0f}% of variance)", k + 1, total > 0 ? 100 * std::max(values[c], 0.0) / total : 0.0);
         m.x_label = "pixel column", m.y_label = "pixel row";
         m.rows = patch, m.cols = static_cast<std::int64_t>(n) / patch;
-        double top = 0;
-        for (std::size_t i = 0; i < n; ++i) m.values.push_back(vectors[i * n + c]), top = std::max(top, std::abs(vectors[i * n + c]));
+        for (std::size_t i = 0; i < n; ++i) m.values.push_back(vectors[i * n + c]);
         m.scale = {-top, top, "weight in the component", plot::Palette::diverging};
-        m.colour_bar = (k + 1) % 4 == 0 || k + 1 == count;
+        m.colour_bar = (k + 1) % 4 == 0 || k + 1 == shown;
         figure.panels.push_back(std::move(m));
     }
     figure.height = 340 * static_cast<int>((figure.panels.size() + 3) / 4) + 60;
