@@ -11,6 +11,7 @@
 // model flags, so --load needs neither, only a text of the same characters.
 #include <zlib.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <memory>
@@ -21,12 +22,15 @@
 
 #include "autograd/autograd.h"
 #include "data/char_corpus.h"
+#include "examples/attention_figures.h"
 #include "examples/checkpoint_flags.h"
 #include "examples/console.h"
 #include "examples/data_parallel_run.h"
+#include "examples/figure_files.h"
 #include "examples/flags.h"
 #include "examples/interruption.h"
 #include "examples/load_or_train.h"
+#include "examples/loss_curve_figure.h"
 #include "examples/machine_flags.h"
 #include "examples/memory_budget.h"
 #include "examples/output_files.h"
@@ -70,7 +74,7 @@ struct Options {
     std::string prompt;
     double temperature = 0.8;
     std::int64_t top_k = 0, sample_chars = 300;
-    std::string csv;
+    std::string csv, figures;
     std::int64_t max_text_bytes = std::int64_t{1} << 30;
     examples::CheckpointFlags checkpoint;
     bool detect_anomaly = false;
@@ -247,6 +251,27 @@ void write_curves(const Progress& p, const std::string& csv) {
     examples::say("loss curve written to {}\n", csv);
 }
 
+// What each layer and head attends to over the first characters of the
+// validation text (at most 24, and one block under --block):
+// DIR/attention.{png,svg}, the characters themselves as tick labels.
+void write_attention_figure(const models::GPT& model, const Corpus& c, const Options& o) {
+    NoGradGuard no_grad;
+    nn::EvalGuard eval(model);
+    const std::int64_t T = std::min<std::int64_t>({24, o.context, o.block > 0 ? o.block : o.context});
+    data::TextBatch b = data::text_batch(c.val(), {0}, T);
+    model.forward(b.inputs);  // fills each block's attention weights
+    std::vector<std::string> chars;
+    for (std::int64_t t = 0; t < T; ++t)
+        chars.push_back(data::encode_utf8(c.vocab->decode({static_cast<std::int64_t>(b.inputs.at({0, t}))})));
+    std::vector<Tensor> layers;
+    for (std::size_t l = 0; l < model.blocks->size(); ++l)  // [1, H, T, T]; under --block, the first block's
+        layers.push_back(narrow((*model.blocks)[l].attn->last_attention(), 0, 0, 1));
+    const auto paths = examples::write_figure(
+        o.figures + "/attention",
+        examples::attention_grid("char_lm: causal self-attention over the start of the validation text", layers, chars, chars));
+    examples::say("attention drawn in {} and {}\n", paths[0], paths[1]);
+}
+
 // Trains from step 0, or from the checkpoint --resume names, to the last step;
 // saves to --save at each --save-every, on a stop signal and at the end.
 void train(models::GPT& model, const Corpus& c, const Options& o, const nn::RunRecord& flags) {
@@ -315,7 +340,10 @@ void train(models::GPT& model, const Corpus& c, const Options& o, const nn::RunR
     boundary.finish();
     if (comm.size() > 1) examples::say("summing the gradients over {} processes took {}\n", comm.size(),
                                        examples::ProgressBar::clock(dp.sync_seconds()));
-    if (!o.csv.empty() && comm.is_root()) write_curves(p, o.csv);
+    if (!comm.is_root()) return;
+    if (!o.csv.empty()) write_curves(p, o.csv);
+    if (!o.figures.empty())
+        examples::write_loss_curve(o.figures, {"char_lm: loss and learning rate", p.loss, p.lr, p.val, "validation loss"});
 }
 
 // The flags.
@@ -360,6 +388,9 @@ void add_flags(CLI::App& app, Options& o) {
                                    "the model, its alphabet, AdamW's state, the generators, the loss curve");
     app.add_option("--csv", o.csv, "write the loss curve (step,loss,lr,val_loss,val_perplexity) here")
         ->check(examples::path_value());
+    app.add_option("--figures", o.figures,
+                   "draw the loss curve and the attention over the start of the validation text into this folder (PNG and SVG)")
+        ->check(examples::path_value());
     app.add_flag("--detect-anomaly", o.detect_anomaly,
                  "check every op's output and gradient, and name the first op that makes a NaN or an infinity (slow)");
 }
@@ -397,6 +428,7 @@ void check_flags(CLI::App& app, Options& o, nn::RunRecord& saved, std::vector<st
     }
     examples::check_output_file("--save", o.checkpoint.save);
     examples::check_output_file("--csv", o.csv);
+    examples::check_output_folder("--figures", o.figures);
     examples::require_memory("--batch", memory_estimate(o, o.checkpoint.load.empty()), o.checkpoint.load.empty());
 }
 
@@ -434,6 +466,7 @@ int run(const Options& o, const nn::RunRecord& flags, const nn::RunRecord& saved
     }
     if (!comm.is_root()) return 0;  // rank 0 evaluates the model every rank holds
     double val = validation_loss(*model, corpus, o);
+    if (!o.figures.empty()) write_attention_figure(*model, corpus, o);
     Sample final = sample(*model, corpus, o, o.seed);
     Sample again = sample(*model, corpus, o, o.seed, /*use_cache=*/false);  // the same text, recomputed
     print_sample(fmt::format("sample (temperature {}, top-k {}, seed {})", o.temperature, o.top_k, o.seed), final);

@@ -20,7 +20,7 @@
 #include "examples/interruption.h"
 #include "examples/load_or_train.h"
 #include "examples/machine_flags.h"
-#include "examples/loss_curve_png.h"
+#include "examples/loss_curve_figure.h"
 #include "examples/memory_budget.h"
 #include "examples/output_files.h"
 #include "examples/progress_bar.h"
@@ -145,16 +145,14 @@ void restore(Progress& p, const nn::RunRecord& r, const std::string& path, const
     p.eval = examples::curve_of(r, "curve.eval");
 }
 
-// The loss curve as a CSV (step,loss,lr,eval_loss) and a picture beside it.
+// The loss curve as a CSV (step,loss,lr,eval_loss).
 void write_curves(const Progress& p, const std::string& csv) {
     std::string text = "step,loss,lr,eval_loss\n";
     for (std::size_t i = 0; i < p.loss.size(); ++i)
         text += fmt::format("{},{},{},\n", p.loss[i].first, p.loss[i].second, p.lr[i].second);
     for (const auto& [step, loss] : p.eval) text += fmt::format("{},,,{}\n", step, loss);
     examples::write_output(csv, text);
-    const std::string png = csv + ".png";
-    std::string axes = examples::write_loss_curve_png(png, {p.loss, p.eval});
-    examples::say("loss curve written to {} and {} ({})\n", csv, png, axes);
+    examples::say("loss curve written to {}\n", csv);
 }
 
 // Trains from step 0, or from the checkpoint --resume names, to the last step;
@@ -218,7 +216,10 @@ void train(models::Transformer& model, const Options& o, const nn::RunRecord& fl
     boundary.finish();
     if (comm.size() > 1) examples::say("summing the gradients over {} processes took {}\n", comm.size(),
                                        examples::ProgressBar::clock(dp.sync_seconds()));
-    if (!o.csv.empty() && comm.is_root()) write_curves(p, o.csv);
+    if (!comm.is_root()) return;
+    if (!o.csv.empty()) write_curves(p, o.csv);
+    if (!o.figures.empty())
+        examples::write_loss_curve(o.figures, {"copy_task: loss and learning rate", p.loss, p.lr, p.eval, "held-out loss per epoch"});
 }
 
 // Decodes `o.show` held-out sequences for the eye, then the exact-match
@@ -256,7 +257,7 @@ void write_figures(models::Transformer& model, const Options& o) {
     Generator gen(o.seed + 1000003);  // the same held-out stream evaluate() draws from
     data::CopyBatch b = data::copy_task_batch(o.vocab, o.seq_len, 1, gen);
     Tensor decoded = models::greedy_decode(model, b.src, nn::padding_mask(b.src, data::kCopyPad), o.seq_len, 1).tokens;
-    examples::say("attention maps (rows: queries, columns: keys; heads left to right) written:\n");
+    examples::say("attention maps (layers down, heads across; query tokens down, key tokens across) written:\n");
     for (const std::string& path : examples::write_attention_figures(model, b.src, decoded, data::kCopyPad, o.figures))
         examples::say("  {}\n", path);
 }
@@ -297,10 +298,10 @@ void add_flags(CLI::App& app, Options& o, int argc, char** argv) {
     app.add_option("--eval-sequences", o.eval_sequences, "held-out sequences for the accuracy")->check(CLI::Range(1, 10000000));
     app.add_option("--show", o.show, "held-out sequences to print")->check(CLI::Range(0, 100));
     examples::add_checkpoint_flags(app, o.checkpoint, "the model, Adam's state, the generators, the loss curve");
-    app.add_option("--csv", o.csv, "write the loss curve (step,loss,lr,eval_loss) here, and as a picture in <csv>.png")
+    app.add_option("--csv", o.csv, "write the loss curve (step,loss,lr,eval_loss) here")
         ->check(examples::path_value());
     app.add_option("--figures", o.figures,
-                   "after training, write each layer's attention maps for a held-out sequence into this folder")
+                   "after training, draw the loss curve and the attention maps of a held-out sequence into this folder (PNG and SVG)")
         ->check(examples::path_value());
     app.add_flag("--detect-anomaly", o.detect_anomaly,
                  "check every op's output and gradient, and name the first op that makes a NaN or an infinity (slow)");
@@ -328,7 +329,6 @@ void check_flags(CLI::App& app, Options& o, std::vector<std::string>& adopted) {
     examples::require_batch_per_rank("--batch", o.batch);
     examples::check_output_file("--save", o.checkpoint.save);
     examples::check_output_file("--csv", o.csv);
-    if (!o.csv.empty()) examples::check_output_file("--csv", o.csv + ".png");
     examples::check_output_folder("--figures", o.figures);
     examples::require_memory("--batch", memory_estimate(o, o.checkpoint.load.empty()), o.checkpoint.load.empty());
 }

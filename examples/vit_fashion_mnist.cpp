@@ -2,7 +2,7 @@
 // on the 10,000 test images.
 //   ./build/examples/vit_fashion_mnist                   the default run (>= 88% in about 2 minutes on 2 cores)
 //   ./build/examples/vit_fashion_mnist --preset long     a longer run aiming at 91%
-//   ./build/examples/vit_fashion_mnist --rollout figures attention-rollout pictures of a few test images
+//   ./build/examples/vit_fashion_mnist --figures figures  attention rollout of test images and the confusion matrix
 //   ./build/examples/vit_fashion_mnist --help            every flag
 #include <algorithm>
 #include <chrono>
@@ -18,6 +18,7 @@
 #include "examples/checkpoint_flags.h"
 #include "examples/console.h"
 #include "examples/data_parallel_run.h"
+#include "examples/figure_files.h"
 #include "examples/flags.h"
 #include "examples/interruption.h"
 #include "examples/load_or_train.h"
@@ -26,11 +27,11 @@
 #include "examples/output_files.h"
 #include "examples/progress_bar.h"
 #include "examples/recorded_flags.h"
-#include "examples/rollout_figure.h"
 #include "examples/run_program.h"
 #include "examples/run_state.h"
 #include "examples/step_boundary.h"
 #include "distributed/data_parallel.h"
+#include "examples/vit_figures.h"
 #include "models/attention_rollout.h"
 #include "models/vit.h"
 #include "nn/checkpoint.h"
@@ -55,7 +56,7 @@ struct Options {
     examples::MachineFlags machine;
     std::int64_t train_limit = 0;  // 0: all 60,000
     std::string data_dir = "/usr/share/datasets/fashion-mnist";
-    std::string rollout;
+    std::string figures;
     examples::CheckpointFlags checkpoint;
     bool detect_anomaly = false;
 };
@@ -201,7 +202,8 @@ void train(models::ViT& model, data::ImageBatches& train_set, data::ImageBatches
                                        examples::ProgressBar::clock(dp.sync_seconds()));
 }
 
-void report(models::ViT& model, data::ImageBatches& test_set) {
+// Prints the test accuracy and the confusion matrix; returns the matrix.
+std::vector<std::vector<std::int64_t>> report(models::ViT& model, data::ImageBatches& test_set) {
     std::vector<std::vector<std::int64_t>> confusion(10, std::vector<std::int64_t>(10, 0));
     double acc = evaluate(model, test_set, &confusion);
     examples::say("\ntest accuracy {:.2f}% on {} images\n\n{:<12} {:>8}   confusion (rows: true class, columns: predicted)\n",
@@ -214,25 +216,30 @@ void report(models::ViT& model, data::ImageBatches& test_set) {
         examples::say("{:<12} {:>7.1f}%  {}\n", data::kFashionMnistClasses[y],
                    100.0 * static_cast<double>(confusion[y][y]) / static_cast<double>(std::max<std::int64_t>(total, 1)), row);
     }
+    return confusion;
 }
 
-void write_rollouts(const models::ViT& model, const data::ImageSet& test, double mean, double std, const std::string& dir) {
-    std::filesystem::create_directories(dir);
+// Attention rollout over 8 test images, the confusion matrix and the principal components of the
+// patch-embedding filters, as DIR/{rollout,confusion,embedding_components}.{png,svg}.
+void write_figures(const models::ViT& model, const data::ImageSet& test, double mean, double std,
+                   const std::vector<std::vector<std::int64_t>>& confusion, const std::string& dir) {
     NoGradGuard no_grad;
     nn::EvalGuard eval(model);
     const std::int64_t n = 8;
     Tensor images = (narrow(test.images, 0, 0, n) - mean) / std;
     Tensor pred = argmax(model.forward(images), -1);
     Tensor rollout = models::attention_rollout(model);  // [n, N]
-    for (std::int64_t i = 0; i < n; ++i) {
-        auto y = static_cast<std::int64_t>(test.labels.at({i})), p = pred.data<std::int64_t>()[i];
-        std::string name = data::kFashionMnistClasses[y];
-        std::replace(name.begin(), name.end(), '/', '-');
-        std::replace(name.begin(), name.end(), ' ', '-');
-        std::string path = fmt::format("{}/rollout_{}_{}.png", dir, i, name);
-        examples::write_rollout_png(path, select(select(test.images, 0, i), 0, 0), select(rollout, 0, i));
-        examples::say("  {} (predicted {})\n", path, data::kFashionMnistClasses[p]);
-    }
+    std::vector<examples::RolloutExample> shown;
+    for (std::int64_t i = 0; i < n; ++i)
+        shown.push_back({select(select(test.images, 0, i), 0, 0), select(rollout, 0, i),
+                         data::kFashionMnistClasses[static_cast<std::int64_t>(test.labels.at({i}))],
+                         data::kFashionMnistClasses[pred.data<std::int64_t>()[i]]});
+    const std::vector<std::string> classes(std::begin(data::kFashionMnistClasses), std::end(data::kFashionMnistClasses));
+    for (const auto& [name, figure] : {std::pair{"rollout", examples::rollout_figure(shown)},
+                                       std::pair{"confusion", examples::confusion_figure(confusion, classes)},
+                                       std::pair{"embedding_components",
+                                                 examples::embedding_components_figure(model.embed->proj->weight, model.embed->patch)}})
+        for (const std::string& path : examples::write_figure(dir + "/" + name, figure)) examples::say("  {}\n", path);
 }
 
 // The flags; the preset, read first, sets the defaults the other flags override.
@@ -261,7 +268,8 @@ void add_flags(CLI::App& app, Options& o, int argc, char** argv) {
     app.add_option("--train-limit", o.train_limit, "train on the first N images only (0: all)")->check(CLI::Range(0, 60000));
     app.add_option("--data", o.data_dir, "folder of the gzipped IDX files");
     examples::add_checkpoint_flags(app, o.checkpoint, "the model, AdamW's state, the generators, the data's position");
-    app.add_option("--rollout", o.rollout, "write attention-rollout PNGs of 8 test images into this folder")
+    app.add_option("--figures", o.figures,
+                   "draw the attention rollout of 8 test images and the confusion matrix into this folder (PNG and SVG)")
         ->check(examples::path_value());
     app.add_flag("--detect-anomaly", o.detect_anomaly,
                  "check every op's output and gradient, and name the first op that makes a NaN or an infinity (slow)");
@@ -286,11 +294,11 @@ void check_flags(CLI::App& app, Options& o, std::vector<std::string>& adopted) {
     if (o.d_model % o.heads != 0) throw CLI::ValidationError("--heads", "must divide --d-model");
     examples::require_batch_per_rank("--batch", o.batch);
     examples::check_output_file("--save", o.checkpoint.save);
-    examples::check_output_folder("--rollout", o.rollout);
+    examples::check_output_folder("--figures", o.figures);
     examples::require_memory("--batch", memory_estimate(o, o.checkpoint.load.empty()), o.checkpoint.load.empty());
 }
 
-// Loads Fashion-MNIST, trains (or loads), saves, reports test accuracy and draws the rollouts asked for.
+// Loads Fashion-MNIST, trains (or loads), saves, reports test accuracy and draws the figures asked for.
 int run(const Options& o, const nn::RunRecord& flags, const std::vector<std::string>& adopted) {
     const distributed::Communicator& comm = distributed::Communicator::world();
     examples::seed_dropout(o.seed, comm);
@@ -327,10 +335,10 @@ int run(const Options& o, const nn::RunRecord& flags, const std::vector<std::str
         examples::load_model(model, o.checkpoint, flags);
     }
     if (!comm.is_root()) return 0;  // rank 0 evaluates the model every rank holds
-    report(model, test_set);
-    if (!o.rollout.empty()) {
-        examples::say("\nattention rollout (image | map) written:\n");
-        write_rollouts(model, test_images, mean, std, o.rollout);
+    const auto confusion = report(model, test_set);
+    if (!o.figures.empty()) {
+        examples::say("\nfigures written:\n");
+        write_figures(model, test_images, mean, std, confusion, o.figures);
     }
     return 0;
 }

@@ -6,9 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 ./scripts/install_packages.sh g++ meson ninja-build pkg-config \
-  libopenblas-openmp-dev libfmt-dev catch2 zlib1g-dev libcli11-dev libstb-dev dataset-fashion-mnist fortunes \
-  libopenmpi-dev openmpi-bin \
-  libpcre2-dev nlohmann-json3-dev
+  libopenblas-openmp-dev libfmt-dev catch2 zlib1g-dev libcli11-dev libplplot-dev plplot-driver-cairo \
+  dataset-fashion-mnist fortunes libopenmpi-dev openmpi-bin libpcre2-dev nlohmann-json3-dev
 
 if [ ! -f build/build.ninja ]; then
   echo "setup: configuring build/ (release, portable instruction set)"

@@ -12,7 +12,6 @@
 
 #include "check.h"
 #include "examples/output_files.h"
-#include "examples/png_file.h"
 #include "examples/recorded_flags.h"
 #include "examples/run_state.h"
 
@@ -71,19 +70,11 @@ TEST_CASE("an output may not be a device, a FIFO, a folder, an input or another 
 
 TEST_CASE("a write that fails is an error naming the file, and the old file survives", "[io][errors]") {
     TempDir dir;
-    const std::string csv = dir.file("loss.csv"), png = dir.file("loss.png");
+    const std::string csv = dir.file("loss.csv");
     examples::write_output(csv, "step,loss\n");
     const std::string big(1 << 16, 'x');
-    std::vector<unsigned char> noise(300 * 300 * 3);
-    for (std::size_t i = 0; i < noise.size(); ++i) noise[i] = static_cast<unsigned char>(i * 2654435761u >> 24);
-    with_file_limit(4096, [&] {
-        CHECK_THROWS_WITH(examples::write_output(csv, big), Catch::Contains("cannot write " + csv));
-        CHECK_THROWS_WITH(examples::write_png(png, 300, 300, noise), Catch::Contains("cannot write " + png));
-    });
+    with_file_limit(4096, [&] { CHECK_THROWS_WITH(examples::write_output(csv, big), Catch::Contains("cannot write " + csv)); });
     CHECK(read_all(csv) == "step,loss\n");
-    CHECK_FALSE(fs::exists(png));
-    examples::write_png(png, 300, 300, noise);
-    CHECK(read_all(png).substr(1, 3) == "PNG");
 }
 
 TEST_CASE("recorded flags are adopted when not given and refused when given otherwise", "[io][errors]") {

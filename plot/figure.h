@@ -1,0 +1,91 @@
+#pragma once
+// A figure a student reads without the code: every panel has a title, axis
+// labels and tick values; a heat map has a colour bar saying what a colour
+// means; several curves have a legend. A Figure only describes what to draw;
+// render() draws it with PLplot into PNG or SVG bytes, so the caller decides
+// where the bytes go (the programs write them as every output is written).
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace plot {
+
+// What cannot be drawn (a NaN, nothing to plot, a log axis reaching 0): one line
+// naming the panel and the reason.
+struct Error : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+struct Curve {
+    std::string name;  // the legend's entry
+    std::vector<double> x, y;
+    bool markers = false;  // a dot at each point instead of a line (a value per epoch)
+};
+
+// Curves on shared axes; a legend when there is more than one curve.
+struct LinePlot {
+    std::string title, x_label, y_label;
+    std::vector<Curve> curves;
+    bool log_x = false, log_y = false;  // labelled decades; every value must then be > 0
+};
+
+enum class Palette {
+    sequential,  // white at min to dark blue at max: more is darker
+    diverging,   // blue at min, white in the middle, red at max: the sign shows
+    grey,        // black to white: a photograph
+    glow,        // clear at min to opaque red-yellow at max: laid over a grey picture
+};
+
+struct ColourScale {
+    double min = 0, max = 1;  // values outside are drawn at the nearest end
+    std::string label;        // what a colour means, written beside the colour bar
+    Palette palette = Palette::sequential;
+};
+
+// A grey picture under a heat map (the image a ViT's attention is laid over).
+struct Picture {
+    std::int64_t rows = 0, cols = 0;
+    std::vector<double> pixels;  // row-major, row 0 at the top; shown min..max as black..white
+};
+
+// A matrix, row 0 at the top. Tick labels: one per row and per column (the
+// tokens), or none for numbered axes counting from 0.
+struct HeatMap {
+    std::string title, x_label, y_label;
+    std::int64_t rows = 0, cols = 0;
+    std::vector<double> values;  // row-major
+    std::vector<std::string> row_labels, col_labels;
+    ColourScale scale;
+    bool colour_bar = true;
+    Picture under;  // empty, or drawn first with the heat map translucent over it
+};
+
+// One bar per category.
+struct BarChart {
+    std::string title, x_label, y_label;
+    std::vector<std::string> categories;
+    std::vector<double> values;
+};
+
+using Panel = std::variant<LinePlot, HeatMap, BarChart>;
+
+// Panels fill a grid `columns` wide, left to right then down, under the figure's title.
+struct Figure {
+    std::string title;
+    int columns = 1;
+    int width = 800, height = 500;  // PNG pixels; SVG points
+    std::vector<Panel> panels;
+    double text_size = 1.0;  // PLplot's character height, scaled: below 1 for grids of small panels
+};
+
+enum class Format { png, svg };
+
+// Throws plot::Error if any panel cannot be drawn.
+void check(const Figure& figure);
+
+// The figure drawn as a PNG or SVG file's bytes; checks it first.
+std::string render(const Figure& figure, Format format);
+
+}  // namespace plot
