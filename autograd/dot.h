@@ -12,4 +12,10 @@ namespace autograd {
 
 std::string to_dot(const Tensor& root);
 
+// The same graph with numbers: each node and leaf also shows the norm of its
+// value |v| and of the gradient |g| that backward sends it (for the root, of
+// the scalar itself and 1). It runs root.backward() to get them, so the graph
+// is spent, and leaves' .grad() are filled as by backward(). root: a scalar.
+std::string to_dot_with_norms(const Tensor& root);
+
 }  // namespace autograd

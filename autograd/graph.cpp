@@ -14,6 +14,7 @@ namespace autograd {
 namespace {
 
 thread_local bool t_grad_enabled = true;
+thread_local BackwardObserver* t_observer = nullptr;
 std::atomic<std::int64_t> g_live_nodes{0};
 
 // Every node reachable from `root`, each after all nodes that consume it.
@@ -88,6 +89,12 @@ Tensor record(const char* op, std::vector<Tensor> inputs, Tensor out, BackwardFn
     return out;
 }
 
+BackwardObserver::BackwardObserver(std::function<void(const Node&, const Tensor&)> see)
+    : see_(std::move(see)), previous_(t_observer) {
+    t_observer = this;
+}
+BackwardObserver::~BackwardObserver() { t_observer = previous_; }
+
 void Tensor::backward() const {
     check_defined("backward");
     if (numel() != 1)
@@ -127,6 +134,7 @@ void Tensor::backward(const Tensor& grad) const {
         }
         Tensor dy = std::move(it->second);
         grads.erase(it);
+        if (t_observer) t_observer->see(*node, dy);
         std::vector<Tensor> dx = node->backward(dy);
         if (dx.size() != node->inputs.size())
             throw GraphError(fmt::format("internal: backward of '{}' returned {} gradients for {} inputs",

@@ -52,6 +52,21 @@ private:
     bool previous_;
 };
 
+// While one is alive on this thread, backward() shows it the gradient of each
+// node's output as it reaches the node (to_dot_with_norms draws them).
+class BackwardObserver {
+public:
+    explicit BackwardObserver(std::function<void(const Node&, const Tensor& dy)> see);
+    ~BackwardObserver();
+    BackwardObserver(const BackwardObserver&) = delete;
+    BackwardObserver& operator=(const BackwardObserver&) = delete;
+    void see(const Node& node, const Tensor& dy) const { see_(node, dy); }
+
+private:
+    std::function<void(const Node&, const Tensor&)> see_;
+    BackwardObserver* previous_;
+};
+
 // Number of graph nodes still holding a graph (recorded and not yet freed by a
 // backward()); tests check it returns to 0 after backward.
 std::int64_t live_node_count();

@@ -2,6 +2,7 @@
 // with two leaf tensors, backward() and a hand-written gradient step.
 //   ./build/examples/autograd_tour
 //   ./build/examples/autograd_tour --dot graph.dot   also draws the graph of one step
+//   ./build/examples/autograd_tour --dot graph.dot --values   with the norm of every value and gradient
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -18,8 +19,10 @@ using namespace autograd;
 namespace {
 
 // Writes the graph as DOT and, where Graphviz's `dot` is installed, renders it next to it as PNG.
-void draw_graph(const Tensor& loss, const std::string& path) {
-    examples::write_output(path, to_dot(loss));
+// With `values`, every node shows the norms of its value and gradient, which runs loss.backward():
+// returns whether it did.
+bool draw_graph(const Tensor& loss, const std::string& path, bool values) {
+    examples::write_output(path, values ? to_dot_with_norms(loss) : to_dot(loss));
     fmt::print("graph of one step written to {}\n", path);
     const std::string png = path + ".png";
     pid_t pid = fork();
@@ -32,6 +35,7 @@ void draw_graph(const Tensor& loss, const std::string& path) {
         fmt::print("rendered to {}\n", png);
     else
         fmt::print("to render it, install Graphviz (apt-get install graphviz): dot -Tpng {} -o {}\n", path, png);
+    return values;
 }
 
 }  // namespace
@@ -39,8 +43,11 @@ void draw_graph(const Tensor& loss, const std::string& path) {
 int main(int argc, char** argv) {
     CLI::App app{"A first look at the autograd API: fits y = w x + b by gradient descent with backward()."};
     std::string dot;
+    bool values = false;
     app.add_option("--dot", dot, "write the autograd graph of one step as Graphviz DOT here (and PNG beside it, with graphviz)")
         ->check(examples::path_value());
+    app.add_flag("--values", values, "label the graph's nodes with the norms of their values and gradients (runs that "
+                                     "step's backward)");
     if (int status = examples::parse_flags(app, argc, argv, "autograd_tour", [&] {
             examples::check_output_file("--dot", dot);
             if (!dot.empty()) examples::check_output_file("--dot", dot + ".png");
@@ -58,8 +65,9 @@ int main(int argc, char** argv) {
     for (int step = 1; step <= 200; ++step) {
         Tensor pred = matmul(x, w) + b;             // [64, 1]
         Tensor loss = mean(pow(pred - y, 2.0));     // mean squared error
-        if (step == 1 && !dot.empty()) draw_graph(loss, dot);  // before backward(), which frees the graph
-        loss.backward();                            // fills w.grad() and b.grad()
+        // The graph is drawn before backward(), which frees it; with --values the drawing runs backward().
+        const bool drawn_through_backward = step == 1 && !dot.empty() && draw_graph(loss, dot, values);
+        if (!drawn_through_backward) loss.backward();  // fills w.grad() and b.grad()
         {
             NoGradGuard no_grad;                    // the update is not part of the graph
             w.add_(w.grad(), -0.5);

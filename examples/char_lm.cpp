@@ -26,6 +26,7 @@
 #include "examples/checkpoint_flags.h"
 #include "examples/console.h"
 #include "examples/data_parallel_run.h"
+#include "examples/expert_routing_figure.h"
 #include "examples/figure_files.h"
 #include "examples/flags.h"
 #include "examples/interruption.h"
@@ -212,7 +213,23 @@ struct Progress {
     std::int64_t step = 0;
     Generator windows;
     examples::Curve loss, lr, val;
+    std::vector<examples::Curve> routed;  // with --experts: each expert's share of the assignments per step
 };
+
+// Each expert's share of this step's token-to-expert assignments, over every MoE layer.
+void record_routing(const models::GPT& model, std::int64_t experts, std::int64_t step, Progress& p) {
+    std::vector<double> counts(static_cast<std::size_t>(experts), 0);
+    double total = 0;
+    for (const auto& block : *model.blocks) {
+        if (!block->moe) continue;
+        const Tensor chosen = block->moe->last_routing().experts;  // int64 [N, k]
+        for (std::int64_t i = 0; i < chosen.numel(); ++i) counts[static_cast<std::size_t>(chosen.data<std::int64_t>()[i])] += 1;
+        total += static_cast<double>(chosen.numel());
+    }
+    p.routed.resize(counts.size());
+    for (std::size_t e = 0; e < counts.size(); ++e)
+        p.routed[e].emplace_back(static_cast<double>(step), total > 0 ? counts[e] / total : 0.0);
+}
 
 // Every rank's dropout generator is gathered: call on every rank.
 nn::RunRecord run_record(const nn::RunRecord& flags, const Corpus& c, const Progress& p,
@@ -226,6 +243,8 @@ nn::RunRecord run_record(const nn::RunRecord& flags, const Corpus& c, const Prog
     r.tensors["curve.loss"] = examples::curve_tensor(p.loss);
     r.tensors["curve.lr"] = examples::curve_tensor(p.lr);
     r.tensors["curve.val"] = examples::curve_tensor(p.val);
+    for (std::size_t e = 0; e < p.routed.size(); ++e)
+        r.tensors[fmt::format("curve.expert.{}", e)] = examples::curve_tensor(p.routed[e]);
     return r;
 }
 
@@ -240,6 +259,9 @@ void restore(Progress& p, const nn::RunRecord& r, const std::string& path, const
     p.loss = examples::curve_of(r, "curve.loss");
     p.lr = examples::curve_of(r, "curve.lr");
     p.val = examples::curve_of(r, "curve.val");
+    p.routed.clear();
+    for (std::size_t e = 0; r.tensors.contains(fmt::format("curve.expert.{}", e)); ++e)
+        p.routed.push_back(examples::curve_of(r, fmt::format("curve.expert.{}", e)));
 }
 
 void write_curves(const Progress& p, const std::string& csv) {
@@ -322,6 +344,7 @@ void train(models::GPT& model, const Corpus& c, const Options& o, const nn::RunR
         train_tokens += batch_tokens;
         p.loss.emplace_back(static_cast<double>(step), loss_value);
         p.lr.emplace_back(static_cast<double>(step), opt.lr());
+        if (o.experts > 0) record_routing(model, o.experts, step, p);  // rank 0's share of the batch
         if (i == o.steps && comm.is_root()) {
             train_seconds += bar->seconds();
             double val = validation_loss(model, c, o);
@@ -344,6 +367,10 @@ void train(models::GPT& model, const Corpus& c, const Options& o, const nn::RunR
     if (!o.csv.empty()) write_curves(p, o.csv);
     if (!o.figures.empty())
         examples::write_loss_curve(o.figures, {"char_lm: loss and learning rate", p.loss, p.lr, p.val, "validation loss"});
+    if (!o.figures.empty() && !p.routed.empty())
+        examples::write_expert_routing(o.figures, fmt::format("char_lm: routing to {} experts, top-{}, aux {}", o.experts,
+                                                              o.top_k_experts, o.aux),
+                                       p.routed);
 }
 
 // The flags.

@@ -22,6 +22,7 @@
 #include "examples/flags.h"
 #include "examples/interruption.h"
 #include "examples/load_or_train.h"
+#include "examples/loss_curve_figure.h"
 #include "examples/machine_flags.h"
 #include "examples/memory_budget.h"
 #include "examples/output_files.h"
@@ -82,29 +83,46 @@ models::ViTConfig model_config(const Options& o) {
 }
 
 // Test accuracy, and the confusion matrix counts[true][predicted].
-double evaluate(const models::ViT& model, data::ImageBatches& test, std::vector<std::vector<std::int64_t>>* confusion) {
+struct TestResult {
+    double accuracy, loss;  // loss: the mean cross-entropy over the test images, unsmoothed
+};
+
+TestResult evaluate(const models::ViT& model, data::ImageBatches& test,
+                    std::vector<std::vector<std::int64_t>>* confusion) {
     NoGradGuard no_grad;
     nn::EvalGuard eval(model);
     std::int64_t correct = 0;
+    double loss = 0;
     test.reset();
     data::ImageBatch b;
     while (test.next(b)) {
-        Tensor pred = argmax(model.forward(b.images), -1);
+        Tensor logits = model.forward(b.images);
+        loss += cross_entropy(logits, b.labels).item() * static_cast<double>(b.labels.numel());
+        Tensor pred = argmax(logits, -1);
         for (std::int64_t i = 0; i < pred.numel(); ++i) {
             std::int64_t y = b.labels.data<std::int64_t>()[i], p = pred.data<std::int64_t>()[i];
             correct += y == p;
             if (confusion) (*confusion)[y][p] += 1;
         }
     }
-    return static_cast<double>(correct) / static_cast<double>(test.size());
+    const auto n = static_cast<double>(test.size());
+    return {static_cast<double>(correct) / n, loss / n};
 }
 
 // What a resumed run restores beside the weights and AdamW's state: the step,
 // the shuffled order and position of the batches, and dropout's generator.
+// The run's curves: training loss and learning rate per step, test loss per epoch.
+struct Curves {
+    examples::Curve loss, lr, test;
+};
+
 // Every rank's dropout generator is gathered: call on every rank.
 nn::RunRecord run_record(const nn::RunRecord& flags, std::int64_t step, const data::ImageBatches& batches,
-                         const distributed::Communicator& comm) {
+                         const Curves& curves, const distributed::Communicator& comm) {
     nn::RunRecord r = flags;
+    r.tensors["curve.loss"] = examples::curve_tensor(curves.loss);
+    r.tensors["curve.lr"] = examples::curve_tensor(curves.lr);
+    r.tensors["curve.test"] = examples::curve_tensor(curves.test);
     data::ImageBatches::Position at = batches.position();
     r.tensors["step"] = examples::step_tensor(step);
     r.tensors["generator.dropout"] = examples::gathered_dropout_state(comm);
@@ -118,9 +136,10 @@ nn::RunRecord run_record(const nn::RunRecord& flags, std::int64_t step, const da
     return r;
 }
 
-std::int64_t restore(const nn::RunRecord& r, const std::string& path, data::ImageBatches& batches,
+std::int64_t restore(const nn::RunRecord& r, const std::string& path, data::ImageBatches& batches, Curves& curves,
                      const distributed::Communicator& comm) {
     std::int64_t step = examples::saved_step(r, path);
+    curves = {examples::curve_of(r, "curve.loss"), examples::curve_of(r, "curve.lr"), examples::curve_of(r, "curve.test")};
     examples::restore_dropout_state(r, path, comm);
     Generator shuffle;
     examples::restore_generator(shuffle, r, "generator.shuffle");
@@ -146,11 +165,12 @@ void train(models::ViT& model, data::ImageBatches& train_set, data::ImageBatches
     const std::int64_t per_epoch = train_set.batches_per_epoch(), steps = o.epochs * per_epoch;
     nn::WarmupCosineSchedule schedule(o.lr, std::min(o.warmup, steps - 1), steps, o.min_lr);
     std::int64_t first = 0;
+    Curves curves;
     const std::string& resume = o.checkpoint.resume;
     if (!resume.empty()) {
         nn::RunRecord saved;
         nn::load_checkpoint(resume, model, &opt, &saved);
-        first = restore(saved, resume, train_set, comm);
+        first = restore(saved, resume, train_set, curves, comm);
         examples::say("resumed {} at step {} of {}\n", resume, first, steps);
     }
     examples::StepBoundary boundary(o.checkpoint, steps, comm);
@@ -186,26 +206,33 @@ void train(models::ViT& model, data::ImageBatches& train_set, data::ImageBatches
         opt.step();
         running = i == 1 || step == first + 1 ? loss_value : 0.95 * running + 0.05 * loss_value;
         bar->update(i, batch_images, fmt::format("loss {:.4f}  lr {:.1e}", running, opt.lr()));
+        curves.loss.emplace_back(static_cast<double>(step), loss_value);
+        curves.lr.emplace_back(static_cast<double>(step), opt.lr());
         if (i == per_epoch && comm.is_root()) {
-            double acc = evaluate(model, test_set, nullptr);
+            const TestResult test = evaluate(model, test_set, nullptr);
+            curves.test.emplace_back(static_cast<double>(step), test.loss);
+            const double acc = test.accuracy;
             examples::say("epoch {} test accuracy {:.2f}%  ({} elapsed)\n", epoch, 100 * acc,
                           examples::ProgressBar::clock(
                               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()));
         }
         boundary.after(step, [&](const std::string& path) {
-            nn::RunRecord record = run_record(flags, step, train_set, comm);
+            nn::RunRecord record = run_record(flags, step, train_set, curves, comm);
             if (comm.is_root()) nn::save_checkpoint(path, model, &opt, &record);
         });
     }
     boundary.finish();
     if (comm.size() > 1) examples::say("summing the gradients over {} processes took {}\n", comm.size(),
                                        examples::ProgressBar::clock(dp.sync_seconds()));
+    if (comm.is_root() && !o.figures.empty())
+        examples::write_loss_curve(o.figures, {"vit_fashion_mnist: loss and learning rate", curves.loss, curves.lr,
+                                               curves.test, "test loss per epoch"});
 }
 
 // Prints the test accuracy and the confusion matrix; returns the matrix.
 std::vector<std::vector<std::int64_t>> report(models::ViT& model, data::ImageBatches& test_set) {
     std::vector<std::vector<std::int64_t>> confusion(10, std::vector<std::int64_t>(10, 0));
-    double acc = evaluate(model, test_set, &confusion);
+    double acc = evaluate(model, test_set, &confusion).accuracy;
     examples::say("\ntest accuracy {:.2f}% on {} images\n\n{:<12} {:>8}   confusion (rows: true class, columns: predicted)\n",
                100 * acc, test_set.size(), "class", "accuracy");
     for (int y = 0; y < 10; ++y) {

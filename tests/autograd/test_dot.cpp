@@ -22,3 +22,19 @@ TEST_CASE("to_dot draws each op once with its output shape, the leaves, and the 
     CHECK(count("leaf") == 2);      // x is not drawn
     CHECK(count("[shape=box") == 4);
 }
+
+TEST_CASE("to_dot_with_norms labels each value and gradient with its norm, worked by hand", "[graph]") {
+    // p = w * x, loss = sum(p): x = (3, 4) a constant; w = (1, 2).
+    //   |w| = sqrt 5, |p| = |(3, 8)| = sqrt 73, loss = 11;
+    //   d loss / d p = (1, 1): |g| = sqrt 2 at mul; d loss / d w = x: |g| = 5 at the leaf; 1 at sum.
+    Tensor x = tensor({3, 4}, Dtype::float64);
+    Tensor w = tensor({1, 2}, Dtype::float64).requires_grad_();
+    Tensor loss = sum(w * x);
+    std::string dot = to_dot_with_norms(loss);
+    INFO(dot);
+    CHECK(dot.find("sum\\n[]\\n|v| = 11\\n|g| = 1\"") != std::string::npos);
+    CHECK(dot.find(fmt::format("mul\\n[2]\\n|v| = {:.3g}\\n|g| = {:.3g}\"", std::sqrt(73.0), std::sqrt(2.0))) != std::string::npos);
+    CHECK(dot.find(fmt::format("leaf\\n[2]\\n|v| = {:.3g}\\n|g| = 5\"", std::sqrt(5.0))) != std::string::npos);
+    require_values(w.grad(), {3, 4}, 0);  // as backward() leaves it
+    CHECK(live_node_count() == 0);
+}

@@ -10,6 +10,7 @@
 
 #include "check.h"
 #include "examples/attention_figures.h"
+#include "examples/expert_routing_figure.h"
 #include "examples/figure_files.h"
 #include "examples/loss_curve_figure.h"
 #include "examples/vit_figures.h"
@@ -104,4 +105,14 @@ TEST_CASE("the patch-embedding components: one direction of variance is all of i
     for (const char* words : {"component 1 (100% of variance)", "component 2 (0% of variance)", "pixel row", "pixel column",
                               "weight in the component"})
         CHECK(svg_shows(svg, words));
+}
+
+TEST_CASE("expert routing: a curve per expert and the balanced share, in a legend", "[figures]") {
+    std::vector<examples::Curve> shares = {{{1, 0.7}, {2, 0.6}, {3, 0.5}}, {{1, 0.3}, {2, 0.4}, {3, 0.5}}};
+    const std::string svg = svg_of(examples::expert_routing_figure("char_lm: routing to 2 experts", shares));
+    for (const char* words : {"char_lm: routing to 2 experts", "training step", "share of assignments", "expert 0",
+                              "expert 1", "balanced: 1/2"})
+        CHECK(svg_shows(svg, words));
+    shares[1][1].second = std::nan("");
+    CHECK_THROWS_WITH(svg_of(examples::expert_routing_figure("t", shares)), Catch::Contains("curve \"expert 1\" holds nan"));
 }
