@@ -213,9 +213,7 @@ void train(models::Transformer& model, const Options& o, const nn::RunRecord& fl
             if (comm.is_root()) nn::save_checkpoint(path, model, &opt, &record);
         });
     }
-    boundary.finish();
-    if (comm.size() > 1) examples::say("summing the gradients over {} processes took {}\n", comm.size(),
-                                       examples::ProgressBar::clock(dp.sync_seconds()));
+    boundary.finish(dp);
     if (!comm.is_root()) return;
     if (!o.csv.empty()) write_curves(p, o.csv);
     if (!o.figures.empty())

@@ -6,6 +6,7 @@
 #include "examples/data_parallel_run.h"
 #include "examples/interruption.h"
 #include "examples/output_files.h"
+#include "examples/progress_bar.h"
 
 namespace examples {
 
@@ -27,8 +28,10 @@ void StepBoundary::after(std::int64_t step, const std::function<void(const std::
     throw Interrupted(d.stop, fmt::format("stopped by {} at step {} of {}; {}", signal_name(d.stop), step, steps_, what));
 }
 
-void StepBoundary::finish() const {
+void StepBoundary::finish(const distributed::DataParallel& dp) const {
     if (saved_at_ > 0) say("checkpoint written to {}\n", path_);
+    if (comm_.size() > 1)
+        say("summing the gradients over {} processes took {}\n", comm_.size(), ProgressBar::clock(dp.sync_seconds()));
 }
 
 }  // namespace examples

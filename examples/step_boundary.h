@@ -8,6 +8,7 @@
 #include <string>
 
 #include "distributed/communicator.h"
+#include "distributed/data_parallel.h"
 #include "examples/checkpoint_flags.h"
 #include "examples/run_state.h"
 
@@ -21,8 +22,9 @@ public:
     // (it may gather from the ranks; rank 0 writes), then throws Interrupted if
     // a signal asked the run to stop.
     void after(std::int64_t step, const std::function<void(const std::string&)>& save);
-    // Says where the run's checkpoint was written, if it was.
-    void finish() const;
+    // Says where the run's checkpoint was written, if it was, and in a job of
+    // several processes what summing their gradients cost.
+    void finish(const distributed::DataParallel& dp) const;
 
 private:
     std::string path_;

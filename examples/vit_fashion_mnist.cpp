@@ -221,9 +221,7 @@ void train(models::ViT& model, data::ImageBatches& train_set, data::ImageBatches
             if (comm.is_root()) nn::save_checkpoint(path, model, &opt, &record);
         });
     }
-    boundary.finish();
-    if (comm.size() > 1) examples::say("summing the gradients over {} processes took {}\n", comm.size(),
-                                       examples::ProgressBar::clock(dp.sync_seconds()));
+    boundary.finish(dp);
     if (comm.is_root() && !o.figures.empty())
         examples::write_loss_curve(o.figures, {"vit_fashion_mnist: loss and learning rate", curves.loss, curves.lr,
                                                curves.test, "test loss per epoch"});
