@@ -16,4 +16,6 @@ ninja -C build-sanitize | tail -n 1
 # UBSan's reports are errors, not warnings; ASan checks for leaks at exit.
 export UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1
+# Allocations fontconfig and libltdl (under PLplot's cairo driver) keep until exit by design.
+export LSAN_OPTIONS="suppressions=$PWD/scripts/lsan_suppressions.txt"
 meson test -C build-sanitize --print-errorlogs --timeout-multiplier 4
