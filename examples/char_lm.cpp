@@ -420,15 +420,15 @@ void add_flags(CLI::App& app, Options& o) {
                  "check every op's output and gradient, and name the first op that makes a NaN or an infinity (slow)");
 }
 
-// The bytes a run holds: AdamW's training step, or an evaluation batch.
-examples::MemoryEstimate memory_estimate(const Options& o, bool training) {
+// The bytes a run holds: AdamW's training step (an evaluation batch is no larger).
+examples::MemoryEstimate memory_estimate(const Options& o) {
     const double T = static_cast<double>(o.context), D = static_cast<double>(o.d_model),
                  F = static_cast<double>(o.d_ff) * static_cast<double>(std::max<std::int64_t>(o.top_k_experts, 1)),
                  N = static_cast<double>(o.layers), H = static_cast<double>(o.heads), B = static_cast<double>(o.batch),
                  E = static_cast<double>(std::max<std::int64_t>(o.experts, 1)), V = 256;  // a typical alphabet
     examples::MemoryEstimate e;
     e.parameters = (V + T) * D + N * (4 * D * D + 2 * D * static_cast<double>(o.d_ff) * E);
-    e.activations = examples::transformer_activations(N, training ? B : B, T, D, F, H, o.block > 0 ? static_cast<double>(o.block) : T) +
+    e.activations = examples::transformer_activations(N, B, T, D, F, H, o.block > 0 ? static_cast<double>(o.block) : T) +
                     3 * B * T * V;
     return e;
 }
@@ -454,7 +454,7 @@ void check_flags(CLI::App& app, Options& o, nn::RunRecord& saved, std::vector<st
     examples::check_output_file("--save", o.checkpoint.save);
     examples::check_output_file("--csv", o.csv);
     examples::check_output_folder("--figures", o.figures);
-    examples::require_memory("--batch", memory_estimate(o, o.checkpoint.load.empty()), o.checkpoint.load.empty());
+    examples::require_memory("--batch", memory_estimate(o), o.checkpoint.load.empty());
 }
 
 // Reads the text, trains (or loads), saves, reports validation loss and samples.
