@@ -302,7 +302,7 @@ void train(models::GPT& model, const Corpus& c, const Options& o, const nn::RunR
     nn::optim::AdamW opt(model.parameters(), {.lr = o.lr, .beta1 = 0.9, .beta2 = 0.95, .weight_decay = o.weight_decay});
     const std::int64_t total = o.epochs * o.steps;
     nn::WarmupCosineSchedule schedule(o.lr, std::min<std::int64_t>({50, total / 10 + 1, total - 1}), total, o.lr / 10);
-    Progress p{0, Generator(o.seed), {}, {}, {}};
+    Progress p{0, Generator(o.seed), {}, {}, {}, {}};
     const std::string& resume = o.checkpoint.resume;
     if (!resume.empty()) {
         nn::RunRecord saved;
