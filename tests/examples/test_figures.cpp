@@ -15,6 +15,7 @@
 #include "examples/loss_curve_figure.h"
 #include "examples/vit_figures.h"
 #include "svg_text.h"
+#include "temp_files.h"
 
 using namespace autograd;
 using testing::svg_shows;
@@ -83,15 +84,9 @@ TEST_CASE("a figure is written as PNG and SVG, or not at all", "[figures][io]") 
     CHECK_FALSE(fs::exists(dir / "bad.png"));
     CHECK_FALSE(fs::exists(dir / "bad.svg"));
     // A drawing PLplot could not finish (here a file-size limit) is an error, not a truncated file.
-    rlimit old{};
-    REQUIRE(::getrlimit(RLIMIT_FSIZE, &old) == 0);
-    auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
-    rlimit tight = old;
-    tight.rlim_cur = 2048;
-    REQUIRE(::setrlimit(RLIMIT_FSIZE, &tight) == 0);
-    CHECK_THROWS_WITH(examples::write_figure((dir / "cut").string(), figure), Catch::Contains("could not be written whole"));
-    ::setrlimit(RLIMIT_FSIZE, &old);
-    std::signal(SIGXFSZ, old_handler);
+    testing::with_file_limit(2048, [&] {
+        CHECK_THROWS_WITH(examples::write_figure((dir / "cut").string(), figure), Catch::Contains("could not be written whole"));
+    });
     CHECK_FALSE(fs::exists(dir / "cut.png"));
     fs::remove_all(dir);
 }

@@ -11,6 +11,7 @@
 #include <iterator>
 
 #include "check.h"
+#include "temp_files.h"
 #include "examples/output_files.h"
 #include "examples/recorded_flags.h"
 #include "examples/run_state.h"
@@ -19,35 +20,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct TempDir {
-    fs::path path = fs::temp_directory_path() / fmt::format("lectern-outputs-{}", ::getpid());
-    TempDir() { fs::create_directories(path); }
-    ~TempDir() { fs::remove_all(path); }
-    std::string file(const std::string& name) const { return (path / name).string(); }
-};
-
-std::string read_all(const std::string& p) {
-    std::ifstream in(p, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-// Runs `f` with files limited to `bytes` (a full disk, as write() sees it).
-template <class F> void with_file_limit(std::size_t bytes, F f) {
-    rlimit old{};
-    REQUIRE(::getrlimit(RLIMIT_FSIZE, &old) == 0);
-    auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
-    rlimit tight = old;
-    tight.rlim_cur = bytes;
-    REQUIRE(::setrlimit(RLIMIT_FSIZE, &tight) == 0);
-    f();
-    ::setrlimit(RLIMIT_FSIZE, &old);
-    std::signal(SIGXFSZ, old_handler);
-}
+using testing::read_all;
+using testing::with_file_limit;
 
 }  // namespace
 
 TEST_CASE("an output may not be a device, a FIFO, a folder, an input or another output", "[io][errors]") {
-    TempDir dir;
+    testing::TempDir dir("outputs");
     const std::string input = dir.file("corpus.txt"), link = dir.file("link.txt"), fifo = dir.file("fifo");
     std::ofstream(input) << "the training text";
     fs::create_symlink(input, link);
@@ -69,7 +48,7 @@ TEST_CASE("an output may not be a device, a FIFO, a folder, an input or another 
 }
 
 TEST_CASE("a write that fails is an error naming the file, and the old file survives", "[io][errors]") {
-    TempDir dir;
+    testing::TempDir dir("outputs");
     const std::string csv = dir.file("loss.csv");
     examples::write_output(csv, "step,loss\n");
     const std::string big(1 << 16, 'x');

@@ -13,6 +13,7 @@
 #include <iterator>
 
 #include "check.h"
+#include "temp_files.h"
 #include "nn/checkpoint.h"
 #include "nn/feed_forward.h"
 #include "nn/learned_positional_embedding.h"
@@ -24,20 +25,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct TempDir {
-    fs::path path = fs::temp_directory_path() / fmt::format("lectern-ckpt-{}", ::getpid());
-    TempDir() { fs::create_directories(path); }
-    ~TempDir() { fs::remove_all(path); }
-    std::string file(const std::string& name) const { return (path / name).string(); }
+struct TempDir : testing::TempDir {
+    TempDir() : testing::TempDir("ckpt") {}
 };
+using testing::read_all;
+using testing::write_all;
 
-std::string read_all(const std::string& p) {
-    std::ifstream in(p, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-void write_all(const std::string& p, const std::string& bytes) {
-    std::ofstream(p, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
 std::vector<std::vector<double>> snapshot(const nn::Module& m) {
     std::vector<std::vector<double>> out;
     for (const auto& [name, p] : m.named_parameters()) out.push_back(p.to_vector());
@@ -322,20 +315,14 @@ TEST_CASE("a failed save leaves the previous checkpoint intact and no temporary 
     const std::string before = read_all(path);
 
     // The disk "fills" after 4 KiB: write() fails with EFBIG mid-file.
-    rlimit old{};
-    REQUIRE(::getrlimit(RLIMIT_FSIZE, &old) == 0);
-    auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
-    rlimit tight = old;
-    tight.rlim_cur = 4096;
-    REQUIRE(::setrlimit(RLIMIT_FSIZE, &tight) == 0);
     std::string what;
-    try {
-        nn::save_checkpoint(path, large);
-    } catch (const nn::CheckpointError& e) {
-        what = e.what();
-    }
-    ::setrlimit(RLIMIT_FSIZE, &old);
-    std::signal(SIGXFSZ, old_handler);
+    testing::with_file_limit(4096, [&] {
+        try {
+            nn::save_checkpoint(path, large);
+        } catch (const nn::CheckpointError& e) {
+            what = e.what();
+        }
+    });
     CHECK(what == fmt::format("save_checkpoint: writing {}.tmp.{} failed: {}", path, ::getpid(), std::strerror(EFBIG)));
     CHECK(read_all(path) == before);
     CHECK(listing(dir.path) == std::vector<std::string>{"m.lckpt"});
