@@ -12,6 +12,31 @@ namespace data {
 
 HeldOutBooks default_held_out_books() { return {{"Ruth", "Phil"}, {"Esth", "Jonah", "Jas"}}; }
 
+namespace {
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_lower(char c) { return c >= 'a' && c <= 'z'; }
+
+// The bytes of markup left in SWORD's plain text at text[i], or 0: a Strong's
+// number "<H0398>" or "<G25>" (the plain filter prints the second number of
+// a word tagged with two), or a USFM marker "\nd" or "\nd*" (left in the
+// KJV module's own text, as in "the \nd LORD" at 1 Kings 13:9).
+std::size_t markup_at(std::string_view text, std::size_t i) {
+    if (text[i] == '<' && i + 2 < text.size() && (text[i + 1] == 'H' || text[i + 1] == 'G') && is_digit(text[i + 2])) {
+        std::size_t k = i + 2;
+        while (k < text.size() && is_digit(text[k])) ++k;
+        return k < text.size() && text[k] == '>' ? k + 1 - i : 0;
+    }
+    if (text[i] == '\\' && i + 1 < text.size() && is_lower(text[i + 1])) {
+        std::size_t k = i + 1;
+        while (k < text.size() && (is_lower(text[k]) || is_digit(text[k]))) ++k;
+        return (k < text.size() && text[k] == '*' ? k + 1 : k) - i;
+    }
+    return 0;
+}
+
+}  // namespace
+
 std::string plain_verse_text(std::string_view text) {
     static constexpr std::string_view pilcrow = "\xC2\xB6";  // U+00B6 in UTF-8
     std::string out;
@@ -20,6 +45,11 @@ std::string plain_verse_text(std::string_view text) {
         if (text.substr(i, pilcrow.size()) == pilcrow) {
             i += pilcrow.size() - 1;
             space = true;
+            continue;
+        }
+        if (std::size_t n = markup_at(text, i)) {  // gone with the space before it: "comerás <H0398>;" -> "comerás;"
+            i += n - 1;
+            space = false;
             continue;
         }
         const char c = text[i];

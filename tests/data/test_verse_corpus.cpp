@@ -18,6 +18,10 @@ TEST_CASE("a verse's plain text: paragraph signs gone, whitespace one space, tri
     CHECK(data::plain_verse_text("\xC2\xB6 Remember  ye\n the law\t ") == "Remember ye the law");
     CHECK(data::plain_verse_text("a\xC2\xB6" "b") == "a b");
     CHECK(data::plain_verse_text(" \n \xC2\xB6 ").empty());
+    // Markup SWORD's plain filter leaves: Strong's numbers, USFM markers; gone with the space before them.
+    CHECK(data::plain_verse_text("vida <H2416>, toda <G25> y doce <H6240> a\xC3\xB1os") == "vida, toda y doce a\xC3\xB1os");
+    CHECK(data::plain_verse_text("the \\nd LORD\\nd*, saying") == "the LORD, saying");
+    CHECK(data::plain_verse_text("a <b> <H> <H12") == "a <b> <H> <H12");  // not markup: kept
     CHECK(data::plain_verse_text("d\xC3\xAD" "a") == "d\xC3\xAD" "a");  // other characters untouched
 }
 
