@@ -7,7 +7,7 @@
 
 namespace examples {
 
-plot::Figure rollout_figure(const std::vector<RolloutExample>& examples) {
+plot::Figure rollout_figure(const std::vector<RolloutExample>& examples, const std::string& row) {
     double top = 0;
     for (const RolloutExample& e : examples)
         for (double v : e.rollout.to_vector()) top = std::max(top, 100 * v);
@@ -22,7 +22,7 @@ plot::Figure rollout_figure(const std::vector<RolloutExample>& examples) {
         m.y_label = "patch row";
         m.rows = grid, m.cols = grid;
         for (double v : e.rollout.to_vector()) m.values.push_back(100 * v);
-        m.scale = {0, top, "share of the [CLASS] row (%)", plot::Palette::glow};
+        m.scale = {0, top, fmt::format("share of {} (%)", row), plot::Palette::glow};
         m.colour_bar = (i + 1) % 4 == 0 || i + 1 == examples.size();
         m.under = {e.image.size(0), e.image.size(1), e.image.to_vector()};
         figure.panels.push_back(std::move(m));
