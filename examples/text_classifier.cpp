@@ -13,12 +13,14 @@
 #include <map>
 #include <memory>
 #include <numeric>
+#include <set>
 #include <string>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "autograd/autograd.h"
+#include "data/char_corpus.h"
 #include "data/fortune_categories.h"
 #include "data/train_bpe.h"
 #include "examples/console.h"
@@ -50,8 +52,10 @@ struct Options {
     std::int64_t bpe_vocab = 1000, max_len = 128;
     std::string pooling = "mean";
     std::int64_t d_model = 64, layers = 2, heads = 4, d_ff = 256;
-    double dropout = 0.1;
+    double dropout = 0.1, token_drop = 0.0;
     std::int64_t steps = 1500, batch = 32, warmup = 100;
+    std::int64_t pretrain_steps = 0;
+    double mask_prob = 0.15;
     double lr = 1e-3, weight_decay = 0.01, clip = 1.0;
     std::int64_t bow_steps = 1500, bow_min_count = 2;
     double bow_lr = 0.02, bow_weight_decay = 0.01;
@@ -110,14 +114,24 @@ private:
     Generator gen_;
 };
 
-// ids [B, longest] padded with 0, and labels [B].
-std::pair<Tensor, Tensor> token_batch(const Encoded& e, const std::vector<std::size_t>& rows) {
+// ids [B, longest] padded with 0, and labels [B]. With `drop` > 0 (training
+// only) each token is left out with that probability, the first always kept:
+// a text seen twice is seen as two texts, which the model cannot memorise.
+std::pair<Tensor, Tensor> token_batch(const Encoded& e, const std::vector<std::size_t>& rows, double drop = 0,
+                                      Generator* gen = nullptr) {
+    std::vector<std::vector<std::int64_t>> texts;
     std::size_t T = 1;
-    for (std::size_t r : rows) T = std::max(T, e.ids[r].size());
+    for (std::size_t r : rows) {
+        std::vector<std::int64_t> ids;
+        for (std::size_t i = 0; i < e.ids[r].size(); ++i)
+            if (drop == 0 || i == 0 || gen->uniform() >= drop) ids.push_back(e.ids[r][i]);
+        T = std::max(T, ids.size());
+        texts.push_back(std::move(ids));
+    }
     const auto B = static_cast<std::int64_t>(rows.size());
     Tensor x = zeros({B, static_cast<std::int64_t>(T)}, Dtype::int64), y = Tensor::empty({B}, Dtype::int64);
     for (std::int64_t b = 0; b < B; ++b) {
-        const auto& ids = e.ids[rows[static_cast<std::size_t>(b)]];
+        const auto& ids = texts[static_cast<std::size_t>(b)];
         std::copy(ids.begin(), ids.end(), x.data<std::int64_t>() + b * static_cast<std::int64_t>(T));
         y.data<std::int64_t>()[b] = e.labels[rows[static_cast<std::size_t>(b)]];
     }
@@ -153,9 +167,10 @@ struct TrainSettings {
     std::int64_t steps, batch, warmup;
     double lr, weight_decay, clip;
     std::uint64_t seed;
+    std::function<double()> held_out_loss = {};  // if set, measured at every tenth of the run
 };
 struct Curves {
-    examples::Curve loss, lr;
+    examples::Curve loss, lr, held_out;
 };
 Curves train(nn::Module& model, const std::vector<std::int64_t>& labels, std::int64_t classes,
                       const TrainSettings& s, const std::string& unit,
@@ -181,8 +196,48 @@ Curves train(nn::Module& model, const std::vector<std::int64_t>& labels, std::in
         curves.loss.emplace_back(static_cast<double>(step), value);
         curves.lr.emplace_back(static_cast<double>(step), opt.lr());
         bar.update(step, s.batch, fmt::format("loss {:.4f}  lr {:.1e}", running, opt.lr()));
+        if (s.held_out_loss && (step % std::max<std::int64_t>(1, s.steps / 10) == 0 || step == s.steps)) {
+            curves.held_out.emplace_back(static_cast<double>(step), s.held_out_loss());
+            model.train();
+        }
     }
     return curves;
+}
+
+// ---- pre-training the encoder on unlabelled fortunes (BERT's masked language model; not in the notes)
+
+// The encoder and a head that predicts a token from its output h_N^t.
+struct MaskedLanguageModel : nn::Module {
+    MaskedLanguageModel(std::shared_ptr<models::TextClassifier> m, Generator& gen)
+        : classifier(register_module("classifier", std::move(m))),
+          predict(register_module("predict", std::make_shared<nn::Linear>(classifier->config.d_model,
+                                                                           classifier->config.vocab, true, gen))) {}
+    std::shared_ptr<models::TextClassifier> classifier;
+    std::shared_ptr<nn::Linear> predict;
+};
+
+// A batch of texts with `mask_prob` of their tokens chosen (at least one a
+// text): the model reads [MASK] there (80%), a random token (10%) or the token
+// itself (10%), and is scored on predicting the original (-100 elsewhere).
+std::pair<Tensor, Tensor> masked_batch(const Encoded& corpus, const std::vector<std::size_t>& rows, double mask_prob,
+                                       std::int64_t mask_id, Generator& gen) {
+    auto [x, unused] = token_batch(corpus, rows);
+    Tensor target = full(x.shape(), -100, Dtype::int64);
+    std::int64_t *in = x.data<std::int64_t>(), *out = target.data<std::int64_t>();
+    const std::int64_t T = x.size(1);
+    for (std::int64_t b = 0; b < x.size(0); ++b) {
+        const auto n = static_cast<std::int64_t>(corpus.ids[rows[static_cast<std::size_t>(b)]].size());
+        const auto forced = static_cast<std::int64_t>(gen.next_u64() % static_cast<std::uint64_t>(n));
+        for (std::int64_t t = 0; t < n; ++t) {
+            if (t != forced && gen.uniform() >= mask_prob) continue;
+            std::int64_t& id = in[b * T + t];
+            out[b * T + t] = id;
+            const double u = gen.uniform();
+            if (u < 0.8) id = mask_id;
+            else if (u < 0.9) id = 1 + static_cast<std::int64_t>(gen.next_u64() % static_cast<std::uint64_t>(mask_id - 1));
+        }
+    }
+    return {x, target};
 }
 
 // ---- the bag-of-words baseline: logistic regression on which words a text holds
@@ -311,6 +366,14 @@ void add_flags(CLI::App& app, Options& o, int argc, char** argv) {
     app.add_option("--heads", o.heads, "attention heads (divide D)")->check(CLI::Range(1, 64))->capture_default_str();
     app.add_option("--d-ff", o.d_ff, "MLP hidden width")->check(CLI::Range(1, 16384))->capture_default_str();
     app.add_option("--dropout", o.dropout, "dropout")->check(examples::finite_range(0.0, 0.99))->capture_default_str();
+    app.add_option("--token-drop", o.token_drop, "leave out each token of a training text with this probability")
+        ->check(examples::finite_range(0.0, 0.9))->capture_default_str();
+    app.add_option("--pretrain-steps", o.pretrain_steps,
+                   "first pre-train the encoder as a masked language model on every fortunes file but the held-out "
+                   "fortunes, for this many steps (0: none)")
+        ->check(CLI::Range(0, 10000000))->capture_default_str();
+    app.add_option("--mask-prob", o.mask_prob, "pre-training: the share of tokens masked and predicted")
+        ->check(examples::finite_range(0.01, 0.9))->capture_default_str();
     app.add_option("--steps", o.steps, "training steps of the transformer")->check(CLI::Range(1, 10000000))->capture_default_str();
     app.add_option("--batch", o.batch, "fortunes per step (both models)")->check(CLI::Range(1, 4096))->capture_default_str();
     app.add_option("--warmup", o.warmup, "linear warmup steps before the cosine decay")
@@ -353,20 +416,38 @@ int run(const Options& o) {
     data::FortuneSplit split = data::split_by_class(by_class, o.categories, o.test_per_class, o.seed);
     const auto K = static_cast<std::int64_t>(o.categories.size());
 
-    // Subwords are learnt on the training fortunes alone (the held-out ones are never seen).
-    std::string train_text;
-    for (const auto& t : split.train) train_text += t.text + "\n";
+    // The unlabelled text of pre-training: every entry of every fortunes file
+    // (char_lm's corpus, data::kFortuneFiles, and the categories') but the
+    // held-out fortunes, wherever else they occur.
+    std::vector<data::LabelledText> unlabelled;
+    if (o.pretrain_steps > 0) {
+        std::set<std::string> held_out, seen;
+        for (const auto& t : split.test) held_out.insert(t.text);
+        std::vector<std::string> files = data::kFortuneFiles;
+        files.insert(files.end(), o.categories.begin(), o.categories.end());
+        for (const auto& f : files) {
+            if (!seen.insert(f).second) continue;
+            for (auto& t : data::read_fortune_entries(o.fortunes, f))
+                if (!held_out.count(t)) unlabelled.push_back({std::move(t), 0});
+        }
+    }
+    // Subwords are learnt on the text the model trains on (the held-out fortunes are never seen).
+    std::string bpe_text;
+    for (const auto& t : o.pretrain_steps > 0 ? unlabelled : split.train) bpe_text += t.text + "\n";
     const std::int64_t vocab = o.tokens == "bpe" ? o.bpe_vocab : 256;
-    data::BytePairEncoding bpe = data::train_bpe(train_text, vocab);
+    data::BytePairEncoding bpe = data::train_bpe(bpe_text, vocab);
     Encoded train_set = encode(split.train, bpe, o.max_len), test_set = encode(split.test, bpe, o.max_len);
     std::int64_t tokens = 0;
     for (const auto& ids : train_set.ids) tokens += static_cast<std::int64_t>(ids.size());
 
+    // Ids: 0 pads, 1 .. vocab are the tokens, vocab + 1 is pre-training's [MASK].
+    const std::int64_t mask_id = bpe.vocab_size() + 1;
     models::TextClassifierConfig mc;
-    mc.vocab = bpe.vocab_size() + 1, mc.max_len = o.max_len, mc.d_model = o.d_model, mc.n_layers = o.layers;
+    mc.vocab = mask_id + 1, mc.max_len = o.max_len, mc.d_model = o.d_model, mc.n_layers = o.layers;
     mc.heads = o.heads, mc.d_ff = o.d_ff, mc.dropout = o.dropout, mc.classes = K, mc.pad = 0, mc.seed = o.seed;
     mc.pooling = models::parse_pooling(o.pooling);
-    models::TextClassifier model(mc);
+    auto classifier = std::make_shared<models::TextClassifier>(mc);
+    models::TextClassifier& model = *classifier;
 
     std::string counts;
     for (std::size_t k = 0; k < o.categories.size(); ++k)
@@ -382,9 +463,9 @@ int run(const Options& o) {
                   mc.vocab, static_cast<double>(tokens) / static_cast<double>(train_set.ids.size()), train_set.truncated,
                   test_set.truncated, o.max_len);
     examples::say("transformer: {} pooling, N={} D={} heads={} d_ff={} dropout {}, {} parameters | AdamW lr {} wd {}, "
-                  "warmup {} + cosine, batch {} balanced by class, {} steps | {}\n",
+                  "warmup {} + cosine, batch {} balanced by class, tokens left out {}, {} steps | {}\n",
                   o.pooling, o.layers, o.d_model, o.heads, o.d_ff, o.dropout, model.parameter_count(), o.lr,
-                  o.weight_decay, o.warmup, o.batch, o.steps, examples::machine_summary(o.machine));
+                  o.weight_decay, o.warmup, o.batch, o.token_drop, o.steps, examples::machine_summary(o.machine));
 
     // The majority class of the training set: on a balanced test set it scores 1/K.
     const auto majority = static_cast<std::int64_t>(
@@ -398,9 +479,8 @@ int run(const Options& o) {
     examples::say("\nbag of words: {} words held by at least {} training fortunes; logistic regression, AdamW lr {} "
                   "wd {}, {} steps\n",
                   V, o.bow_min_count, o.bow_lr, o.bow_weight_decay, o.bow_steps);
-    Curves bow_curves;
     examples::timed("trained", [&] {
-        bow_curves = train(regression, train_set.labels, K,
+        train(regression, train_set.labels, K,
                           {o.bow_steps, o.batch, o.warmup, o.bow_lr, o.bow_weight_decay, o.clip, o.seed + 1}, "text",
                           [&](const std::vector<std::size_t>& rows) {
                               std::vector<std::int64_t> y;
@@ -413,12 +493,45 @@ int run(const Options& o) {
         return regression(bow_features(bow.test, rows, V));
     });
 
+    if (o.pretrain_steps > 0) {
+        Encoded corpus = encode(unlabelled, bpe, o.max_len);
+        Generator head_gen(o.seed + 4), mask_gen(o.seed + 5);
+        MaskedLanguageModel lm(classifier, head_gen);
+        const std::int64_t offset = mc.pooling == models::Pooling::cls ? 1 : 0;  // h_N^0 is [CLASS]
+        examples::say("\npre-training the encoder as a masked language model: {} fortunes of {} files (the held-out "
+                      "ones left out), {:.0f}% of tokens masked, {} steps\n",
+                      corpus.ids.size(), data::kFortuneFiles.size(), 100 * o.mask_prob, o.pretrain_steps);
+        examples::timed("pre-trained", [&] {
+            train(lm, std::vector<std::int64_t>(corpus.ids.size(), 0), 1,
+                  {o.pretrain_steps, o.batch, o.warmup, o.lr, o.weight_decay, o.clip, o.seed + 6}, "text",
+                  [&](const std::vector<std::size_t>& rows) {
+                      auto [x, target] = masked_batch(corpus, rows, o.mask_prob, mask_id, mask_gen);
+                      Tensor h = lm.classifier->encode(x);
+                      return cross_entropy((*lm.predict)(narrow(h, 1, offset, x.size(1))), target, -100);
+                  });
+        });
+    }
     examples::say("\ntransformer\n");
+    Generator drop_gen(o.seed + 3);
+    // The mean cross-entropy over the held-out fortunes, in eval mode: the curve that shows over-fitting.
+    auto held_out_loss = [&] {
+        NoGradGuard no_grad;
+        nn::EvalGuard eval(model);
+        double total = 0;
+        for (std::size_t i = 0; i < test_set.ids.size(); i += 64) {
+            std::vector<std::size_t> rows(std::min<std::size_t>(64, test_set.ids.size() - i));
+            std::iota(rows.begin(), rows.end(), i);
+            auto [x, y] = token_batch(test_set, rows);
+            total += cross_entropy(model.forward(x), y).item() * static_cast<double>(rows.size());
+        }
+        return total / static_cast<double>(test_set.ids.size());
+    };
     Curves curves;
     examples::timed("trained", [&] {
-        curves = train(model, train_set.labels, K, {o.steps, o.batch, o.warmup, o.lr, o.weight_decay, o.clip, o.seed + 2},
-                      "text", [&](const std::vector<std::size_t>& rows) {
-                          auto [x, y] = token_batch(train_set, rows);
+        curves = train(model, train_set.labels, K,
+                       {o.steps, o.batch, o.warmup, o.lr, o.weight_decay, o.clip, o.seed + 2, held_out_loss}, "text",
+                       [&](const std::vector<std::size_t>& rows) {
+                          auto [x, y] = token_batch(train_set, rows, o.token_drop, &drop_gen);
                           return cross_entropy(model.forward(x), y);
                       });
     });
@@ -432,10 +545,10 @@ int run(const Options& o) {
     if (!o.figures.empty()) {
         examples::say("\nfigures written:\n");
         for (const std::string& path :
-             examples::write_figure(o.figures + "/text_confusion", examples::confusion_figure(confusion, o.categories)))
+             examples::write_figure(o.figures + "/text_confusion", examples::confusion_figure(confusion, o.categories, "fortunes")))
             examples::say("  {}\n", path);
-        examples::write_loss_curve(o.figures, {"text_classifier: transformer loss and learning rate", curves.loss,
-                                               curves.lr, bow_curves.loss, "bag-of-words baseline loss"});
+        examples::write_loss_curve(o.figures, {"text_classifier: the transformer's loss and learning rate", curves.loss,
+                                               curves.lr, curves.held_out, "held-out loss"});
     }
     return 0;
 }

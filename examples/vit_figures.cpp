@@ -108,9 +108,10 @@ plot::Figure embedding_components_figure(const autograd::Tensor& filters, std::i
     return figure;
 }
 
-plot::Figure confusion_figure(const std::vector<std::vector<std::int64_t>>& confusion, const std::vector<std::string>& classes) {
+plot::Figure confusion_figure(const std::vector<std::vector<std::int64_t>>& confusion, const std::vector<std::string>& classes,
+                              const std::string& items) {
     plot::HeatMap m;
-    m.title = "Confusion matrix: how the test images of each class were classified";
+    m.title = fmt::format("Confusion matrix: how the test {} of each class were classified", items);
     m.x_label = "predicted class";
     m.y_label = "true class";
     m.rows = static_cast<std::int64_t>(confusion.size()), m.cols = static_cast<std::int64_t>(classes.size());

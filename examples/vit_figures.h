@@ -29,7 +29,8 @@ plot::Figure rollout_figure(const std::vector<RolloutExample>& examples, const s
 plot::Figure embedding_components_figure(const autograd::Tensor& filters, std::int64_t patch, int count = 8);
 
 // confusion[true][predicted] counts; each row drawn as shares of its class (rows sum to 1).
+// `items` names what was classified, in the title ("images", "fortunes").
 plot::Figure confusion_figure(const std::vector<std::vector<std::int64_t>>& confusion,
-                              const std::vector<std::string>& classes);
+                              const std::vector<std::string>& classes, const std::string& items = "images");
 
 }  // namespace examples

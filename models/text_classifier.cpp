@@ -29,7 +29,7 @@ TextClassifier::TextClassifier(const TextClassifierConfig& c) : config(c) {
     }
 }
 
-Tensor TextClassifier::forward(const Tensor& ids) const {
+Tensor TextClassifier::encode(const Tensor& ids, Tensor* mask_out) const {
     check_dtype("TextClassifier", ids, Dtype::int64, "ids");
     if (ids.dim() != 2 || ids.size(1) == 0 || ids.size(1) > config.max_len)
         throw ShapeError(fmt::format("TextClassifier: ids {} must be [B, T] with 0 < T <= {}", shape_str(ids.shape()),
@@ -41,7 +41,13 @@ Tensor TextClassifier::forward(const Tensor& ids) const {
         h = concat({broadcast_to(class_token, {B, 1, D}), h}, 1);
         mask = concat({ones({B, 1, 1}, Dtype::int64), mask}, 2);
     }
-    h = encoder->forward((*dropout)((*pos)(h)), mask);    // h_N [B, T(+1), D]
+    if (mask_out) *mask_out = mask;
+    return encoder->forward((*dropout)((*pos)(h)), mask);  // h_N [B, T(+1), D]
+}
+
+Tensor TextClassifier::forward(const Tensor& ids) const {
+    Tensor mask;
+    Tensor h = encode(ids, &mask);
     return (*head)(pool_tokens(h, config.pooling, mask));
 }
 

@@ -41,6 +41,11 @@ public:
     // ids int64 [B, T], T <= max_len, `pad` where a text is shorter -> logits [B, classes].
     // ValueError for a text that is all padding.
     Tensor forward(const Tensor& ids) const;
+    // The encoder's outputs h_N [B, T + 1, D] ([CLASS] first) or [B, T, D] (mean
+    // pooling), and in `mask` the padding mask they were computed under
+    // [B, 1, T (+1)]: what forward() pools, and what a masked-language-model
+    // head reads when the encoder is pre-trained on unlabelled text.
+    Tensor encode(const Tensor& ids, Tensor* mask = nullptr) const;
 
     TextClassifierConfig config;
     std::shared_ptr<nn::Embedding> tok_embed;              // E_tok [vocab, D], unscaled
