@@ -3,7 +3,9 @@
 namespace examples::experiments {
 
 std::vector<Experiment> all_experiments() {
-    return {};
+    return {
+        vit_pooling_experiment(),
+    };
 }
 
 }  // namespace examples::experiments

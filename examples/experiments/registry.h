@@ -9,4 +9,6 @@ namespace examples::experiments {
 
 std::vector<Experiment> all_experiments();
 
+Experiment vit_pooling_experiment();
+
 }  // namespace examples::experiments
