@@ -96,3 +96,23 @@ TEST_CASE("001's LayerNorm reaches every norm of the Transformer, and changes it
     for (std::size_t i = 0; i < a.size(); ++i) largest = std::max(largest, std::abs(a[i] - s[i]));
     CHECK(largest > 1e-3);  // same weights (same seed), another normalisation
 }
+
+TEST_CASE("TransformerConfig's scaled_attention = false reaches every attention layer", "[module]") {
+    models::TransformerConfig c;
+    c.n_layers = 2, c.d_model = 8, c.d_ff = 16, c.heads = 2, c.dropout = 0;
+    for (bool scaled : {true, false}) {
+        c.scaled_attention = scaled;
+        models::Transformer model(c);
+        int layers = 0;
+        for (const auto& layer : *model.encoder->layers) {
+            CHECK(layer->self_attn->scaled == scaled);
+            ++layers;
+        }
+        for (const auto& layer : *model.decoder->layers) {
+            CHECK(layer->self_attn->scaled == scaled);
+            CHECK(layer->src_attn->scaled == scaled);
+            ++layers;
+        }
+        CHECK(layers == 4);
+    }
+}
