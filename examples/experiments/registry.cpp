@@ -3,7 +3,12 @@
 namespace examples::experiments {
 
 std::vector<Experiment> all_experiments() {
-    return {};
+    return {
+        scale_experiment(),
+        norm_experiment(),
+        attention_cost_experiment(),
+        kv_cache_experiment(),
+    };
 }
 
 }  // namespace examples::experiments
