@@ -98,8 +98,8 @@ void run(const Options& o) {
     plot::Curve every_step{"cached, every step", {}, {}};
     for (std::size_t t = 0; t < step_ms.size(); ++t)
         if (step_ms[t] > 0) every_step.x.push_back(static_cast<double>(t + 1)), every_step.y.push_back(step_ms[t]);
-    every_step.markers = true;
-    plot::LinePlot steps{"Every cached step", "prefix length t", "CPU milliseconds", {every_step}, true, true};
+    plot::LinePlot steps{passes > 1 ? fmt::format("Every cached step (median of {} generations)", passes) : "Every cached step",
+                         "prefix length t", "CPU milliseconds", {every_step}, true, true};
     draw(o, "experiments_kv_cache",
          {fmt::format("Generation with and without the key/value cache (GPT, {} layers, d_model {})", c.n_layers,
                       c.d_model),
