@@ -1,6 +1,5 @@
 #pragma once
 #include <memory>
-
 #include <optional>
 
 #include "nn/attention_mask.h"
@@ -56,7 +55,7 @@ public:
     // The notes chunk a sequence of N into K blocks of N/K and get O(N^2 / K) instead
     // of the O(N^2 d) of table 15.1; here the argument is the block's length L = N/K,
     // the cost O(N L). Computed per block: x [B, T, D] is cut into ceil(T/L) blocks
-    // (the last padded with zeros that no real query sees), each block one batch
+    // (the last padded with zeros, which no real query attends to), each block one batch
     // entry [B * T/L, L, D] of ordinary attention, so the scores are
     // [B * T/L, H, L, L], never [T, T]. `key_mask` [B or 1, 1, T] (int64, padding_mask's)
     // hides keys as well. Equals forward(x, x, x, block_local_mask(T, L, direction)) by
