@@ -16,12 +16,14 @@ using autograd::Tensor;
 class EncoderLayer : public nn::Module {
 public:
     EncoderLayer(const nn::BlockConfig& config, autograd::Generator& gen);
-    // x [B, S, D], mask [B, 1, S] (padding; undefined: none) -> [B, S, D]
+    // x [B, S, D], mask [B, 1, S] (padding; undefined: none) -> [B, S, D]; with a local
+    // pattern, mask must be [B or 1, 1, S] or undefined.
     Tensor forward(const Tensor& x, const Tensor& mask) const;
 
     std::shared_ptr<nn::MultiHeadAttention> self_attn;
     std::shared_ptr<nn::FeedForward> feed_forward;
     std::shared_ptr<nn::ModuleList<nn::SublayerConnection>> sublayer;  // 001's sublayer[0] and [1]
+    nn::AttentionPattern pattern;  // which keys self-attention reads
 };
 
 }  // namespace models

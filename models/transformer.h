@@ -22,11 +22,15 @@ struct TransformerConfig {
     nn::Norm norm = nn::Norm::pre;
     nn::Activation activation = nn::Activation::relu;
     nn::LayerNormFormula layer_norm = nn::LayerNormFormula::standard;  // 003's, or 001's exactly
+    bool scaled_attention = true;  // false: every attention without 1/sqrt(d_k) (001's dot-product attention)
+    nn::AttentionPattern encoder_attention;  // the encoder's self-attention: full, or local (004 §15.6.1)
     bool share_embeddings = false;  // one matrix for source, target and generator (001 "Embeddings and Softmax")
     std::int64_t max_len = 5000;
     std::uint64_t seed = 0;  // of the Glorot initialisation
 
-    nn::BlockConfig block_config() const { return {d_model, heads, d_ff, dropout, norm, activation, layer_norm}; }
+    nn::BlockConfig block_config() const {
+        return {d_model, heads, d_ff, dropout, norm, activation, layer_norm, scaled_attention, encoder_attention};
+    }
 };
 
 // The encoder-decoder Transformer, composed as 001's EncoderDecoder

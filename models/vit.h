@@ -24,9 +24,15 @@ struct ViTConfig {
     // token is prepended (002 "Output transformations").
     Pooling pooling = Pooling::cls;
     std::uint64_t seed = 0;
+    // Which tokens each token attends to (004 §15.6.1): all, or a local pattern over the
+    // sequence [CLASS], patch 1, ... (a block-local [CLASS] sees only its own block).
+    nn::AttentionPattern attention;
 
     // 002's ViT blocks are pre-norm with a GELU MLP.
-    nn::BlockConfig block_config() const { return {d_model, heads, mlp, dropout, nn::Norm::pre, nn::Activation::gelu}; }
+    nn::BlockConfig block_config() const {
+        return {d_model, heads, mlp, dropout, nn::Norm::pre, nn::Activation::gelu, nn::LayerNormFormula::standard, true,
+                attention};
+    }
 };
 
 // The Vision Transformer (002's ViT equations; 004 §15.5.6; 000 §15.5.6):

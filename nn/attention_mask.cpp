@@ -29,9 +29,37 @@ Tensor causal_mask(std::int64_t queries, std::int64_t past, std::int64_t block) 
     return m;
 }
 
-Tensor block_local_mask(std::int64_t n, std::int64_t block) {
-    if (block <= 0) throw ValueError(fmt::format("block_local_mask: block size must be positive, got {}", block));
-    return causal_mask(n, 0, block);
+namespace {
+
+// [1, n, n] with 1 where keep(i, j).
+template <class Keep>
+Tensor pattern_mask(std::int64_t n, Keep keep) {
+    Tensor m = zeros({1, n, n}, Dtype::int64);
+    std::int64_t* p = m.data<std::int64_t>();
+    for (std::int64_t i = 0; i < n; ++i)
+        for (std::int64_t j = 0; j < n; ++j) p[i * n + j] = keep(i, j);
+    return m;
+}
+
+void check_pattern(const char* what, std::int64_t n, const char* size_name, std::int64_t size) {
+    if (n <= 0 || size <= 0)
+        throw ValueError(fmt::format("{}: size and {} must be positive, got {} and {}", what, size_name, n, size));
+}
+
+}  // namespace
+
+Tensor block_local_mask(std::int64_t n, std::int64_t block, Direction direction) {
+    check_pattern("block_local_mask", n, "block size", block);
+    if (direction == Direction::causal) return causal_mask(n, 0, block);
+    return pattern_mask(n, [block](std::int64_t i, std::int64_t j) { return i / block == j / block; });
+}
+
+Tensor strided_mask(std::int64_t n, std::int64_t stride, Direction direction) {
+    check_pattern("strided_mask", n, "stride", stride);
+    const bool causal = direction == Direction::causal;
+    return pattern_mask(n, [stride, causal](std::int64_t i, std::int64_t j) {
+        return (i - j) % stride == 0 && (!causal || j <= i);
+    });
 }
 
 Tensor padding_mask(const Tensor& ids, std::int64_t pad) {

@@ -6,6 +6,10 @@
 
 namespace nn {
 
+// Whether a query sees only keys at or before its own position (the decoder's, 002's M) or
+// every key its pattern allows (the encoder's and the ViT's).
+enum class Direction { causal, bidirectional };
+
 // [1, n, n] with 1 where key j <= query i: the decoder's causal mask
 // (001 subsequent_mask; 002's M with -inf above the diagonal).
 autograd::Tensor subsequent_mask(std::int64_t n);
@@ -15,8 +19,13 @@ autograd::Tensor subsequent_mask(std::int64_t n);
 // (block-local attention, 004 §15.6.1: a sequence of N cut into K = N / L blocks). past > 0 is incremental
 // decoding: the keys of the first `past` positions are cached.
 autograd::Tensor causal_mask(std::int64_t queries, std::int64_t past = 0, std::int64_t block = 0);
-// [1, n, n]: causal attention within blocks of L positions, causal_mask(n, 0, L).
-autograd::Tensor block_local_mask(std::int64_t n, std::int64_t block);
+// [1, n, n]: attention within blocks of L positions (004 §15.6.1), query i to key j when
+// floor(i / L) == floor(j / L); causal (causal_mask(n, 0, L)) also only when j <= i.
+autograd::Tensor block_local_mask(std::int64_t n, std::int64_t block, Direction direction = Direction::causal);
+// [1, n, n]: the strided (dilated) pattern of 004 §15.6.1: query i to key j when
+// (i - j) mod S == 0, every S-th position; causal also only when j <= i. Its groups are
+// the residues mod S, so it is block-local attention on the positions read S apart.
+autograd::Tensor strided_mask(std::int64_t n, std::int64_t stride, Direction direction = Direction::causal);
 // ids [B, T] -> [B, 1, T], 1 where ids != pad: no query attends to padding.
 autograd::Tensor padding_mask(const autograd::Tensor& ids, std::int64_t pad);
 // Elementwise AND of two masks that broadcast together (padding and causal).

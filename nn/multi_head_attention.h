@@ -1,6 +1,8 @@
 #pragma once
 #include <memory>
+#include <optional>
 
+#include "nn/attention_mask.h"
 #include "nn/dropout.h"
 #include "nn/linear.h"
 
@@ -48,17 +50,26 @@ public:
     // autograd::multi_head_self_attention reads in place. It and the self-attention below need
     // kdim = vdim = d_model.
     Tensor self_attention(const Tensor& x, const Tensor& mask = Tensor()) const;
-    // Block-local causal self-attention (004 §15.6.1): position i attends only
-    // to positions j <= i of its own block of `block` = L positions. The notes
-    // chunk a sequence of N into K blocks of N/K and get O(N^2 / K) instead of
-    // the O(N^2 d) of table 15.1; here the argument is the block's length
-    // L = N/K, the cost O(N L). Computed per block: x [B, T, D] is cut into
-    // ceil(T/L) blocks (the last padded with zeros that no real query sees),
-    // each block is one batch entry [B * T/L, L, D] of ordinary causal
-    // attention, so the scores are [B * T/L, H, L, L], never [T, T]. Equals
-    // forward(x, x, x, block_local_mask(T, L)) by value. last_attention() is
-    // then per block, [B * T/L, H, L, L].
-    Tensor forward_block_local(const Tensor& x, std::int64_t block) const;
+    // Block-local self-attention (004 §15.6.1): position i attends only to
+    // positions of its own block of `block` = L positions (and, causal, only j <= i).
+    // The notes chunk a sequence of N into K blocks of N/K and get O(N^2 / K) instead
+    // of the O(N^2 d) of table 15.1; here the argument is the block's length L = N/K,
+    // the cost O(N L). Computed per block: x [B, T, D] is cut into ceil(T/L) blocks
+    // (the last padded with zeros, which no real query attends to), each block one batch
+    // entry [B * T/L, L, D] of ordinary attention, so the scores are
+    // [B * T/L, H, L, L], never [T, T]. `key_mask` [B or 1, 1, T] (int64, padding_mask's)
+    // hides keys as well. Equals forward(x, x, x, block_local_mask(T, L, direction)) by
+    // value (AND key_mask). last_attention() is then per block, [B * T/L, H, L, L].
+    Tensor forward_block_local(const Tensor& x, std::int64_t block, Direction direction = Direction::causal,
+                               const Tensor& key_mask = Tensor()) const;
+    // Strided (dilated) self-attention (004 §15.6.1): position i attends only to the
+    // positions i + m S (m any integer; causal: m <= 0). Its groups are the S residues
+    // mod S, each ceil(T/S) long: x is read as [B, T/S, S, D], permuted to
+    // [B * S, T/S, D], and each group is one batch entry of ordinary attention; the
+    // scores are [B * S, H, T/S, T/S], S times fewer than [T, T]. Equals
+    // forward(x, x, x, strided_mask(T, S, direction)) by value (AND key_mask).
+    Tensor forward_strided(const Tensor& x, std::int64_t stride, Direction direction = Direction::causal,
+                           const Tensor& key_mask = Tensor()) const;
     // Incremental self-attention: x_new [B, t, D] holds the newest positions;
     // their keys and values are appended to `cache` and they attend over every
     // cached position (add a mask for t > 1). Equals forward() on the whole prefix.
@@ -74,9 +85,15 @@ public:
     std::shared_ptr<Linear> w_q, w_k, w_v, w_o;
     std::shared_ptr<Dropout> dropout;
     std::int64_t heads, d_k, kdim, vdim;
+    // P = softmax(Q K^T / sqrt(d_k) + M) when true (001); false drops the scale,
+    // P = softmax(Q K^T + M) (001's "dot-product attention"; 002 "Why Use the 1/sqrt(D_K) Scaling?").
+    bool scaled = true;
 
 private:
     Tensor attend(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask) const;
+    std::optional<double> score_scale() const;
+    Tensor forward_in_groups(const char* what, const Tensor& x, std::int64_t size, bool strided, Direction direction,
+                             const Tensor& key_mask) const;
     void check_input(const char* what, const Tensor& x, std::int64_t width) const;
     void check_self_attention(const char* what) const;
     mutable Tensor last_attention_;

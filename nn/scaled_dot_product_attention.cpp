@@ -8,7 +8,7 @@ namespace nn {
 
 using namespace autograd;
 
-Tensor attention_weights(const Tensor& q, const Tensor& k, const Tensor& mask) {
+Tensor attention_weights(const Tensor& q, const Tensor& k, const Tensor& mask, bool scaled) {
     if (q.dim() < 2 || k.dim() != q.dim() || q.size(-1) != k.size(-1))
         throw ShapeError(fmt::format("attention: q {} and k {} need the same rank >= 2 and the same d_k",
                                      shape_str(q.shape()), shape_str(k.shape())));
@@ -20,15 +20,15 @@ Tensor attention_weights(const Tensor& q, const Tensor& k, const Tensor& mask) {
     if (keep.dim() > scores.dim() || broadcast_shapes("attention", keep.shape(), scores.shape()) != scores.shape())
         throw ShapeError(fmt::format("attention: mask {} does not broadcast to the scores {}", shape_str(keep.shape()),
                                      shape_str(scores.shape())));
-    const double scale = 1 / std::sqrt(static_cast<double>(q.size(-1)));  // 1 / sqrt(d_k)
+    const double scale = scaled ? 1 / std::sqrt(static_cast<double>(q.size(-1))) : 1.0;  // 1 / sqrt(d_k), or none
     return masked_softmax(scores, keep, scale);
 }
 
-Tensor scaled_dot_product_attention(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask) {
+Tensor scaled_dot_product_attention(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask, bool scaled) {
     if (v.dim() != k.dim() || v.size(-2) != k.size(-2))
         throw ShapeError(fmt::format("attention: v {} needs one row per key of k {}", shape_str(v.shape()),
                                      shape_str(k.shape())));
-    return matmul(attention_weights(q, k, mask), v);
+    return matmul(attention_weights(q, k, mask, scaled), v);
 }
 
 }  // namespace nn

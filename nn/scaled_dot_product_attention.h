@@ -8,6 +8,9 @@
 // q [..., Tq, d_k], k [..., Tk, d_k], v [..., Tk, d_v]; the leading dims are
 // batch dims (B, or B and heads H). `mask` is int64, nonzero = may attend,
 // broadcastable to [..., Tq, Tk]; undefined = attend everywhere.
+// scaled = false drops the 1/sqrt(d_k): P = softmax(Q K^T + M), the "dot-product
+// (multiplicative) attention" that 001 sets beside it and 003 starts from; 002 "Why Use the
+// 1/sqrt(D_K) Scaling?" and examples/experiments/scale.cpp show what the scale buys.
 #include "autograd/autograd.h"
 
 namespace nn {
@@ -15,9 +18,10 @@ namespace nn {
 using autograd::Tensor;
 
 // P = softmax(Q K^T / sqrt(d_k) + M): [..., Tq, Tk], each row a distribution.
-Tensor attention_weights(const Tensor& q, const Tensor& k, const Tensor& mask = Tensor());
+Tensor attention_weights(const Tensor& q, const Tensor& k, const Tensor& mask = Tensor(), bool scaled = true);
 
 // Z = P V: [..., Tq, d_v].
-Tensor scaled_dot_product_attention(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask = Tensor());
+Tensor scaled_dot_product_attention(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask = Tensor(),
+                                    bool scaled = true);
 
 }  // namespace nn

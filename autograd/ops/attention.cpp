@@ -21,7 +21,8 @@ namespace autograd {
 namespace {
 
 // Scaled dot-product attention of every head (001 "Scaled Dot-Product Attention" and
-// "Multi-head attention"; 004 §15.5.1 eq. 15.54 and §15.5.2 eq. 15.55-15.56), head by head:
+// "Multi-head attention"; 004 §15.5.1 eq. 15.54 and §15.5.2 eq. 15.55-15.56), or unscaled
+// dot-product attention when the caller's scale is 1, head by head:
 // reference::attention_head's equations (reference/attention.h), which float64 runs, and
 // head_forward and head_backward below, their float32 twins. Head i reads its own columns of
 // q, k and v where they lie and writes its own columns of z: no copy into [B, H, T, d] and
@@ -34,12 +35,13 @@ struct Sizes {
     // Distance between rows of q, k and v (and of their gradients): H d_k and H d_v when
     // each is a tensor of its own, 3 H d_k when they are the thirds of one qkv tensor.
     std::int64_t q_ld, k_ld, v_ld;
+    double score_scale;  // the factor on Q K^T: 1 / sqrt(d_k), or the caller's
     std::int64_t z_ld() const { return H * dv; }  // of z and dz
     std::int64_t pairs() const { return B * H; }
     std::int64_t p_size() const { return Tq * Tk; }  // one head's P
     template <class T>
     T scale() const {
-        return static_cast<T>(1 / std::sqrt(static_cast<double>(dk)));  // 1 / sqrt(d_k)
+        return static_cast<T>(score_scale);
     }
     // Work per (batch entry, head) in elements: a multiply-add about an eighth of one
     // (matmul's estimate), a softmax element about eight.
@@ -235,8 +237,15 @@ void check_mask(const char* op, const Tensor& mask, const Sizes& s) {
                                      shape_str(mask.shape()), shape_str(want)));
 }
 
+// The factor on the scores: the caller's, which must be finite, or 1 / sqrt(d_k).
+double score_scale(const char* op, std::optional<double> scale, std::int64_t dk) {
+    if (!scale) return 1 / std::sqrt(static_cast<double>(dk));
+    if (!std::isfinite(*scale)) throw ValueError(fmt::format("{}: the scale on the scores must be finite, got {}", op, *scale));
+    return *scale;
+}
+
 Sizes check_attention(const Tensor& q, const Tensor& k, const Tensor& v, std::int64_t heads, const Tensor& mask,
-                      double dropout) {
+                      double dropout, std::optional<double> scale) {
     for (const Tensor* t : {&q, &k, &v}) {
         check_floating("multi_head_attention", *t);
         check_same_dtype("multi_head_attention", q, *t);
@@ -253,13 +262,14 @@ Sizes check_attention(const Tensor& q, const Tensor& k, const Tensor& v, std::in
                                      "d_k] and [B, Tk, {} d_v] with d_k, d_v > 0",
                                      shape_str(q.shape()), shape_str(k.shape()), shape_str(v.shape()), heads, heads,
                                      heads));
-    const Sizes s{q.size(0),         q.size(1), k.size(1), heads, q.size(2) / heads,
-                  v.size(2) / heads, q.size(2), k.size(2), v.size(2)};
+    const Sizes s{q.size(0),         q.size(1), k.size(1), heads,     q.size(2) / heads,
+                  v.size(2) / heads, q.size(2), k.size(2), v.size(2), score_scale("multi_head_attention", scale, q.size(2) / heads)};
     check_mask("multi_head_attention", mask, s);
     return s;
 }
 
-Sizes check_self_attention(const Tensor& qkv, std::int64_t heads, const Tensor& mask, double dropout) {
+Sizes check_self_attention(const Tensor& qkv, std::int64_t heads, const Tensor& mask, double dropout,
+                           std::optional<double> scale) {
     check_floating("multi_head_self_attention", qkv);
     if (heads <= 0) throw ValueError(fmt::format("multi_head_self_attention: heads must be positive, got {}", heads));
     check_dropout("multi_head_self_attention", dropout);
@@ -267,7 +277,8 @@ Sizes check_self_attention(const Tensor& qkv, std::int64_t heads, const Tensor& 
         throw ShapeError(fmt::format("multi_head_self_attention: qkv {} is not [B, T, 3 x {} d_k] with d_k > 0",
                                      shape_str(qkv.shape()), heads));
     const std::int64_t D = qkv.size(2) / 3;
-    const Sizes s{qkv.size(0), qkv.size(1), qkv.size(1), heads, D / heads, D / heads, 3 * D, 3 * D, 3 * D};
+    const Sizes s{qkv.size(0), qkv.size(1), qkv.size(1), heads, D / heads, D / heads, 3 * D, 3 * D, 3 * D,
+                  score_scale("multi_head_self_attention", scale, D / heads)};
     check_mask("multi_head_self_attention", mask, s);
     return s;
 }
@@ -305,8 +316,9 @@ T* data_or_null(Tensor& t) {
 }  // namespace
 
 AttentionOutput multi_head_attention(const Tensor& q, const Tensor& k, const Tensor& v, std::int64_t heads,
-                                     const Tensor& mask, double dropout, bool training, Generator& gen) {
-    const Sizes s = check_attention(q, k, v, heads, mask, dropout);
+                                     const Tensor& mask, double dropout, bool training, Generator& gen,
+                                     std::optional<double> scale) {
+    const Sizes s = check_attention(q, k, v, heads, mask, dropout, scale);
     const DropoutOnP drop = dropout_on_p(dropout, training, gen);
     AttentionOutput out = attention_values(s, q.dtype(), mask, drop, [&](auto zero) {
         using T = decltype(zero);
@@ -329,8 +341,8 @@ AttentionOutput multi_head_attention(const Tensor& q, const Tensor& k, const Ten
 }
 
 AttentionOutput multi_head_self_attention(const Tensor& qkv, std::int64_t heads, const Tensor& mask, double dropout,
-                                     bool training, Generator& gen) {
-    const Sizes s = check_self_attention(qkv, heads, mask, dropout);
+                                          bool training, Generator& gen, std::optional<double> scale) {
+    const Sizes s = check_self_attention(qkv, heads, mask, dropout, scale);
     const DropoutOnP drop = dropout_on_p(dropout, training, gen);
     const std::int64_t D = s.H * s.dk;  // q, k and v: columns [0, D), [D, 2D) and [2D, 3D)
     AttentionOutput out = attention_values(s, qkv.dtype(), mask, drop, [&](auto zero) {

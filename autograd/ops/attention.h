@@ -4,6 +4,8 @@
 // forward beside backward, are reference::attention_head (autograd/reference/attention.h);
 // attention.cpp runs them over every head; nn::MultiHeadAttention puts the projections
 // around it.
+#include <optional>
+
 #include "autograd/random.h"
 #include "autograd/tensor.h"
 
@@ -15,7 +17,9 @@ struct AttentionOutput {
 };
 
 // For each head i (its columns i d_k .. (i + 1) d_k of q and k, i d_v .. of v):
-//   P_i = softmax(Q_i K_i^T / sqrt(d_k) + M),   head_i = dropout(P_i) V_i
+//   P_i = softmax(scale Q_i K_i^T + M),   head_i = dropout(P_i) V_i
+// with scale = 1 / sqrt(d_k) unless `scale` is given (1: 001's unscaled dot-product attention;
+// 003 reads 1 / scale as the softmax's temperature).
 // q [B, Tq, H d_k], k [B, Tk, H d_k], v [B, Tk, H d_v]. `mask` is int64, nonzero = may
 // attend, broadcastable to [B, Tq, Tk] and the same for every head (undefined: attend
 // everywhere); a query with every key masked gets P = 0. Dropout on P with probability
@@ -23,7 +27,7 @@ struct AttentionOutput {
 // ShapeError for shapes that do not fit, DtypeError for a mask that is not int64.
 AttentionOutput multi_head_attention(const Tensor& q, const Tensor& k, const Tensor& v, std::int64_t heads,
                                      const Tensor& mask = Tensor(), double dropout = 0.0, bool training = false,
-                                     Generator& gen = default_generator());
+                                     Generator& gen = default_generator(), std::optional<double> scale = {});
 
 // Self-attention with q, k and v side by side in one tensor, as one product with the three
 // projections' weights stacked computes them (nn::MultiHeadAttention on x, x, x):
@@ -32,6 +36,6 @@ AttentionOutput multi_head_attention(const Tensor& q, const Tensor& k, const Ten
 // comes back in the same layout, one tensor.
 AttentionOutput multi_head_self_attention(const Tensor& qkv, std::int64_t heads, const Tensor& mask = Tensor(),
                                           double dropout = 0.0, bool training = false,
-                                          Generator& gen = default_generator());
+                                          Generator& gen = default_generator(), std::optional<double> scale = {});
 
 }  // namespace autograd

@@ -5,7 +5,7 @@
 // tested equal in tests/autograd/test_fast_equals_reference.cpp.
 //   Q [Tq, d_k], K [Tk, d_k], V [Tk, d_v], Z [Tq, d_v]: one head's columns (matrix_view.h)
 //   P [Tq, Tk], packed; f(e): dropout's factor of P's element e (0 or 1 / (1 - p); 1 without)
-//   S = Q K^T,  P = softmax(M + scale S),  P~ = P f,  Z = P~ V        (scale = 1 / sqrt(d_k))
+//   S = Q K^T,  P = softmax(M + scale S),  P~ = P f,  Z = P~ V   (scale = 1 / sqrt(d_k); 1 unscaled)
 // Backward:
 //   dV = P~^T dZ,  dP = (dZ V^T) f,  dS = scale P (dP - sum(dP P)),  dQ = dS K,  dK = dS^T Q
 #include <cstdint>

@@ -9,6 +9,10 @@ namespace examples::experiments {
 
 std::vector<Experiment> all_experiments();
 
+Experiment scale_experiment();
+Experiment norm_experiment();
+Experiment attention_cost_experiment();
+Experiment kv_cache_experiment();
 Experiment vit_pooling_experiment();
 
 }  // namespace examples::experiments

@@ -11,6 +11,7 @@
 // a few times the largest difference these cases show; a wrong eps or scale is far outside.
 #include "check.h"
 
+#include <optional>
 #include <vector>
 
 #include "autograd/kernels/dropout_draw.h"
@@ -235,6 +236,7 @@ struct AttentionCase {
     std::int64_t B, Tq, Tk, H, dk, dv;
     bool masked;
     double p_drop;
+    std::optional<double> scale = {};  // none: 1 / sqrt(dk)
 };
 
 void check_attention(const AttentionCase& c) {
@@ -264,7 +266,7 @@ void check_attention(const AttentionCase& c) {
                                 : 1.0f;
         };
         const MatrixView<float> P = packed_view(p.data() + bh * p_size, c.Tq, c.Tk);
-        const float scale = static_cast<float>(1 / std::sqrt(static_cast<double>(c.dk)));
+        const float scale = static_cast<float>(c.scale.value_or(1 / std::sqrt(static_cast<double>(c.dk))));
         reference::attention_head<float>(at(q.data(), c.Tq, c.dk), at(k.data(), c.Tk, c.dk), at(v.data(), c.Tk, c.dv),
                                          mask, scale, f, at(z.data(), c.Tq, c.dv), P);
         reference::attention_head_backward<float>(at(dz.data(), c.Tq, c.dv), at(q.data(), c.Tq, c.dk),
@@ -288,7 +290,7 @@ void check_attention(const AttentionCase& c) {
         Tensor mask = c.masked ? tensor(std::vector<double>(keep.begin(), keep.end()), {c.B, 1, c.Tk}, Dtype::int64)
                                : Tensor();
         Generator gen(42);
-        AttentionOutput out = multi_head_attention(tq, tk, tv, c.H, mask, c.p_drop, c.p_drop > 0, gen);
+        AttentionOutput out = multi_head_attention(tq, tk, tv, c.H, mask, c.p_drop, c.p_drop > 0, gen, c.scale);
         out.z.backward(tensor_of(dz, out.z.shape()));
         require_close(floats(out.weights), p, bound_k, "P");
         require_close(floats(out.z), z, bound_k, "Z");
@@ -306,6 +308,12 @@ TEST_CASE("multi_head_attention in float32 equals reference::attention_head at e
             for (auto [dk, dv] : {std::pair<std::int64_t, std::int64_t>{3, 2}, {8, 8}, {16, 9}})
                 for (bool masked : {false, true})
                     for (double p_drop : {0.0, 0.3}) check_attention({4, Tq, Tk, 2, dk, dv, masked, p_drop});
+}
+
+TEST_CASE("multi_head_attention in float32 without the 1/sqrt(d_k) scale equals the reference's", "[forward]") {
+    for (std::int64_t Tk : {7, 9, 17})
+        for (bool masked : {false, true})
+            for (double scale : {1.0, 0.3}) check_attention({2, 9, Tk, 2, 8, 8, masked, 0.0, scale});
 }
 
 TEST_CASE("linear in float32 on 1 and 2 threads equals reference::linear, values and gradients", "[forward]") {

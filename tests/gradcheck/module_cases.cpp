@@ -11,6 +11,7 @@
 #include "models/transformer.h"
 #include "models/vit.h"
 #include "nn/attention_mask.h"
+#include "nn/dot_product_attention.h"
 #include "nn/embedding.h"
 #include "nn/feed_forward.h"
 #include "nn/layer_norm.h"
@@ -135,6 +136,35 @@ std::vector<Case> module_cases() {
     cases.push_back(module_case<nn::MultiHeadAttention>(
         "nn", "MultiHeadAttention (block-local, L 2)", "[2,5,4], 2 heads", mha, [] { return std::vector{leaf({2, 5, 4}, 18)}; },
         [](const nn::MultiHeadAttention& m, auto& x) { return m.forward_block_local(x[0], 2); }));
+    cases.push_back(module_case<nn::MultiHeadAttention>(
+        "nn", "MultiHeadAttention (unscaled, causal)", "[2,3,4], 2 heads, P = softmax(Q K^T + M)",
+        [] {
+            auto m = std::make_shared<nn::MultiHeadAttention>(4, 2);
+            m->scaled = false;
+            return m;
+        },
+        [] { return std::vector{leaf({2, 3, 4}, 20)}; },
+        [](const nn::MultiHeadAttention& m, auto& x) { return m.self_attention(x[0], nn::subsequent_mask(3)); }));
+    cases.push_back({"nn", "dot_product_attention (003, no projections)", "x [2,3,4] over y [2,5,4], padding", [] {
+                         Tensor mask = ids({1, 1, 1, 0, 0, 1, 1, 1, 1, 1}, {2, 1, 5});
+                         return gradcheck([&](auto& x) { return nn::dot_product_attention(x[0], x[1], mask); },
+                                          {leaf({2, 3, 4}, 33), leaf({2, 5, 4}, 34)});
+                     }});
+    cases.push_back({"nn", "dot_product_attention (self, scaled)", "x [2,4,3] over itself", [] {
+                         return gradcheck([&](auto& x) { return nn::dot_product_attention(x[0], x[0], Tensor(), true); },
+                                          {leaf({2, 4, 3}, 35)});
+                     }});
+    cases.push_back(module_case<nn::MultiHeadAttention>(
+        "nn", "MultiHeadAttention (block-local L 2, bidirectional, padding)", "[2,5,4], 2 heads, key mask [2,1,5]", mha,
+        [] { return std::vector{leaf({2, 5, 4}, 21)}; },
+        [](const nn::MultiHeadAttention& m, auto& x) {
+            return m.forward_block_local(x[0], 2, nn::Direction::bidirectional, ids({1, 1, 1, 1, 1, 1, 1, 1, 0, 0}, {2, 1, 5}));
+        }));
+    for (nn::Direction d : {nn::Direction::causal, nn::Direction::bidirectional})
+        cases.push_back(module_case<nn::MultiHeadAttention>(
+            "nn", d == nn::Direction::causal ? "MultiHeadAttention (strided S 2, causal)" : "MultiHeadAttention (strided S 2, bidirectional)",
+            "[2,5,4], 2 heads", mha, [] { return std::vector{leaf({2, 5, 4}, 22)}; },
+            [d](const nn::MultiHeadAttention& m, auto& x) { return m.forward_strided(x[0], 2, d); }));
     for (std::int64_t k : {1, 2})
         cases.push_back(module_case<nn::MixtureOfExperts>(
             "nn", k == 1 ? "MixtureOfExperts (top 1) + aux loss" : "MixtureOfExperts (top 2) + aux loss",
@@ -224,6 +254,15 @@ std::vector<Case> module_cases() {
             },
             [] { return std::vector<Tensor>{}; },
             [](const models::TextClassifier& m, auto&) { return m.forward(ids({3, 1, 4, 1, 5, 2, 6, 5, 0, 0}, {2, 5})); }));
+    cases.push_back(module_case<models::ViT>(
+        "models", "ViT (strided attention S 2)", "[2,1,8,8], patch 4, D 8, depth 1, 5 tokens",
+        [] {
+            models::ViTConfig c;
+            c.image_size = 8, c.patch = 4, c.d_model = 8, c.depth = 1, c.heads = 2, c.mlp = 16, c.classes = 3, c.seed = 2;
+            c.attention = {nn::AttentionPattern::Kind::strided, 2};
+            return std::make_shared<models::ViT>(c);
+        },
+        [] { return std::vector{leaf({2, 1, 8, 8}, 17)}; }, [](const models::ViT& m, auto& x) { return m.forward(x[0]); }));
     struct GPTVariant {
         const char* name;
         std::int64_t block, experts;

@@ -160,6 +160,18 @@ std::vector<Case> op_cases() {
                Generator g(11);  // the same factors at every evaluation
                return multi_head_attention(x[0], x[1], x[2], 2, Tensor(), 0.3, true, g).z;
            }),
+        op("multi_head_attention", "q/k/v [2,3,4], 2 heads, causal, unscaled (scale 1)",
+           [] { return std::vector{leaf({2, 3, 4}, 12), leaf({2, 3, 4}, 13), leaf({2, 3, 4}, 14)}; },
+           [](auto& x) {
+               return multi_head_attention(x[0], x[1], x[2], 2, ids({1, 0, 0, 1, 1, 0, 1, 1, 1}, {1, 3, 3}), 0.0, false,
+                                           default_generator(), 1.0)
+                   .z;
+           }),
+        op("multi_head_self_attention", "qkv [2,3,12], 2 heads, scale 1.7",
+           [] { return std::vector{leaf({2, 3, 12}, 15)}; },
+           [](auto& x) {
+               return multi_head_self_attention(x[0], 2, Tensor(), 0.0, false, default_generator(), 1.7).z;
+           }),
         op("multi_head_self_attention", "qkv [2,3,12], 2 heads, causal mask [1,3,3]",
            [] { return std::vector{leaf({2, 3, 12}, 10)}; },
            [](auto& x) { return multi_head_self_attention(x[0], 2, ids({1, 0, 0, 1, 1, 0, 1, 1, 1}, {1, 3, 3})).z; }),

@@ -1,6 +1,7 @@
 // The whole Transformer: decoder causality, parameters, errors. Its gradient
 // checks (pre-norm, post-norm, 001's LayerNorm) are in the catalog.
 #include "check.h"
+#include "models/encoder_layer.h"
 #include "models/transformer.h"
 #include "nn/attention_mask.h"
 
@@ -95,4 +96,48 @@ TEST_CASE("001's LayerNorm reaches every norm of the Transformer, and changes it
     double largest = 0;
     for (std::size_t i = 0; i < a.size(); ++i) largest = std::max(largest, std::abs(a[i] - s[i]));
     CHECK(largest > 1e-3);  // same weights (same seed), another normalisation
+}
+
+TEST_CASE("TransformerConfig's scaled_attention = false reaches every attention layer", "[model]") {
+    models::TransformerConfig c;
+    c.n_layers = 2, c.d_model = 8, c.d_ff = 16, c.heads = 2, c.dropout = 0;
+    for (bool scaled : {true, false}) {
+        c.scaled_attention = scaled;
+        models::Transformer model(c);
+        int layers = 0;
+        for (const auto& layer : *model.encoder->layers) {
+            CHECK(layer->self_attn->scaled == scaled);
+            ++layers;
+        }
+        for (const auto& layer : *model.decoder->layers) {
+            CHECK(layer->self_attn->scaled == scaled);
+            CHECK(layer->src_attn->scaled == scaled);
+            ++layers;
+        }
+        CHECK(layers == 4);
+    }
+}
+
+TEST_CASE("an encoder layer with a local pattern equals the full layer under that pattern's mask (004 §15.6.1)",
+          "[model]") {
+    // Same seed, same weights: the pattern changes only which keys self-attention reads.
+    using Kind = nn::AttentionPattern::Kind;
+    const std::int64_t S = 7;
+    Tensor x = rand64({2, S, 8}, 9).detach();
+    Tensor pad = tensor({1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0}, {2, 1, S}, Dtype::int64);
+    for (auto [kind, mask] : {std::pair{Kind::block_local, nn::block_local_mask(S, 3, nn::Direction::bidirectional)},
+                              {Kind::strided, nn::strided_mask(S, 3, nn::Direction::bidirectional)}}) {
+        nn::BlockConfig c{8, 2, 16, 0.0, nn::Norm::pre};
+        Generator g1(4), g2(4);
+        models::EncoderLayer full(c, g1);
+        c.encoder_attention = {kind, 3};
+        models::EncoderLayer local(c, g2);
+        full.to(Dtype::float64), local.to(Dtype::float64);
+        INFO((kind == Kind::strided ? "strided" : "block-local"));
+        require_values(local.forward(x, pad), full.forward(x, nn::mask_and(mask, pad)).to_vector(), 1e-12);
+    }
+    nn::BlockConfig bad{8, 2, 16, 0.0, nn::Norm::pre};
+    bad.encoder_attention = {Kind::strided, 0};
+    Generator g(1);
+    CHECK_THROWS_AS(models::EncoderLayer(bad, g), ValueError);
 }

@@ -68,10 +68,11 @@ def layer_norm(x, gamma, beta, eps=1e-5):  # 003: gamma (a - mu) / sqrt(v + eps)
     return gamma * (x - mu) / torch.sqrt(v + eps) + beta
 
 
-def attention(q, k, v, mask=None):
+def attention(q, k, v, mask=None, scaled=True):
     """001/002: P = softmax(Q K^T / sqrt(d_k) + M), Z = P V; M = -inf where mask == 0 (001's text);
-    a row with every key masked attends to nothing (P = 0), Lectern's convention."""
-    s = q @ k.transpose(-1, -2) / math.sqrt(q.shape[-1])
+    a row with every key masked attends to nothing (P = 0), Lectern's convention. scaled=False:
+    P = softmax(Q K^T + M), 001's dot-product attention."""
+    s = q @ k.transpose(-1, -2) / (math.sqrt(q.shape[-1]) if scaled else 1.0)
     if mask is not None:
         keep = mask.expand(s.shape) != 0
         s = s.masked_fill(~keep, -math.inf)
@@ -83,7 +84,7 @@ def attention(q, k, v, mask=None):
     return p @ v, p
 
 
-def mha(p, prefix, q_in, kv_in, heads, mask=None, v_in=None):
+def mha(p, prefix, q_in, kv_in, heads, mask=None, v_in=None, scaled=True):
     """001 / 004 eq. 15.55-15.56: heads from column blocks of the projections, concat, W_O.
     Values come from kv_in, or from v_in when given (keys and values of their own widths)."""
     def proj(name, x):
@@ -94,7 +95,8 @@ def mha(p, prefix, q_in, kv_in, heads, mask=None, v_in=None):
         return x.reshape(b, t, heads, d // heads).transpose(1, 2)
 
     m = None if mask is None else mask.unsqueeze(1)  # the same mask for every head
-    z, _ = attention(split(proj("w_q", q_in)), split(proj("w_k", kv_in)), split(proj("w_v", kv_in if v_in is None else v_in)), m)
+    z, _ = attention(split(proj("w_q", q_in)), split(proj("w_k", kv_in)), split(proj("w_v", kv_in if v_in is None else v_in)), m,
+                     scaled)
     b, h, t, dk = z.shape
     return proj("w_o", z.transpose(1, 2).reshape(b, t, h * dk))
 
@@ -345,6 +347,7 @@ def main():
         return {"y": l["gamma"] * (x - mean) / (std + 1e-6) + l["beta"]}
 
     with_grads("layer_norm_annotated", {"x": rand(2, 3, 5) * 3}, {"gamma": rand(5), "beta": rand(5)}, layer_norm_001)
+    attention_variant_cases()
 
 
 # ---- the decoder-only pieces (002 "Decoders"; the GPT's layout as nanoGPT's model.py
@@ -503,6 +506,45 @@ def pooling_cases():
 
         with_grads(f"text_classifier_{pooling}", {}, params_like(ts), classify, {"ids": ids})
     torch.set_rng_state(state)
+
+
+# ---- attention without the scale, without projections, and local patterns in both
+# directions (issue 27). Their own random stream, so that these files and every other stay
+# the same whatever cases are added after them.
+
+def local_pattern(t, size, strided, causal_too):
+    """004 §15.6.1: i attends to j iff both are in one block of `size` positions, or (strided)
+    j - i is a multiple of `size`; causal also only j <= i. [1, T, T]."""
+    i, j = torch.arange(t).unsqueeze(1), torch.arange(t).unsqueeze(0)
+    keep = ((i - j) % size == 0) if strided else (i // size == j // size)
+    if causal_too:
+        keep = keep & (j <= i)
+    return keep.to(torch.int64).unsqueeze(0)
+
+
+def attention_variant_cases():
+    with torch.random.fork_rng():
+        torch.manual_seed(27)
+        d, heads = 8, 2
+        # Multi-head self-attention without 1/sqrt(d_k), causal.
+        with_grads("mha_unscaled", {"x": rand(2, 4, d)}, params_like(mha_shapes("", d)),
+                   lambda l: {"y": mha(l, "", l["x"], l["x"], heads, causal(4), scaled=False)}, {"mask": causal(4)})
+        # 003's dot-product attention, no projections: softmax(X Y^T) Y, and X over itself.
+        pad = torch.tensor([[1, 1, 1, 1, 0], [1, 1, 1, 1, 1]]).reshape(2, 1, 5)
+        with_grads("dot_product_attention", {"x": rand(2, 3, 4) * 2, "y": rand(2, 5, 4) * 2}, {},
+                   lambda l: {"a": attention(l["x"], l["y"], l["y"], pad, scaled=False)[0]}, {"mask": pad})
+        with_grads("dot_product_self_attention", {"x": rand(2, 4, 3) * 2}, {},
+                   lambda l: {"a": attention(l["x"], l["x"], l["x"], None, scaled=False)[0]})
+        # Local patterns over T = 7 with a padding mask on the keys (the second sequence's
+        # last two positions): blocks of 3 in both directions, stride 3 causal and in both.
+        key_pad = torch.tensor([[1, 1, 1, 1, 1, 1, 1], [1, 1, 1, 1, 1, 0, 0]]).reshape(2, 1, 7)
+        for name, strided, causal_too in (("mha_block_local_bidirectional", False, False),
+                                          ("mha_strided_causal", True, True),
+                                          ("mha_strided_bidirectional", True, False)):
+            mask = local_pattern(7, 3, strided, causal_too) & key_pad
+            with_grads(name, {"x": rand(2, 7, d)}, params_like(mha_shapes("", d)),
+                       lambda l, mask=mask: {"y": mha(l, "", l["x"], l["x"], heads, mask)},
+                       {"mask": mask, "key_mask": key_pad})
 
 
 if __name__ == "__main__":

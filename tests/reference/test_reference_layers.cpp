@@ -1,5 +1,6 @@
 // Lectern against PyTorch, op by op and layer by layer, in float64: values and
 // every gradient (the files are made by make_reference.py; docs/reference.md).
+#include "nn/dot_product_attention.h"
 #include "nn/feed_forward.h"
 #include "nn/layer_norm.h"
 #include "nn/linear.h"
@@ -144,5 +145,58 @@ TEST_CASE("encoder and decoder layers match PyTorch, pre-norm and post-norm", "[
             ref.compare("out.y", y);
             ref.compare_gradients(y, {{"x", x}, {"memory", memory}}, &layer);
         }
+    }
+}
+
+TEST_CASE("attention without the 1/sqrt(d_k) scale matches PyTorch: multi-head, causal", "[reference]") {
+    reference::Case ref("mha_unscaled");
+    nn::MultiHeadAttention mha(8, 2);
+    mha.to(Dtype::float64);
+    mha.scaled = false;
+    ref.load_parameters(mha);
+    Tensor x = ref.input("x");
+    Tensor y = mha.self_attention(x, ref["mask"]);
+    ref.compare("out.y", y);
+    ref.compare_gradients(y, {{"x", x}}, &mha);
+}
+
+TEST_CASE("003's dot-product attention matches PyTorch: softmax(X Y^T) Y, and X over itself", "[reference]") {
+    {
+        reference::Case ref("dot_product_attention");
+        Tensor x = ref.input("x"), y = ref.input("y");
+        Tensor a = nn::dot_product_attention(x, y, ref["mask"]);
+        ref.compare("out.a", a);
+        ref.compare_gradients(a, {{"x", x}, {"y", y}});
+    }
+    {
+        reference::Case ref("dot_product_self_attention");
+        Tensor x = ref.input("x");
+        Tensor a = nn::dot_product_attention(x, x);
+        ref.compare("out.a", a);
+        ref.compare_gradients(a, {{"x", x}});
+    }
+}
+
+TEST_CASE("local attention per group matches PyTorch's full attention under the pattern's mask (004 §15.6.1)",
+          "[reference]") {
+    // T = 7, groups of 3 (the last padded), the second sequence's last two keys padding.
+    struct Variant {
+        const char* name;
+        bool strided;
+        nn::Direction direction;
+    };
+    for (Variant v : {Variant{"mha_block_local_bidirectional", false, nn::Direction::bidirectional},
+                      {"mha_strided_causal", true, nn::Direction::causal},
+                      {"mha_strided_bidirectional", true, nn::Direction::bidirectional}}) {
+        INFO(v.name);
+        reference::Case ref(v.name);
+        nn::MultiHeadAttention mha(8, 2);
+        mha.to(Dtype::float64);
+        ref.load_parameters(mha);
+        Tensor x = ref.input("x");
+        Tensor y = v.strided ? mha.forward_strided(x, 3, v.direction, ref["key_mask"])
+                             : mha.forward_block_local(x, 3, v.direction, ref["key_mask"]);
+        ref.compare("out.y", y);
+        ref.compare_gradients(y, {{"x", x}}, &mha);
     }
 }

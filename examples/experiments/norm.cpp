@@ -1,0 +1,133 @@
+// norm: pre-norm against post-norm in a deeper Transformer (003 "Encoder layer": the
+// pre-norm transformer "trains more stably"; 001's SublayerConnection is pre-norm, the paper's
+// text post-norm).
+//
+// N = 6 encoder and decoder layers on the copy task, each placement of the LayerNorm with and
+// without the learning-rate warm-up, three seeds each. With warm-up the rate follows 001's Noam
+// schedule, lr = f d^-0.5 min(s^-0.5, s w^-1.5); without it, the rate is that schedule's peak,
+// f d^-0.5 w^-0.5, from the first step on. A run that fails to learn is one whose loss over its
+// last tenth of steps is above half the loss of guessing, ln(V - 1) / 2; a diverged run is one
+// whose loss or gradient stopped being finite.
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "examples/console.h"
+#include "examples/experiments/registry.h"
+#include "examples/experiments/report.h"
+#include "examples/experiments/seq2seq_training.h"
+
+namespace examples::experiments {
+
+namespace {
+
+double tail_mean(const std::vector<double>& v) {
+    if (v.empty()) return std::nan("");
+    const std::size_t from = v.size() - std::max<std::size_t>(1, v.size() / 10);
+    double s = 0;
+    for (std::size_t i = from; i < v.size(); ++i) s += v[i];
+    return s / static_cast<double>(v.size() - from);
+}
+
+plot::Curve smoothed(const std::string& name, const Seq2SeqResult& r, std::size_t w) {
+    plot::Curve c{name, {}, {}};
+    for (std::size_t i = 0; i + w <= r.train_loss.size(); i += w) {
+        double sum = 0;
+        for (std::size_t j = i; j < i + w; ++j) sum += r.train_loss[j];
+        c.x.push_back(r.steps[i + w - 1]), c.y.push_back(sum / static_cast<double>(w));
+    }
+    return c;
+}
+
+struct Arm {
+    nn::Norm norm;
+    bool warmup;
+    std::string name() const {
+        return fmt::format("{}, {}", norm == nn::Norm::pre ? "pre-norm" : "post-norm", warmup ? "warm-up" : "no warm-up");
+    }
+};
+
+void run(const Options& o) {
+    const int seeds = o.quick ? 1 : 3;
+    Seq2SeqRun base;
+    base.model.n_layers = o.quick ? 2 : 6, base.model.d_model = 64, base.model.heads = 4, base.model.d_ff = 128;
+    base.model.dropout = 0.0;
+    base.steps = o.quick ? 10 : 300, base.batch = 32, base.seq_len = 10, base.eval_sequences = o.quick ? 20 : 200;
+    const std::int64_t warmup = o.quick ? 4 : 100;
+    const double factor = 1.0;
+    const double peak = factor / std::sqrt(static_cast<double>(base.model.d_model)) / std::sqrt(static_cast<double>(warmup));
+    const double guessing = std::log(static_cast<double>(base.vocab - 1));
+    say("The copy task (V {}, length {}), N = {} layers, d_model {}, {} heads, d_ff {}, {} steps of batch {}; "
+        "warm-up: Noam factor {} over {} steps (peak rate {:.4f}); no warm-up: {:.4f} throughout; seeds {}..{}\n",
+        base.vocab, base.seq_len, base.model.n_layers, base.model.d_model, base.model.heads, base.model.d_ff,
+        base.steps, base.batch, factor, warmup, peak, peak, o.seed, o.seed + static_cast<std::uint64_t>(seeds) - 1);
+    Table table({"placement", "schedule", "seed", "final train loss", "held-out loss", "exact", "outcome"});
+    const std::vector<Arm> arms = {{nn::Norm::post, true}, {nn::Norm::post, false}, {nn::Norm::pre, true},
+                                   {nn::Norm::pre, false}};
+    plot::LinePlot with{"with warm-up", "step", "training loss (10-step mean)", {}, false, true},
+        without{"without warm-up (the peak rate from step 1)", "step", "training loss (10-step mean)", {}, false, true};
+    struct Tally {
+        int failed = 0, diverged = 0;
+        double final_loss = 0;  // mean over seeds that did not diverge
+        int finite = 0;
+    };
+    std::vector<Tally> tally(arms.size());
+    for (std::size_t a = 0; a < arms.size(); ++a) {
+        for (int s = 0; s < seeds; ++s) {
+            Seq2SeqRun r = base;
+            r.model.norm = arms[a].norm;
+            r.seed = o.seed + static_cast<std::uint64_t>(s);
+            r.warmup = arms[a].warmup ? warmup : 0;
+            r.lr_factor = arms[a].warmup ? factor : peak;
+            const Seq2SeqResult res = train_seq2seq(r);
+            const double last = tail_mean(res.train_loss);
+            const bool failed = res.diverged || !(last < guessing / 2);
+            Tally& t = tally[a];
+            t.failed += failed, t.diverged += res.diverged;
+            if (!res.diverged) t.final_loss += last, ++t.finite;
+            table.row({arms[a].norm == nn::Norm::pre ? "pre-norm" : "post-norm", arms[a].warmup ? "warm-up" : "none",
+                       std::to_string(r.seed), fmt::format("{:.3f}", last),
+                       res.diverged ? "-" : fmt::format("{:.3f}", res.held_out_loss),
+                       res.diverged ? "-" : fmt::format("{:.0f}%", 100 * res.held_out_exact),
+                       res.diverged ? fmt::format("diverged at step {}", res.steps.size() + 1)
+                                    : (failed ? "did not learn" : "learned")});
+            if (!res.train_loss.empty())
+                (arms[a].warmup ? with : without)
+                    .curves.push_back(smoothed(fmt::format("{}, seed {}", arms[a].norm == nn::Norm::pre ? "pre" : "post",
+                                                           r.seed),
+                                               res, o.quick ? 2 : 10));
+        }
+    }
+    table.print();
+    say("\n");
+    Table summary({"placement, schedule", "failed (of seeds)", "diverged", "mean final loss of the finite runs"});
+    for (std::size_t a = 0; a < arms.size(); ++a)
+        summary.row({arms[a].name(), fmt::format("{} of {}", tally[a].failed, seeds), std::to_string(tally[a].diverged),
+                     tally[a].finite ? fmt::format("{:.3f}", tally[a].final_loss / tally[a].finite) : "-"});
+    summary.print();
+    draw(o, "experiments_norm",
+         {fmt::format("Post-norm against pre-norm, N = {} layers, with and without warm-up", base.model.n_layers), 2,
+          1200, 480, {with, without}});
+
+    // 003's claim as a count: pre-norm fails in no more runs than post-norm under either
+    // schedule, and in fewer under at least one.
+    const Tally &post_w = tally[0], &post_n = tally[1], &pre_w = tally[2], &pre_n = tally[3];
+    auto mean_final = [](const Tally& t) { return t.finite ? t.final_loss / t.finite : INFINITY; };
+    const bool never_worse = pre_w.failed <= post_w.failed && pre_n.failed <= post_n.failed;
+    const bool fewer_somewhere = pre_w.failed < post_w.failed || pre_n.failed < post_n.failed;
+    verdict(never_worse && fewer_somewhere,
+            fmt::format("runs that failed to learn, of {} per arm: post-norm {} with warm-up and {} without, pre-norm {} "
+                        "and {}; mean final loss with warm-up: post-norm {:.3f}, pre-norm {:.3f}; without: {:.3f}, {:.3f}",
+                        seeds, post_w.failed, post_n.failed, pre_w.failed, pre_n.failed, mean_final(post_w),
+                        mean_final(pre_w), mean_final(post_n), mean_final(pre_n)));
+}
+
+}  // namespace
+
+Experiment norm_experiment() {
+    return {"norm", "pre-norm trains a deep Transformer more stably than post-norm, with or without warm-up (003 "
+                    "\"Encoder layer\")",
+            run};
+}
+
+}  // namespace examples::experiments
