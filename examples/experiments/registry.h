@@ -1,0 +1,12 @@
+#pragma once
+// Every experiment, in the order of docs/experiments.md. Each lives in its own
+// file, examples/experiments/<name>.cpp.
+#include <vector>
+
+#include "examples/experiments/experiment.h"
+
+namespace examples::experiments {
+
+std::vector<Experiment> all_experiments();
+
+}  // namespace examples::experiments

@@ -1,0 +1,39 @@
+#pragma once
+// The encoder-decoder Transformer trained on a sequence task (copy, reverse,
+// sort: data/sequence_tasks.h) as the copy task trains it (001's full post):
+// Adam (beta2 0.98, eps 1e-9), teacher forcing, the Transformer's warm-up
+// schedule, then scored on held-out sequences by greedy decoding. What the
+// experiments compare runs of.
+#include <cstdint>
+#include <vector>
+
+#include "data/sequence_tasks.h"
+#include "models/transformer.h"
+
+namespace examples::experiments {
+
+struct Seq2SeqRun {
+    models::TransformerConfig model;  // src_vocab and tgt_vocab are set to `vocab`
+    data::SequenceTask task = data::SequenceTask::copy;
+    std::int64_t vocab = 11, seq_len = 10, batch = 32, steps = 400;
+    // warmup > 0: lr(s) = lr_factor * d_model^-0.5 * min(s^-0.5, s warmup^-1.5) (001);
+    // warmup = 0: no warm-up, the constant rate lr_factor.
+    std::int64_t warmup = 100;
+    double lr_factor = 1.0;
+    double smoothing = 0.0;  // label smoothing of the training loss (001's LabelSmoothing)
+    std::uint64_t seed = 1;  // of the model (model.seed is set to it), the batches and the held-out set
+    std::int64_t eval_sequences = 200;
+};
+
+struct Seq2SeqResult {
+    std::vector<double> steps, train_loss;  // the training loss at every step (smoothed if smoothing > 0)
+    double held_out_loss = 0;            // negative log-likelihood per target token, teacher forcing, no smoothing
+    double held_out_token_accuracy = 0;  // of greedily decoded tokens, position by position
+    double held_out_exact = 0;           // of greedily decoded sequences, all tokens right
+    bool diverged = false;               // the loss or a gradient stopped being finite; training stopped there
+    double seconds = 0;                  // of training
+};
+
+Seq2SeqResult train_seq2seq(const Seq2SeqRun& run);
+
+}  // namespace examples::experiments
