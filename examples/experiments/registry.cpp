@@ -3,7 +3,11 @@
 namespace examples::experiments {
 
 std::vector<Experiment> all_experiments() {
-    return {};
+    return {
+        positions_experiment(),
+        label_smoothing_experiment(),
+        experts_experiment(),
+    };
 }
 
 }  // namespace examples::experiments

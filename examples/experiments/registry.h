@@ -9,4 +9,8 @@ namespace examples::experiments {
 
 std::vector<Experiment> all_experiments();
 
+Experiment positions_experiment();
+Experiment label_smoothing_experiment();
+Experiment experts_experiment();
+
 }  // namespace examples::experiments
