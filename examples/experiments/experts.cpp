@@ -20,6 +20,7 @@
 #include "examples/console.h"
 #include "examples/experiments/registry.h"
 #include "examples/experiments/report.h"
+#include "examples/experiments/window_means.h"
 #include "models/gpt.h"
 #include "nn/clip_grad.h"
 #include "nn/lr_schedule.h"
@@ -158,9 +159,10 @@ plot::Figure figure(const std::vector<Trained>& runs) {
     std::vector<plot::Panel> panels{val, by_step};
     for (const Trained& t : runs) {
         if (t.setting.experts == 0) continue;
-        plot::LinePlot share{fmt::format("Layer 0's tokens per expert ({})", t.setting.short_name), "training step",
-                             "share of the assignments", {}, false, false};
-        for (std::size_t e = 0; e < t.share.size(); ++e) share.curves.push_back({fmt::format("expert {}", e), t.steps, t.share[e]});
+        plot::LinePlot share{fmt::format("Tokens per expert in layer 0, {}", t.setting.short_name), "training step",
+                             "share of assignments (5-step means)", {}, false, false};
+        for (std::size_t e = 0; e < t.share.size(); ++e)
+            share.curves.push_back(window_means(fmt::format("expert {}", e), t.steps, t.share[e], 5));
         share.curves.push_back({"even share 1/E", {t.steps.front(), t.steps.back()}, {1.0 / kExperts, 1.0 / kExperts}});
         panels.push_back(share);
     }
@@ -169,7 +171,7 @@ plot::Figure figure(const std::vector<Trained>& runs) {
 }
 
 void run_experts(const Options& o) {
-    const Budget b = o.quick ? Budget{32, 32, 2, 2, 32, 8, 12, 6, 16} : Budget{64, 64, 2, 4, 128, 32, 300, 25, 64};
+    const Budget b = o.quick ? Budget{32, 32, 2, 2, 32, 8, 12, 6, 16} : Budget{64, 64, 2, 4, 128, 16, 250, 25, 32};
     say("reading the fortunes ({}) ...\n", kFortunesDir);
     const Corpus c = load_fortunes();
     say("{} characters, alphabet of {}; validation: the last {}\n", c.ids.size(), c.vocab->size(), c.val().size());

@@ -19,6 +19,7 @@
 #include "examples/experiments/registry.h"
 #include "examples/experiments/report.h"
 #include "examples/experiments/seq2seq_training.h"
+#include "examples/experiments/window_means.h"
 
 namespace examples::experiments {
 
@@ -51,15 +52,16 @@ double final_level(const std::vector<double>& loss) {
 }
 
 plot::Figure figure(const std::vector<PositionsRun>& runs) {
-    plot::LinePlot reverse{"Reversing: training loss", "training step", "loss (nats per token, log scale)", {}, false, true};
-    plot::LinePlot sort{"Sorting (the control): training loss", "training step", "loss (nats per token, log scale)",
-                        {}, false, true};
+    plot::LinePlot reverse{"Reversing: training loss, means of 10 steps", "training step",
+                           "loss (nats per token, log scale)", {}, false, true};
+    plot::LinePlot sort{"Sorting (the control): training loss, means of 10 steps", "training step",
+                        "loss (nats per token, log scale)", {}, false, true};
     plot::BarChart reverse_accuracy{"Reversing: held-out token accuracy", "positional code", "accuracy (%)", {}, {}};
     plot::BarChart sort_accuracy{"Sorting: held-out token accuracy", "positional code", "accuracy (%)", {}, {}};
     for (const PositionsRun& r : runs) {
         const bool reversing = r.task == data::SequenceTask::reverse;
         const std::string name = nn::positions_name(r.positions);
-        (reversing ? reverse : sort).curves.push_back({name, r.result.steps, r.result.train_loss});
+        (reversing ? reverse : sort).curves.push_back(window_means(name, r.result.steps, r.result.train_loss, 10));
         plot::BarChart& bars = reversing ? reverse_accuracy : sort_accuracy;
         bars.categories.push_back(name);
         bars.values.push_back(100 * r.result.held_out_token_accuracy);
