@@ -184,7 +184,7 @@ models::GPTConfig model_config(const Options& o, std::int64_t vocab) {
     models::GPTConfig c;
     c.vocab = vocab, c.context = o.context, c.d_model = o.d_model, c.n_layers = o.layers, c.heads = o.heads;
     c.d_ff = o.d_ff, c.dropout = o.dropout, c.tie_weights = !o.untie;
-    c.positions = o.positions == "sinusoidal" ? models::Positions::sinusoidal : models::Positions::learned;
+    c.positions = nn::parse_positions(o.positions);
     c.block = o.block, c.experts = o.experts, c.top_k = o.top_k_experts, c.seed = o.seed;
     return c;
 }
@@ -422,7 +422,10 @@ void add_flags(CLI::App& app, Options& o) {
     app.add_option("--d-model", o.d_model, "model width")->check(CLI::Range(2, 8192));
     app.add_option("--heads", o.heads, "attention heads (must divide --d-model)")->check(CLI::Range(1, 256));
     app.add_option("--d-ff", o.d_ff, "MLP width (each expert's, with --experts)")->check(CLI::Range(1, 65536));
-    app.add_option("--positions", o.positions, "learned or sinusoidal")->check(CLI::IsMember({"learned", "sinusoidal"}));
+    app.add_option("--positions", o.positions,
+                   "learned, sinusoidal, binary (004 §15.5.3), concatenated (the sinusoid beside the embeddings; "
+                   "needs --untie) or none")
+        ->check(CLI::IsMember({"learned", "sinusoidal", "binary", "concatenated", "none"}));
     app.add_flag("--untie", o.untie, "an output projection of its own instead of the token embedding's transpose");
     app.add_option("--block", o.block, "block-local attention over blocks of L tokens (004 §15.6.1); 0: full")
         ->check(CLI::Range(0, 8192));

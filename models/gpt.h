@@ -9,11 +9,11 @@
 #include "nn/layer_norm.h"
 #include "nn/learned_positional_embedding.h"
 #include "nn/linear.h"
-#include "nn/sinusoidal_positional_encoding.h"
+#include "nn/positional_encoding.h"
 
 namespace models {
 
-enum class Positions { learned, sinusoidal };
+using Positions = nn::Positions;  // none, sinusoidal, learned, binary, concatenated
 
 struct GPTConfig {
     std::int64_t vocab = 0;
@@ -24,6 +24,7 @@ struct GPTConfig {
     std::int64_t d_ff = 512;
     double dropout = 0.0;
     Positions positions = Positions::learned;
+    std::int64_t position_width = 0;  // K of concatenated positions; 0: nn::default_concat_width(d_model)
     bool tie_weights = true;   // output projection = token embedding^T (001 "Embeddings and Softmax"; unscaled, as GPT-2)
     std::int64_t block = 0;    // 0: full causal attention; L > 0: block-local, blocks of L positions (004 §15.6.1)
     std::int64_t experts = 0;  // 0: GELU MLP; E > 0: mixture of E experts (004 §15.5.7)
@@ -38,7 +39,8 @@ struct GPTConfig {
 
 // A decoder-only language model (002 "Decoders (e.g., ChatGPT)"; the layout of
 // nanoGPT / GPT-2):
-//   h_0 = E_tok[x] + P[:T]                                   (learned or sinusoidal positions)
+//   h_0 = POS(E_tok[x])    E_tok[x] + P[:T] with learned, sinusoidal or binary P; E_tok[x] alone;
+//                          or [E_tok[x] ; P_K[:T]] with E_tok K narrower (nn/positional_encoding.h)
 //   h_l = GPTBlock(h_{l-1}),  l = 1..N                        (pre-norm, causal)
 //   logits = LN(h_N) W_out,   W_out = E_tok^T when tied
 // Trained by next-token cross-entropy; sampled auto-regressively (generate.h).
@@ -57,8 +59,8 @@ public:
 
     GPTConfig config;
     std::shared_ptr<nn::Embedding> tok_embed;
-    std::shared_ptr<nn::LearnedPositionalEmbedding> learned_pos;  // one of the two is set
-    std::shared_ptr<nn::SinusoidalPositionalEncoding> sinusoidal_pos;
+    std::shared_ptr<nn::PositionalEncoding> pos;
+    std::shared_ptr<nn::LearnedPositionalEmbedding> learned_pos;  // pos, when the positions are learned
     std::shared_ptr<nn::Dropout> drop;
     std::shared_ptr<nn::ModuleList<GPTBlock>> blocks;
     std::shared_ptr<nn::LayerNorm> norm;

@@ -12,11 +12,22 @@ Transformer::Transformer(const TransformerConfig& c) : config(c) {
         throw autograd::ValueError(fmt::format("Transformer: shared embeddings need one vocabulary, got {} and {}",
                                                c.src_vocab, c.tgt_vocab));
     if (c.n_layers <= 0) throw autograd::ValueError(fmt::format("Transformer: N = {} layers", c.n_layers));
+    if (c.share_embeddings && c.positions == nn::Positions::concatenated)
+        throw autograd::ValueError(
+            "Transformer: shared embeddings need them d_model wide, and concatenated positions make them narrower");
     autograd::Generator gen(c.seed);
-    src_embed = register_module("src_embed", std::make_shared<nn::Embedding>(c.src_vocab, c.d_model, true, gen));
-    tgt_embed = register_module("tgt_embed", std::make_shared<nn::Embedding>(c.tgt_vocab, c.d_model, true, gen));
-    src_pos = register_module("src_pos", std::make_shared<nn::SinusoidalPositionalEncoding>(c.d_model, c.dropout, c.max_len));
-    tgt_pos = register_module("tgt_pos", std::make_shared<nn::SinusoidalPositionalEncoding>(c.d_model, c.dropout, c.max_len));
+    // The positions fix the embeddings' width. A learned table draws from a stream of its own, so
+    // every kind builds the same embeddings and layers from the same seed.
+    autograd::Generator pos_gen(c.seed + 0x9e3779b97f4a7c15ULL);
+    auto pos = [&] {
+        return nn::make_positional_encoding(c.positions, c.d_model, c.max_len, c.dropout, c.position_width, pos_gen);
+    };
+    auto src_positions = pos(), tgt_positions = pos();
+    const std::int64_t width = src_positions->input_width();
+    src_embed = register_module("src_embed", std::make_shared<nn::Embedding>(c.src_vocab, width, true, gen));
+    tgt_embed = register_module("tgt_embed", std::make_shared<nn::Embedding>(c.tgt_vocab, width, true, gen));
+    src_pos = register_module("src_pos", src_positions);
+    tgt_pos = register_module("tgt_pos", tgt_positions);
     encoder = register_module("encoder", std::make_shared<Encoder>(c.n_layers, c.block_config(), gen));
     decoder = register_module("decoder", std::make_shared<Decoder>(c.n_layers, c.block_config(), gen));
     generator = register_module("generator", std::make_shared<models::Generator>(c.d_model, c.tgt_vocab, gen));

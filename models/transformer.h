@@ -7,7 +7,7 @@
 #include "models/encoder.h"
 #include "models/generator.h"
 #include "nn/embedding.h"
-#include "nn/sinusoidal_positional_encoding.h"
+#include "nn/positional_encoding.h"
 
 namespace models {
 
@@ -25,6 +25,10 @@ struct TransformerConfig {
     bool scaled_attention = true;  // false: every attention without 1/sqrt(d_k) (001's dot-product attention)
     nn::AttentionPattern encoder_attention;  // the encoder's self-attention: full, or local (004 §15.6.1)
     bool share_embeddings = false;  // one matrix for source, target and generator (001 "Embeddings and Softmax")
+    // How source and target learn where each token is (nn/positional_encoding.h): 001's sinusoid
+    // added, or none, learned, 004's binary code, the sinusoid concatenated.
+    nn::Positions positions = nn::Positions::sinusoidal;
+    std::int64_t position_width = 0;  // K of concatenated positions; 0: nn::default_concat_width(d_model)
     std::int64_t max_len = 5000;
     std::uint64_t seed = 0;  // of the Glorot initialisation
 
@@ -37,7 +41,8 @@ struct TransformerConfig {
 // (004 §15.5.4 Figure 15.26; 000's pseudocode):
 //   memory = Encoder(POS(Embed(src)))             encode
 //   out    = Decoder(POS(Embed(tgt)), memory)     decode
-// and the Generator turns `out` into log-probabilities. With teacher forcing
+// and the Generator turns `out` into log-probabilities. POS is config.positions,
+// followed by dropout; with concatenated positions Embed is K narrower than d_model. With teacher forcing
 // (000 note i) the whole target is decoded in one pass under the causal mask.
 class Transformer : public nn::Module {
 public:
@@ -58,8 +63,8 @@ public:
     DecoderCache new_cache() const { return DecoderCache(decoder->layers->size()); }
 
     TransformerConfig config;
-    std::shared_ptr<nn::Embedding> src_embed, tgt_embed;  // scaled by sqrt(d_model) (001)
-    std::shared_ptr<nn::SinusoidalPositionalEncoding> src_pos, tgt_pos;
+    std::shared_ptr<nn::Embedding> src_embed, tgt_embed;  // scaled by the square root of their width (001)
+    std::shared_ptr<nn::PositionalEncoding> src_pos, tgt_pos;
     std::shared_ptr<Encoder> encoder;
     std::shared_ptr<Decoder> decoder;
     std::shared_ptr<models::Generator> generator;

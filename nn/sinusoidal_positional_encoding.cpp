@@ -6,17 +6,18 @@
 
 namespace nn {
 
-SinusoidalPositionalEncoding::SinusoidalPositionalEncoding(std::int64_t d, double p, std::int64_t max_len)
-    : dropout(p) {
+SinusoidalPositionalEncoding::SinusoidalPositionalEncoding(std::int64_t d, double p, std::int64_t max_len) {
     if (d <= 0 || max_len <= 0)
         throw autograd::ValueError(fmt::format("SinusoidalPositionalEncoding: sizes must be positive, got d {} max_len {}",
                                                d, max_len));
+    dropout = p;
     table = register_buffer("table", autograd::Tensor::empty({max_len, d}, Dtype::float32));
     recompute_buffers();
 }
 
-// Eq. 15.57 in double, rounded once to the table's dtype.
-void SinusoidalPositionalEncoding::recompute_buffers() {
+void SinusoidalPositionalEncoding::recompute_buffers() { write_sinusoidal_code(table); }
+
+void write_sinusoidal_code(Tensor& table) {
     const std::int64_t max_len = table.size(0), d = table.size(1);
     autograd::dispatch_floating(table.dtype(), [&](auto zero) {
         using T = decltype(zero);
@@ -31,16 +32,9 @@ void SinusoidalPositionalEncoding::recompute_buffers() {
     });
 }
 
-Tensor SinusoidalPositionalEncoding::forward(const Tensor& x) const { return forward(x, 0); }
-
 Tensor SinusoidalPositionalEncoding::forward(const Tensor& x, std::int64_t start) const {
-    autograd::check_floating("SinusoidalPositionalEncoding", x);
-    if (x.dim() != 3 || x.size(2) != table.size(1) || start < 0 || start + x.size(1) > table.size(0))
-        throw autograd::ShapeError(fmt::format(
-            "SinusoidalPositionalEncoding: input {} at position {} needs [B, T, {}] with start + T <= max_len {}",
-            autograd::shape_str(x.shape()), start, table.size(1), table.size(0)));
-    Tensor y = x + autograd::narrow(table, 0, start, x.size(1));  // [T, d] broadcasts over B
-    return autograd::dropout(y, dropout, is_training(), autograd::default_generator());
+    check_input("SinusoidalPositionalEncoding", x, start, table.size(1), table.size(0));
+    return drop(x + autograd::narrow(table, 0, start, x.size(1)));  // [T, d] broadcasts over B
 }
 
 }  // namespace nn

@@ -6,8 +6,11 @@ std::vector<Experiment> all_experiments() {
     return {
         scale_experiment(),
         norm_experiment(),
+        positions_experiment(),
         attention_cost_experiment(),
         kv_cache_experiment(),
+        label_smoothing_experiment(),
+        experts_experiment(),
         vit_pooling_experiment(),
     };
 }

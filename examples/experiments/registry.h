@@ -11,8 +11,11 @@ std::vector<Experiment> all_experiments();
 
 Experiment scale_experiment();
 Experiment norm_experiment();
+Experiment positions_experiment();
 Experiment attention_cost_experiment();
 Experiment kv_cache_experiment();
+Experiment label_smoothing_experiment();
+Experiment experts_experiment();
 Experiment vit_pooling_experiment();
 
 }  // namespace examples::experiments

@@ -11,6 +11,8 @@
 #include "models/transformer.h"
 #include "models/vit.h"
 #include "nn/attention_mask.h"
+#include "nn/binary_positional_encoding.h"
+#include "nn/concatenated_positional_encoding.h"
 #include "nn/dot_product_attention.h"
 #include "nn/embedding.h"
 #include "nn/feed_forward.h"
@@ -56,11 +58,12 @@ Case module_case(std::string layer, std::string name, std::string shapes, std::f
 }
 
 models::TransformerConfig tiny_transformer(nn::Norm norm,
-                                           nn::LayerNormFormula layer_norm = nn::LayerNormFormula::standard) {
+                                           nn::LayerNormFormula layer_norm = nn::LayerNormFormula::standard,
+                                           nn::Positions positions = nn::Positions::sinusoidal) {
     models::TransformerConfig c;
     c.src_vocab = c.tgt_vocab = 7;
     c.n_layers = 1, c.d_model = 8, c.d_ff = 16, c.heads = 2, c.dropout = 0.0, c.norm = norm, c.seed = 3;
-    c.layer_norm = layer_norm;
+    c.layer_norm = layer_norm, c.positions = positions, c.max_len = 8;
     return c;
 }
 
@@ -89,6 +92,20 @@ std::vector<Case> module_cases() {
         [] { return std::make_shared<nn::LearnedPositionalEmbedding>(8, 6); },
         [] { return std::vector{leaf({2, 5, 6}, 3)}; },
         [](const nn::LearnedPositionalEmbedding& m, auto& x) { return m(x[0]); }));
+    cases.push_back(module_case<nn::BinaryPositionalEncoding>(
+        "nn", "BinaryPositionalEncoding", "[2,5,6] from position 3",
+        [] { return std::make_shared<nn::BinaryPositionalEncoding>(6, 0.0, 8); },
+        [] { return std::vector{leaf({2, 5, 6}, 2)}; },
+        [](const nn::BinaryPositionalEncoding& m, auto& x) { return m.forward(x[0], 3); }));
+    cases.push_back(module_case<nn::ConcatenatedPositionalEncoding>(
+        "nn", "ConcatenatedPositionalEncoding", "[2,5,4] -> [2,5,6], K 2, from position 1",
+        [] { return std::make_shared<nn::ConcatenatedPositionalEncoding>(6, 2, 0.0, 8); },
+        [] { return std::vector{leaf({2, 5, 4}, 2)}; },
+        [](const nn::ConcatenatedPositionalEncoding& m, auto& x) { return m.forward(x[0], 1); }));
+    cases.push_back(module_case<nn::NoPositionalEncoding>(
+        "nn", "NoPositionalEncoding", "[2,5,6]", [] { return std::make_shared<nn::NoPositionalEncoding>(6); },
+        [] { return std::vector{leaf({2, 5, 6}, 2)}; },
+        [](const nn::NoPositionalEncoding& m, auto& x) { return m(x[0]); }));
     cases.push_back(module_case<nn::LayerNorm>(
         "nn", "LayerNorm", "[2,3,5]", [] { return std::make_shared<nn::LayerNorm>(5); },
         [] { return std::vector{leaf({2, 3, 5}, 4)}; }, [](const nn::LayerNorm& m, auto& x) { return m(x[0]); }));
@@ -192,13 +209,19 @@ std::vector<Case> module_cases() {
                          }});
     }
     using LN = nn::LayerNormFormula;
-    for (auto [name, norm, ln] : {std::tuple{"Transformer (pre-norm)", Norm::pre, LN::standard},
-                                  {"Transformer (post-norm)", Norm::post, LN::standard},
-                                  {"Transformer (pre-norm, 001's LayerNorm)", Norm::pre, LN::annotated}})
+    using P = nn::Positions;
+    for (auto [name, norm, ln, pos] :
+         {std::tuple{"Transformer (pre-norm)", Norm::pre, LN::standard, P::sinusoidal},
+          {"Transformer (post-norm)", Norm::post, LN::standard, P::sinusoidal},
+          {"Transformer (pre-norm, 001's LayerNorm)", Norm::pre, LN::annotated, P::sinusoidal},
+          {"Transformer (learned positions)", Norm::pre, LN::standard, P::learned},
+          {"Transformer (004's binary positions)", Norm::pre, LN::standard, P::binary},
+          {"Transformer (sinusoid concatenated)", Norm::pre, LN::standard, P::concatenated},
+          {"Transformer (no positions)", Norm::pre, LN::standard, P::none}})
         cases.push_back(module_case<models::Transformer>(
             "models", name, "N 1, d 8, 2 heads, src [2,4], tgt [2,3]",
-            [norm = norm, ln = ln] {  // init-captures: clang 14 cannot capture a structured binding
-                return models::make_transformer(tiny_transformer(norm, ln));
+            [norm = norm, ln = ln, pos = pos] {  // init-captures: clang 14 cannot capture a structured binding
+                return models::make_transformer(tiny_transformer(norm, ln, pos));
             },
             [] { return std::vector<Tensor>{}; },
             [](const models::Transformer& m, auto&) {
@@ -275,7 +298,9 @@ std::vector<Case> module_cases() {
                          {"GPT (block-local L 2)", 2, 0, models::Positions::learned, true},
                          {"GPT (MoE 3 experts, top 2)", 0, 3, models::Positions::learned, true},
                          {"GPT (block-local L 2 and MoE)", 2, 3, models::Positions::sinusoidal, true},
-                         {"GPT (GPT-2's tanh GELU)", 0, 0, models::Positions::learned, true, nn::Activation::gelu_tanh}}) {
+                         {"GPT (GPT-2's tanh GELU)", 0, 0, models::Positions::learned, true, nn::Activation::gelu_tanh},
+                         {"GPT (004's binary positions)", 0, 0, models::Positions::binary, true},
+                         {"GPT (sinusoid concatenated, untied)", 0, 0, models::Positions::concatenated, false}}) {
         cases.push_back(module_case<models::GPT>(
             "models", v.name, "N 1, d 8, 2 heads, V 7, ids [2,5]",
             [v] {

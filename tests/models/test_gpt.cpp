@@ -22,6 +22,9 @@ const Variant kVariants[] = {
     {"block-local attention (L 2)", 2, 0, models::Positions::learned, true},
     {"mixture of 3 experts, top 2", 0, 3, models::Positions::learned, true},
     {"block-local attention and mixture of experts", 2, 3, models::Positions::sinusoidal, true},
+    {"no positions", 0, 0, models::Positions::none, true},
+    {"004's binary positions", 0, 0, models::Positions::binary, true},
+    {"the sinusoid concatenated, untied", 0, 0, models::Positions::concatenated, false},
 };
 
 models::GPTConfig tiny(const Variant& v, std::int64_t layers = 1) {

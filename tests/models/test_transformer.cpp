@@ -63,6 +63,64 @@ TEST_CASE("shared embeddings tie source, target and generator to one matrix (001
     CHECK_THROWS_AS(models::make_transformer(c), ValueError);
 }
 
+TEST_CASE("without positions the encoder is permutation-equivariant, and every code breaks it (002; 004 §15.5.3)",
+          "[model]") {
+    Tensor src = ids({1, 2, 3, 4, 5, 6}, {1, 6});
+    const std::vector<double> order = {5, 3, 0, 4, 1, 2};  // R: row i of R X is row order[i] of X
+    Tensor R = tensor(order, {6}, Dtype::int64);
+    for (nn::Positions kind : {nn::Positions::none, nn::Positions::sinusoidal, nn::Positions::learned,
+                               nn::Positions::binary, nn::Positions::concatenated}) {
+        auto c = tiny(nn::Norm::pre);
+        c.positions = kind, c.max_len = 16;
+        auto model = models::make_transformer(c);
+        model->to(Dtype::float64);
+        NoGradGuard no_grad;
+        Tensor permuted = index_select(src, 1, R);
+        Tensor memory = model->encode(src, Tensor()), of_permuted = model->encode(permuted, Tensor());
+        Tensor R_memory = index_select(memory, 1, R);  // R E(X)
+        double gap = 0;
+        for (std::size_t i = 0; i < of_permuted.to_vector().size(); ++i)
+            gap = std::max(gap, std::abs(of_permuted.to_vector()[i] - R_memory.to_vector()[i]));
+        INFO(nn::positions_name(kind) << ": largest |E(RX) - R E(X)| = " << gap);
+        if (kind == nn::Positions::none)
+            CHECK(gap < 1e-12);  // E(RX) = R E(X): the encoder cannot tell the order
+        else
+            CHECK(gap > 1e-3);
+    }
+}
+
+TEST_CASE("cached decoding adds each code at the token's own position: decode_step equals decode", "[model]") {
+    for (nn::Positions kind : {nn::Positions::none, nn::Positions::learned, nn::Positions::binary,
+                               nn::Positions::concatenated}) {
+        auto c = tiny(nn::Norm::pre);
+        c.positions = kind, c.max_len = 16;
+        auto model = models::make_transformer(c);
+        model->to(Dtype::float64);
+        NoGradGuard no_grad;
+        Tensor src = ids({1, 2, 3, 4}, {1, 4}), tgt = ids({1, 5, 6, 2, 3}, {1, 5});
+        Tensor memory = model->encode(src, Tensor());
+        Tensor whole = model->decode(memory, Tensor(), tgt, models::target_mask(tgt, 0));
+        models::DecoderCache cache = model->new_cache();
+        std::vector<Tensor> steps;
+        for (std::int64_t t = 0; t < 5; ++t) steps.push_back(model->decode_step(memory, Tensor(), narrow(tgt, 1, t, 1), t, cache));
+        INFO(nn::positions_name(kind));
+        require_values(concat(steps, 1), whole.to_vector(), 1e-10);
+    }
+}
+
+TEST_CASE("concatenated positions make the embeddings K narrower, and cannot share them", "[model]") {
+    auto c = tiny(nn::Norm::pre);
+    c.positions = nn::Positions::concatenated, c.position_width = 4;
+    auto model = models::make_transformer(c);
+    CHECK(model->src_embed->weight.shape() == Shape{7, 4});  // d_model 8 - K 4
+    CHECK(model->tgt_embed->weight.shape() == Shape{7, 4});
+    CHECK(model->parameter_count() == models::make_transformer(tiny(nn::Norm::pre))->parameter_count() - 2 * 7 * 4);
+    c.share_embeddings = true;
+    CHECK_THROWS_WITH(models::make_transformer(c), Catch::Contains("concatenated positions"));
+    c.share_embeddings = false, c.position_width = 3;
+    CHECK_THROWS_AS(models::make_transformer(c), ValueError);
+}
+
 TEST_CASE("the Transformer rejects bad token ids and shapes", "[errors]") {
     auto model = models::make_transformer(tiny(nn::Norm::pre));
     Tensor src = ids({1, 2, 9}, {1, 3});  // 9 is outside the vocabulary of 7

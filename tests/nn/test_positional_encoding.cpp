@@ -1,7 +1,10 @@
-// Sinusoidal (004 §15.5.3) and learned (002) positional encodings.
+// Sinusoidal (004 §15.5.3) and learned (002) positional encodings; 004's binary
+// code, the sinusoid concatenated instead of added, and none.
 #include <cmath>
 
 #include "check.h"
+#include "nn/binary_positional_encoding.h"
+#include "nn/concatenated_positional_encoding.h"
 #include "nn/learned_positional_embedding.h"
 #include "nn/sinusoidal_positional_encoding.h"
 
@@ -99,4 +102,63 @@ TEST_CASE("a float64 model's sinusoidal table is eq. 15.57 in float64, not widen
     CHECK(worst <= 1e-15);
     pe.to(Dtype::float32);  // and back: float32 values rounded once
     CHECK(pe.table.at({63, 1}) == static_cast<double>(static_cast<float>(std::cos(63.0))));
+}
+
+TEST_CASE("004's binary code: row i is i's bits, column 0 the fastest (004 §15.5.3)", "[module]") {
+    nn::BinaryPositionalEncoding pe(4, 0.0, 8);
+    // The note's n = 3 rows 000 .. 111, read with the lowest bit first, and a fourth column
+    // that no position below 8 = 2^3 sets.
+    const std::vector<std::vector<double>> rows = {{0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0}, {1, 1, 0, 0},
+                                                   {0, 0, 1, 0}, {1, 0, 1, 0}, {0, 1, 1, 0}, {1, 1, 1, 0}};
+    for (std::int64_t i = 0; i < 8; ++i) require_values(narrow(pe.table, 0, i, 1), rows[static_cast<std::size_t>(i)]);
+    // Added to x, from position 5: x + [1 0 1 0], x + [0 1 1 0].
+    Tensor y = pe.forward(full({1, 2, 4}, 0.5), 5);
+    require_values(y, {1.5, 0.5, 1.5, 0.5, 0.5, 1.5, 1.5, 0.5});
+}
+
+TEST_CASE("the concatenated sinusoid puts eq. 15.57 of width K beside the embeddings (004 §15.5.3; 000)", "[module]") {
+    nn::ConcatenatedPositionalEncoding pe(6, 2, 0.0, 10);  // D = 6: 4 of tokens, K = 2 of position
+    CHECK(pe.input_width() == 4);
+    Tensor x = tensor({1, 2, 3, 4, 5, 6, 7, 8}, {1, 2, 4});
+    // K = 2 is eq. 15.57's one pair at frequency 1: [sin i, cos i] for i = 3, 4.
+    require_values(pe.forward(x, 3), {1, 2, 3, 4, std::sin(3.0), std::cos(3.0), 5, 6, 7, 8, std::sin(4.0), std::cos(4.0)},
+                   1e-6);
+    // The embeddings pass unchanged: no position can overwrite a token's coordinate.
+    nn::ConcatenatedPositionalEncoding wide(8, 4, 0.0, 10);
+    require_values(narrow(wide(ones({2, 3, 4})), 2, 0, 4), std::vector<double>(24, 1.0));
+    nn::SinusoidalPositionalEncoding code(4, 0.0, 10);
+    require_values(narrow(wide(ones({2, 3, 4})), 2, 4, 4), broadcast_to(narrow(code.table, 0, 0, 3), {2, 3, 4}).to_vector());
+}
+
+TEST_CASE("no positions pass x through, with dropout in training only", "[module]") {
+    nn::NoPositionalEncoding pe(4, 0.5);
+    autograd::Generator gen(2);
+    Tensor x = uniform({2, 3, 4}, -1, 1, gen);
+    pe.eval();
+    require_values(pe.forward(x, 7), x.to_vector());
+    pe.train();
+    Tensor y = pe(x);
+    std::int64_t zeroed = 0;
+    for (double v : y.to_vector()) zeroed += v == 0.0;
+    CHECK(zeroed > 0);
+}
+
+TEST_CASE("every code takes its documented width and rejects others; kinds by name", "[errors]") {
+    autograd::Generator gen(1);
+    for (nn::Positions kind : {nn::Positions::none, nn::Positions::sinusoidal, nn::Positions::learned,
+                               nn::Positions::binary, nn::Positions::concatenated}) {
+        INFO(nn::positions_name(kind));
+        CHECK(nn::parse_positions(nn::positions_name(kind)) == kind);
+        auto pe = nn::make_positional_encoding(kind, 16, 6, 0.0, 0, gen);
+        const std::int64_t width = kind == nn::Positions::concatenated ? 12 : 16;  // K = 16 / 4
+        CHECK(pe->input_width() == width);
+        CHECK(pe->input_width() == nn::embedding_width(kind, 16, 0));
+        CHECK(pe->forward(zeros({2, 6, width})).shape() == Shape{2, 6, 16});
+        CHECK_THROWS_AS(pe->forward(zeros({2, 6, width + 1})), ShapeError);
+        if (kind != nn::Positions::none) CHECK_THROWS_AS(pe->forward(zeros({2, 6, width}), 1), ShapeError);
+    }
+    CHECK_THROWS_WITH(nn::parse_positions("rotary"), Catch::Contains("choose none, sinusoidal, learned, binary or concatenated"));
+    CHECK_THROWS_AS(nn::ConcatenatedPositionalEncoding(8, 3), ValueError);  // K odd: sin and cos come in pairs
+    CHECK_THROWS_AS(nn::ConcatenatedPositionalEncoding(8, 8), ValueError);  // no room left for the tokens
+    CHECK_THROWS_AS(nn::BinaryPositionalEncoding(0), ValueError);
 }

@@ -349,6 +349,21 @@ def main():
     with_grads("layer_norm_annotated", {"x": rand(2, 3, 5) * 3}, {"gamma": rand(5), "beta": rand(5)}, layer_norm_001)
     attention_variant_cases()
 
+    position_cases()
+
+
+# ---- positional codes other than the added sinusoid (004 §15.5.3; 000 §15.5.3)
+
+def position_cases():
+    # 004's binary code added: B[i, k] = bit k of i (column 0 toggles fastest), positions 3 .. 7 of 8.
+    bits = ((torch.arange(8)[:, None] >> torch.arange(6)[None, :]) & 1).to(torch.float64)
+    with_grads("binary_positions", {"x": rand(2, 5, 6)}, {}, lambda l: {"y": l["x"] + bits[3:8]},
+               {"start": torch.tensor([3])})
+    # The sinusoid concatenated: [x ; P_K] with x of width D - K = 4, K = 4, positions 2 .. 4.
+    p_k = sinusoidal(8, 4)[2:5]
+    with_grads("concatenated_positions", {"x": rand(2, 3, 4)}, {},
+               lambda l: {"y": torch.cat([l["x"], p_k.expand(2, 3, 4)], -1)}, {"start": torch.tensor([2])})
+
 
 # ---- the decoder-only pieces (002 "Decoders"; the GPT's layout as nanoGPT's model.py
 # writes it: h = h + attn(LN(h)), h = h + mlp(LN(h)), logits = LN(h) W_tok^T).

@@ -1,5 +1,7 @@
 // Lectern against PyTorch, op by op and layer by layer, in float64: values and
 // every gradient (the files are made by make_reference.py; docs/reference.md).
+#include "nn/binary_positional_encoding.h"
+#include "nn/concatenated_positional_encoding.h"
 #include "nn/dot_product_attention.h"
 #include "nn/feed_forward.h"
 #include "nn/layer_norm.h"
@@ -107,6 +109,26 @@ TEST_CASE("the sinusoidal table matches eq. 15.57 computed by PyTorch's referenc
     nn::SinusoidalPositionalEncoding pe(6, 0.0, 16);
     pe.to(Dtype::float64);
     ref.compare("table", pe.table, 1e-15);
+}
+
+TEST_CASE("004's binary code added to x matches PyTorch, at positions 3 to 7", "[reference]") {
+    reference::Case ref("binary_positions");
+    nn::BinaryPositionalEncoding pos(6, 0.0, 8);
+    pos.to(Dtype::float64);
+    Tensor x = ref.input("x");
+    Tensor y = pos.forward(x, 3);
+    ref.compare("out.y", y);
+    ref.compare_gradients(y, {{"x", x}}, &pos);
+}
+
+TEST_CASE("the sinusoid concatenated to x matches PyTorch: [x ; P_K] at positions 2 to 4", "[reference]") {
+    reference::Case ref("concatenated_positions");
+    nn::ConcatenatedPositionalEncoding pos(8, 4, 0.0, 8);
+    pos.to(Dtype::float64);
+    Tensor x = ref.input("x");
+    Tensor y = pos.forward(x, 2);
+    ref.compare("out.y", y);
+    ref.compare_gradients(y, {{"x", x}}, &pos);
 }
 
 TEST_CASE("the feed-forward layer matches PyTorch with ReLU and with exact GELU", "[reference]") {
