@@ -418,6 +418,9 @@ void train(models::Transformer& model, const Corpus& c, const Options& o, const 
         examples::say("resumed {} at step {} of {}\n", o.checkpoint.resume, p.step, steps);
     }
     examples::StepBoundary boundary(o.checkpoint, steps, comm);
+    if (task_named(o.task).copy_baseline)
+        examples::say("validation ({} verses), the source copied: {}\n", c.validation.pairs.size(),
+                      scores(sources_of(c.validation), targets_of(c.validation)));
     std::unique_ptr<examples::ProgressBar> bar;
     std::vector<std::vector<std::size_t>> batches;
     for (std::int64_t step = p.step + 1; step <= steps; ++step) {
@@ -447,6 +450,9 @@ void train(models::Transformer& model, const Corpus& c, const Options& o, const 
             const data::BleuScore bleu = data::corpus_bleu(val.texts, targets_of(c.validation));
             examples::say("epoch {} validation ({} verses, greedy): {}\n", epoch, c.validation.pairs.size(),
                           scores(val.texts, targets_of(c.validation)));
+            const std::size_t k = c.validation.pairs.size() / 2;  // one verse, to watch it change from epoch to epoch
+            examples::say("  {}: {}\n  {}  model: {}\n", c.validation.pairs[k].ref, c.validation.pairs[k].target,
+                          std::string(c.validation.pairs[k].ref.size(), ' '), val.texts[k]);
             p.bleu.emplace_back(static_cast<double>(step), bleu.score);
         }
         boundary.after(step, [&](const std::string& path) {
