@@ -2,7 +2,7 @@
 // 001's model, trained as the copy task trains it): the King James Version
 // into the World English Bible (archaic to modern English), or into Spanish
 // (Reina-Valera 1909), read from Debian's SWORD modules, verse by verse.
-//   ./build/examples/translate                     KJV -> WEB (about 25 minutes on 2 cores)
+//   ./build/examples/translate                     KJV -> WEB, 4 epochs (46 minutes on 2 busy cores; docs/translation.md)
 //   ./build/examples/translate --task kjv-sparv    KJV -> RV1909
 //   ./build/examples/translate --quick             a few hundred verses, seconds (the test suite's run)
 //   ./build/examples/translate --load m.ckpt --beam 4 --figures figs
@@ -78,12 +78,12 @@ struct Options {
     bool quick = false;
     std::int64_t vocab = 4000;  // byte-level BPE tokens, the 256 bytes included
     std::int64_t context = 96;  // longest source, and longest target with its start symbol
-    std::int64_t layers = 3, d_model = 256, d_ff = 1024, heads = 4;
+    std::int64_t layers = 3, d_model = 128, d_ff = 512, heads = 4;
     double dropout = 0.1;
-    std::int64_t batch = 48, epochs = 4;
+    std::int64_t batch = 64, epochs = 4;
     std::int64_t train_limit = 0;  // 0: every training verse
     double lr = 1.0;
-    std::int64_t warmup = 1000;
+    std::int64_t warmup = 800;
     double smoothing = 0.1;
     std::uint64_t seed = 1;
     examples::MachineFlags machine;
