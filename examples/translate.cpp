@@ -2,7 +2,7 @@
 // 001's model, trained as the copy task trains it): the King James Version
 // into the World English Bible (archaic to modern English), or into Spanish
 // (Reina-Valera 1909), read from Debian's SWORD modules, verse by verse.
-//   ./build/examples/translate                     KJV -> WEB (about 25 minutes on 2 cores)
+//   ./build/examples/translate                     KJV -> WEB, 4 epochs (46 minutes on 2 busy cores; docs/translation.md)
 //   ./build/examples/translate --task kjv-sparv    KJV -> RV1909
 //   ./build/examples/translate --quick             a few hundred verses, seconds (the test suite's run)
 //   ./build/examples/translate --load m.ckpt --beam 4 --figures figs
@@ -78,12 +78,12 @@ struct Options {
     bool quick = false;
     std::int64_t vocab = 4000;  // byte-level BPE tokens, the 256 bytes included
     std::int64_t context = 96;  // longest source, and longest target with its start symbol
-    std::int64_t layers = 3, d_model = 256, d_ff = 1024, heads = 4;
+    std::int64_t layers = 3, d_model = 128, d_ff = 512, heads = 4;
     double dropout = 0.1;
-    std::int64_t batch = 48, epochs = 4;
+    std::int64_t batch = 64, epochs = 4;
     std::int64_t train_limit = 0;  // 0: every training verse
     double lr = 1.0;
-    std::int64_t warmup = 1000;
+    std::int64_t warmup = 800;
     double smoothing = 0.1;
     std::uint64_t seed = 1;
     examples::MachineFlags machine;
@@ -418,6 +418,9 @@ void train(models::Transformer& model, const Corpus& c, const Options& o, const 
         examples::say("resumed {} at step {} of {}\n", o.checkpoint.resume, p.step, steps);
     }
     examples::StepBoundary boundary(o.checkpoint, steps, comm);
+    if (task_named(o.task).copy_baseline)
+        examples::say("validation ({} verses), the source copied: {}\n", c.validation.pairs.size(),
+                      scores(sources_of(c.validation), targets_of(c.validation)));
     std::unique_ptr<examples::ProgressBar> bar;
     std::vector<std::vector<std::size_t>> batches;
     for (std::int64_t step = p.step + 1; step <= steps; ++step) {
@@ -447,6 +450,9 @@ void train(models::Transformer& model, const Corpus& c, const Options& o, const 
             const data::BleuScore bleu = data::corpus_bleu(val.texts, targets_of(c.validation));
             examples::say("epoch {} validation ({} verses, greedy): {}\n", epoch, c.validation.pairs.size(),
                           scores(val.texts, targets_of(c.validation)));
+            const std::size_t k = c.validation.pairs.size() / 2;  // one verse, to watch it change from epoch to epoch
+            examples::say("  {}: {}\n  {}  model: {}\n", c.validation.pairs[k].ref, c.validation.pairs[k].target,
+                          std::string(c.validation.pairs[k].ref.size(), ' '), val.texts[k]);
             p.bleu.emplace_back(static_cast<double>(step), bleu.score);
         }
         boundary.after(step, [&](const std::string& path) {
