@@ -44,9 +44,16 @@ std::vector<std::shared_ptr<Node>> reverse_topological(const std::shared_ptr<Nod
     return {order.rbegin(), order.rend()};
 }
 
-void accumulate_into_leaf(TensorImpl* leaf, const Tensor& g) {
+// The first gradient to reach a leaf becomes its .grad. One an op's backward made that
+// nothing else holds (its tensor and its storage referenced only by the one handle in the
+// op's results, as a product's fresh result is) is taken as it is; any other (dy passed on
+// unchanged to two inputs, a view of another gradient, the tensor a caller gave backward())
+// is copied, so that accumulating into the leaf later never writes into another tensor.
+void accumulate_into_leaf(TensorImpl* leaf, const Tensor& g, bool from_an_op) {
     if (!leaf->grad) {
-        leaf->grad = g.clone().impl_ptr();  // own copy: g may share storage with other grads
+        const bool sole =
+            from_an_op && g.impl_ptr().use_count() == 1 && g.impl_ptr()->storage.use_count() == 1;
+        leaf->grad = sole ? g.impl_ptr() : g.clone().impl_ptr();
     } else {
         Tensor(leaf->grad).add_(g);
     }
@@ -117,7 +124,7 @@ void Tensor::backward(const Tensor& grad) const {
     NoGradGuard no_grad;  // backward formulas are not themselves recorded
     std::shared_ptr<Node> root = impl()->grad_fn;
     if (!root) {
-        accumulate_into_leaf(impl(), grad);
+        accumulate_into_leaf(impl(), grad, false);
         return;
     }
     if (root->freed)
@@ -150,7 +157,7 @@ void Tensor::backward(const Tensor& grad) const {
                 Tensor& acc = grads[producer];
                 acc = acc.defined() ? add(acc, dx[i]) : dx[i];
             } else {
-                accumulate_into_leaf(in.impl(), dx[i]);
+                accumulate_into_leaf(in.impl(), dx[i], true);
             }
         }
         free_node(node.get());

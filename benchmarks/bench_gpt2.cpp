@@ -40,6 +40,39 @@ double copy_bandwidth(int threads) {
     return 2.0 * static_cast<double>(n * sizeof(float)) / seconds;
 }
 
+// Seconds of the training step's linear layers alone, forward and backward at `rows` tokens:
+// q, k, v stacked, the attention's output, the MLP's two, in each of the L blocks, and the tied
+// head. These products are the part of the step that can run at the sgemm peak; what the step
+// spends beyond them (attention, layer norms, GELU, the logits' softmax, AdamW) is memory-bound.
+double linear_layers_seconds(const models::GPTConfig& c, std::int64_t rows, int runs) {
+    struct Layer {
+        Tensor x, w, b, dy;
+    };
+    Generator gen(3);
+    std::vector<Layer> layers;
+    auto add = [&](std::int64_t in, std::int64_t out, bool bias) {
+        Layer l{randn({rows, in}, gen).requires_grad_(), randn({out, in}, gen).requires_grad_(),
+                bias ? randn({out}, gen).requires_grad_() : Tensor(), randn({rows, out}, gen)};
+        layers.push_back(l);
+    };
+    for (std::int64_t i = 0; i < c.n_layers; ++i) {
+        add(c.d_model, 3 * c.d_model, true);
+        add(c.d_model, c.d_model, true);
+        add(c.d_model, c.d_ff, true);
+        add(c.d_ff, c.d_model, true);
+    }
+    add(c.d_model, c.vocab, false);
+    return benchmarks::median_seconds(
+        [&] {
+            for (Layer& l : layers) {
+                for (Tensor* t : {&l.x, &l.w, &l.b})
+                    if (t->defined()) t->zero_grad();
+                linear(l.x, l.w, l.b).backward(l.dy);
+            }
+        },
+        runs);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -110,6 +143,12 @@ int main(int argc, char** argv) {
     fmt::print("training step, batch {} x context {}, AdamW: {:.3f} s, {:.1f} GFLOP/s = {:.0f}% of the sgemm peak ({:.1f} GFLOP/s at n {})\n",
                batch, context, step_seconds, flops / step_seconds / 1e9, 100 * flops / step_seconds / 1e9 / peak.gflops,
                peak.gflops, peak.n);
+    const double linear_seconds = linear_layers_seconds(c, batch * context, train_steps);
+    fmt::print("  its linear layers alone, forward and backward: {:.3f} s, {:.1f} GFLOP/s = {:.0f}% of the peak; the rest "
+               "of the step {:.3f} s\n",
+               linear_seconds, 6 * B * T * (L * (4 * D * D + 2 * D * F) + V * D) / linear_seconds / 1e9,
+               100 * 6 * B * T * (L * (4 * D * D + 2 * D * F) + V * D) / linear_seconds / 1e9 / peak.gflops,
+               step_seconds - linear_seconds);
     fmt::print("  peak RSS with training {:.0f} MB\n", benchmarks::peak_rss_mb());
     return 0;
 }

@@ -7,8 +7,10 @@
 //   ./build/examples/char_lm --load m.ckpt --prompt "Life is"   continue a text with a trained model
 //   ./build/examples/char_lm --help                  every flag
 // Tokens are the text's own characters (Unicode code points, vocabulary = the
-// distinct ones, in code-point order); a checkpoint keeps that alphabet and the
-// model flags, so --load needs neither, only a text of the same characters.
+// distinct ones, in code-point order), or with --tokens subwords byte-level BPE
+// subwords whose merges are learnt from the training part of the text
+// (data/train_bpe.h); a checkpoint keeps that alphabet or those merges and the
+// model flags, so --load needs neither.
 #include <zlib.h>
 
 #include <algorithm>
@@ -22,6 +24,8 @@
 
 #include "autograd/autograd.h"
 #include "data/char_corpus.h"
+#include "data/text_tokens.h"
+#include "data/train_bpe.h"
 #include "examples/attention_figures.h"
 #include "examples/checkpoint_flags.h"
 #include "examples/console.h"
@@ -58,6 +62,8 @@ const char* kFortunesDir = "/usr/share/games/fortunes";
 
 struct Options {
     std::string text;  // empty: the fortunes corpus
+    std::string tokens = "characters";  // or "subwords"
+    std::int64_t bpe_vocab = 512;       // subwords: the 256 bytes and the merges learnt
     std::int64_t context = 64, layers = 4, d_model = 128, heads = 4, d_ff = 512;
     std::string positions = "learned";
     bool untie = false;
@@ -84,20 +90,21 @@ struct Options {
 // The flags a checkpoint records (recorded_flags.h): --load adopts the model's,
 // --resume all of them.
 const examples::FlagGroups kRecorded{
-    .model = {"--context", "--layers", "--d-model", "--heads", "--d-ff", "--positions", "--untie", "--block",
+    .model = {"--tokens", "--bpe-vocab", "--context", "--layers", "--d-model", "--heads", "--d-ff", "--positions", "--untie", "--block",
               "--experts", "--top-k-experts", "--dropout"},
     .training = {"--aux", "--batch", "--epochs", "--steps", "--lr", "--weight-decay", "--clip"},
     .run = {"--text", "--val-fraction", "--val-windows", "--seed", "--threads"},
 };
 
 struct Corpus {
-    std::unique_ptr<data::CharVocab> vocab;
+    std::unique_ptr<data::TextTokens> tokens;
     data::TokenIds ids{0};
     std::size_t cut = 0;  // where validation begins
     data::TokenSpan train() const { return {&ids, 0, cut}; }
     data::TokenSpan val() const { return {&ids, cut, ids.size()}; }
-    std::u32string start;    // what a sample is conditioned on before the prompt
+    std::string start;       // what a sample is conditioned on before the prompt (UTF-8)
     std::int64_t stop = -1;  // the token that ends a sample (fortunes: '%', the entry separator)
+    double chars_per_token = 1;  // over the validation part: 1 for characters, several for subwords
     std::string name;
     std::string digest;  // the text's size and checksum: a resumed run must read the same text
 };
@@ -107,10 +114,9 @@ struct Corpus {
 std::size_t validation_start(const Corpus& c, double val_fraction, bool fortunes) {
     const std::size_t n = c.ids.size();
     auto cut = static_cast<std::size_t>(static_cast<double>(n) * (1 - val_fraction));
-    std::u32string boundary = fortunes ? U"\n%\n" : U"\n";
-    for (char32_t ch : boundary)
-        if (!c.vocab->contains(ch)) return cut;
-    std::vector<std::int64_t> b = c.vocab->encode(boundary);
+    const std::string boundary = fortunes ? "\n%\n" : "\n";
+    if (!c.tokens->can_encode(boundary)) return cut;
+    std::vector<std::int64_t> b = c.tokens->encode(boundary);
     for (std::size_t i = cut; i + b.size() <= n; ++i) {
         std::size_t k = 0;
         while (k < b.size() && c.ids[i + k] == b[k]) ++k;
@@ -119,8 +125,23 @@ std::size_t validation_start(const Corpus& c, double val_fraction, bool fortunes
     return cut;
 }
 
-// The text, its alphabet (the checkpoint's, if it has one), and the
-// train/validation split.
+// The tokens of a text: the checkpoint's, if it has them; else its alphabet, or
+// merges learnt from the part before (1 - val_fraction) of it, which holds the
+// training part (the split moves to the next boundary after that point).
+data::TextTokens text_tokens(const Options& o, const std::string& bytes, const nn::RunRecord& saved) {
+    if (auto it = saved.text.find("bpe_merges"); it != saved.text.end()) return data::TextTokens::from_saved(true, it->second);
+    if (auto it = saved.text.find("alphabet"); it != saved.text.end()) return data::TextTokens::from_saved(false, it->second);
+    if (o.tokens == "characters") return data::TextTokens::characters(data::CharVocab::of_utf8(bytes));
+    auto head = static_cast<std::size_t>(static_cast<double>(bytes.size()) * (1 - o.val_fraction));
+    while (head > 0 && head < bytes.size() && (static_cast<unsigned char>(bytes[head]) & 0xC0) == 0x80) --head;  // a whole character
+    const auto start = std::chrono::steady_clock::now();
+    data::TextTokens t = data::TextTokens::subwords(data::train_bpe(std::string_view(bytes).substr(0, head), o.bpe_vocab));
+    examples::say("learnt {} byte-pair merges from the first {} bytes in {:.1f} s\n", t.size() - 256, head,
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    return t;
+}
+
+// The text, its tokens, and the train/validation split.
 Corpus load_corpus(const Options& o, const nn::RunRecord& saved) {
     Corpus c;
     bool fortunes = o.text.empty();
@@ -130,15 +151,12 @@ Corpus load_corpus(const Options& o, const nn::RunRecord& saved) {
                                      : data::read_text_file(o.text, static_cast<std::size_t>(o.max_text_bytes));
         c.digest = fmt::format("{} bytes, CRC-32 {:08x}", bytes.size(),
                                crc32_z(0L, reinterpret_cast<const Bytef*>(bytes.data()), bytes.size()));
-        auto alphabet = saved.text.find("alphabet");
-        c.vocab = std::make_unique<data::CharVocab>(
-            alphabet == saved.text.end() ? data::CharVocab::of_utf8(bytes)
-                                         : data::CharVocab::from_alphabet(data::decode_utf8(alphabet->second)));
+        c.tokens = std::make_unique<data::TextTokens>(text_tokens(o, bytes, saved));
         try {
-            c.ids = c.vocab->encode_utf8_text(bytes);
+            c.ids = c.tokens->encode_text(bytes);
         } catch (const data::DatasetError& e) {  // only a saved alphabet can lack a character of the text
             throw data::DatasetError(fmt::format("{}, the checkpoint's alphabet of {}: the model was trained on "
-                                                 "another text", e.what(), c.vocab->size()));
+                                                 "another text", e.what(), c.tokens->size()));
         }
     } catch (const data::DatasetError& e) {
         if (std::string_view(e.what()).starts_with(c.name)) throw;
@@ -147,11 +165,18 @@ Corpus load_corpus(const Options& o, const nn::RunRecord& saved) {
     c.cut = validation_start(c, o.val_fraction, fortunes);
     // A sample begins as a new entry or a new line does, or, in a text without
     // newlines, after the text's first character.
-    c.start = fortunes                       ? U"%\n"
-              : c.vocab->contains(U'\n')     ? U"\n"
-              : c.ids.size() > 0            ? std::u32string(1, c.vocab->chars()[static_cast<std::size_t>(c.ids[0])])
-                                            : U"";
-    if (fortunes) c.stop = c.vocab->encode(U"%")[0];
+    c.start = fortunes                     ? "%\n"
+              : c.tokens->can_encode("\n") ? "\n"
+              : c.ids.size() > 0          ? c.tokens->decode({c.ids[0]})
+                                          : "";
+    if (fortunes) c.stop = c.tokens->encode("%")[0];  // a piece of its own: one token in either kind
+    if (c.tokens->is_subwords() && c.val().size() > 0) {
+        std::vector<std::int64_t> val(static_cast<std::size_t>(c.val().size()));
+        for (std::size_t i = 0; i < val.size(); ++i) val[i] = c.val()[i];
+        std::int64_t chars = 0;
+        for (unsigned char b : c.tokens->decode(val)) chars += (b & 0xC0) != 0x80;  // UTF-8 lead bytes
+        c.chars_per_token = static_cast<double>(chars) / static_cast<double>(val.size());
+    }
     return c;
 }
 
@@ -164,8 +189,9 @@ models::GPTConfig model_config(const Options& o, std::int64_t vocab) {
     return c;
 }
 
-// Mean next-character cross-entropy (nats/char) over non-overlapping windows
-// of the validation text (at most o.val_windows of them), in eval mode.
+// Mean next-token cross-entropy (nats per token: per character, or per subword)
+// over non-overlapping windows of the validation text (at most o.val_windows of
+// them), in eval mode.
 double validation_loss(const models::GPT& model, const Corpus& c, const Options& o) {
     NoGradGuard no_grad;
     nn::EvalGuard eval(model);
@@ -185,6 +211,14 @@ double validation_loss(const models::GPT& model, const Corpus& c, const Options&
     return total / static_cast<double>(counted);
 }
 
+// The validation loss as a student compares it: per character, whatever the
+// tokens (a subword's loss spread over the characters it holds, on average).
+std::string loss_text(const Corpus& c, double val) {
+    if (!c.tokens->is_subwords()) return fmt::format("{:.3f} nats/char, perplexity {:.2f}", val, std::exp(val));
+    return fmt::format("{:.3f} nats/subword = {:.3f} nats/char ({:.2f} characters a subword), perplexity {:.2f} per subword",
+                       val, val / c.chars_per_token, c.chars_per_token, std::exp(val));
+}
+
 struct Sample {
     std::string text;
     double seconds;
@@ -192,7 +226,7 @@ struct Sample {
 };
 
 Sample sample(const models::GPT& model, const Corpus& c, const Options& o, std::uint64_t seed, bool use_cache = true) {
-    std::vector<std::int64_t> prompt = c.vocab->encode(c.start + data::decode_utf8(o.prompt));
+    std::vector<std::int64_t> prompt = c.tokens->encode(c.start + o.prompt);
     models::SamplingOptions so{.max_new_tokens = o.sample_chars, .temperature = o.temperature, .top_k = o.top_k,
                                .end_token = c.stop, .use_cache = use_cache};
     Generator gen(seed);
@@ -200,7 +234,7 @@ Sample sample(const models::GPT& model, const Corpus& c, const Options& o, std::
     std::vector<std::int64_t> out = models::generate(model, prompt, so, gen);
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (!out.empty() && out.back() == c.stop) out.pop_back();  // the separator that ended it
-    return {o.prompt + data::encode_utf8(c.vocab->decode(out)), seconds, static_cast<std::int64_t>(out.size())};
+    return {o.prompt + c.tokens->decode(out), seconds, static_cast<std::int64_t>(out.size())};
 }
 
 void print_sample(const std::string& title, const Sample& s) {
@@ -235,7 +269,7 @@ void record_routing(const models::GPT& model, std::int64_t experts, std::int64_t
 nn::RunRecord run_record(const nn::RunRecord& flags, const Corpus& c, const Progress& p,
                          const distributed::Communicator& comm) {
     nn::RunRecord r = flags;
-    r.text["alphabet"] = data::encode_utf8(c.vocab->chars());
+    r.text[c.tokens->is_subwords() ? "bpe_merges" : "alphabet"] = c.tokens->saved();
     r.text["corpus"] = c.digest;
     r.tensors["step"] = examples::step_tensor(p.step);
     r.tensors["generator.windows"] = examples::generator_tensor(p.windows);
@@ -284,7 +318,7 @@ void write_attention_figure(const models::GPT& model, const Corpus& c, const Opt
     model.forward(b.inputs);  // fills each block's attention weights
     std::vector<std::string> chars;
     for (std::int64_t t = 0; t < T; ++t)
-        chars.push_back(data::encode_utf8(c.vocab->decode({static_cast<std::int64_t>(b.inputs.at({0, t}))})));
+        chars.push_back(c.tokens->label(static_cast<std::int64_t>(b.inputs.at({0, t}))));
     std::vector<Tensor> layers;
     for (std::size_t l = 0; l < model.blocks->size(); ++l)  // [1, H, T, T]; under --block, the first block's
         layers.push_back(narrow((*model.blocks)[l].attn->last_attention(), 0, 0, 1));
@@ -348,8 +382,8 @@ void train(models::GPT& model, const Corpus& c, const Options& o, const nn::RunR
         if (i == o.steps && comm.is_root()) {
             train_seconds += bar->seconds();
             double val = validation_loss(model, c, o);
-            examples::say("epoch {} validation loss {:.3f} nats/char, perplexity {:.2f}  (training {:.0f} tok/s)\n",
-                          epoch, val, std::exp(val), static_cast<double>(train_tokens) / train_seconds);
+            examples::say("epoch {} validation loss {}  (training {:.0f} tok/s)\n", epoch, loss_text(c, val),
+                          static_cast<double>(train_tokens) / train_seconds);
             p.val.emplace_back(static_cast<double>(step), val);
             print_sample(fmt::format("sample after epoch {} (temperature {}, seed {})", epoch, o.temperature,
                                      o.seed + static_cast<std::uint64_t>(epoch)),
@@ -376,9 +410,14 @@ void add_flags(CLI::App& app, Options& o) {
     app.option_defaults()->always_capture_default();  // the values a checkpoint records
     app.add_option("--text", o.text, "a UTF-8 text file to train on (default: Debian's fortunes, /usr/share/games/fortunes)")
         ->check(CLI::ExistingFile);
+    app.add_option("--tokens", o.tokens,
+                   "characters (the text's alphabet) or subwords (byte-level BPE merges learnt from the training part)")
+        ->check(CLI::IsMember({"characters", "subwords"}));
+    app.add_option("--bpe-vocab", o.bpe_vocab, "subwords: the vocabulary, the 256 bytes and the merges learnt")
+        ->check(CLI::Range(257, 65536));
     app.add_option("--max-text-bytes", o.max_text_bytes, "refuse a --text larger than this")
         ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
-    app.add_option("--context", o.context, "T, characters the model sees (the positions' table)")->check(CLI::Range(2, 8192));
+    app.add_option("--context", o.context, "T, tokens the model sees (the positions' table)")->check(CLI::Range(2, 8192));
     app.add_option("--layers", o.layers, "N, blocks")->check(CLI::Range(1, 64));
     app.add_option("--d-model", o.d_model, "model width")->check(CLI::Range(2, 8192));
     app.add_option("--heads", o.heads, "attention heads (must divide --d-model)")->check(CLI::Range(1, 256));
@@ -388,11 +427,11 @@ void add_flags(CLI::App& app, Options& o) {
                    "needs --untie) or none")
         ->check(CLI::IsMember({"learned", "sinusoidal", "binary", "concatenated", "none"}));
     app.add_flag("--untie", o.untie, "an output projection of its own instead of the token embedding's transpose");
-    app.add_option("--block", o.block, "block-local attention over blocks of L characters (004 §15.6.1); 0: full")
+    app.add_option("--block", o.block, "block-local attention over blocks of L tokens (004 §15.6.1); 0: full")
         ->check(CLI::Range(0, 8192));
     app.add_option("--experts", o.experts, "a mixture of E expert MLPs in every block (004 §15.5.7); 0: one MLP")
         ->check(CLI::Range(0, 256));
-    app.add_option("--top-k-experts", o.top_k_experts, "experts per character")->check(CLI::Range(1, 256));
+    app.add_option("--top-k-experts", o.top_k_experts, "experts per token")->check(CLI::Range(1, 256));
     app.add_option("--aux", o.aux, "coefficient of the MoE load-balancing loss")->check(examples::finite_range(0.0, 100.0));
     app.add_option("--dropout", o.dropout, "dropout probability")->check(examples::finite_range(0.0, 0.99));
     app.add_option("--batch", o.batch, "windows per batch")->check(CLI::Range(1, 100000));
@@ -404,14 +443,14 @@ void add_flags(CLI::App& app, Options& o) {
     app.add_option("--clip", o.clip, "gradient-norm clipping")->check(examples::finite_positive());
     app.add_option("--val-fraction", o.val_fraction, "the text's last part held out for validation")
         ->check(examples::finite_range(0.01, 0.5));
-    app.add_option("--val-windows", o.val_windows, "validation windows of --context characters, at most")
+    app.add_option("--val-windows", o.val_windows, "validation windows of --context tokens, at most")
         ->check(CLI::Range(1, 10000000));
     app.add_option("--seed", o.seed, "seed of initialisation, batches and samples")->check(examples::seed_value());
     examples::add_machine_flags(app, o.machine);
     app.add_option("--prompt", o.prompt, "text the samples continue (default: a new entry / a new line)");
     app.add_option("--temperature", o.temperature, "sampling temperature; 0: greedy")->check(examples::finite_range(0.0, 100.0));
-    app.add_option("--top-k", o.top_k, "sample among the k most probable characters; 0: all")->check(CLI::Range(0, 100000));
-    app.add_option("--sample-chars", o.sample_chars, "characters per sample, at most")->check(CLI::Range(1, 1000000));
+    app.add_option("--top-k", o.top_k, "sample among the k most probable tokens; 0: all")->check(CLI::Range(0, 100000));
+    app.add_option("--sample-chars", o.sample_chars, "tokens (characters or subwords) per sample, at most")->check(CLI::Range(1, 1000000));
     examples::add_checkpoint_flags(app, o.checkpoint,
                                    "the model, its alphabet, AdamW's state, the generators, the loss curve");
     app.add_option("--csv", o.csv, "write the loss curve (step,loss,lr,val_loss,val_perplexity) here")
@@ -428,7 +467,8 @@ examples::MemoryEstimate memory_estimate(const Options& o) {
     const double T = static_cast<double>(o.context), D = static_cast<double>(o.d_model),
                  F = static_cast<double>(o.d_ff) * static_cast<double>(std::max<std::int64_t>(o.top_k_experts, 1)),
                  N = static_cast<double>(o.layers), H = static_cast<double>(o.heads), B = static_cast<double>(o.batch),
-                 E = static_cast<double>(std::max<std::int64_t>(o.experts, 1)), V = 256;  // a typical alphabet
+                 E = static_cast<double>(std::max<std::int64_t>(o.experts, 1)),
+                 V = o.tokens == "subwords" ? static_cast<double>(o.bpe_vocab) : 256;  // 256: a typical alphabet
     examples::MemoryEstimate e;
     e.parameters = (V + T) * D + N * (4 * D * D + 2 * D * static_cast<double>(o.d_ff) * E);
     e.activations = examples::transformer_activations(N, B, T, D, F, H, o.block > 0 ? static_cast<double>(o.block) : T) +
@@ -470,14 +510,16 @@ int run(const Options& o, const nn::RunRecord& flags, const nn::RunRecord& saved
         throw data::DatasetError(fmt::format("{}: {} training and {} validation characters; both need more than "
                                              "--context {}", corpus.name, corpus.train().size(), corpus.val().size(), o.context));
     for (char32_t ch : data::decode_utf8(o.prompt))
-        if (!corpus.vocab->contains(ch)) {
+        if (!corpus.tokens->can_encode(data::encode_utf8(std::u32string(1, ch)))) {
             fmt::print(stderr, "char_lm: --prompt: {} does not occur in the text, so the model has no token for it\n",
                        data::describe_char(ch));
             return 2;
         }
-    auto model = models::make_gpt(model_config(o, corpus.vocab->size()));
-    examples::say("char LM on {}: {} characters ({} train, {} validation), alphabet of {}\n", corpus.name,
-               corpus.train().size() + corpus.val().size(), corpus.train().size(), corpus.val().size(), corpus.vocab->size());
+    auto model = models::make_gpt(model_config(o, corpus.tokens->size()));
+    examples::say("char LM on {}: {} {} ({} train, {} validation), {} of {}\n", corpus.name,
+                  corpus.train().size() + corpus.val().size(), corpus.tokens->is_subwords() ? "subwords" : "characters",
+                  corpus.train().size(), corpus.val().size(),
+                  corpus.tokens->is_subwords() ? "a vocabulary" : "an alphabet", corpus.tokens->size());
     examples::say("GPT N={} d_model={} h={} d_ff={} context {} {} positions{}{}{}, {} parameters | batch {}, {} epochs x {} "
                "steps, AdamW lr {} | {}\n",
                o.layers, o.d_model, o.heads, o.d_ff, o.context, o.positions, o.untie ? "" : ", tied output",
@@ -489,7 +531,7 @@ int run(const Options& o, const nn::RunRecord& flags, const nn::RunRecord& saved
         examples::timed("trained", [&] { train(*model, corpus, o, flags); });
     } else {
         nn::RunRecord record = flags;
-        record.text["alphabet"] = data::encode_utf8(corpus.vocab->chars());
+        record.text[corpus.tokens->is_subwords() ? "bpe_merges" : "alphabet"] = corpus.tokens->saved();
         examples::load_model(*model, o.checkpoint, record);
     }
     if (!comm.is_root()) return 0;  // rank 0 evaluates the model every rank holds
@@ -498,7 +540,7 @@ int run(const Options& o, const nn::RunRecord& flags, const nn::RunRecord& saved
     Sample final = sample(*model, corpus, o, o.seed);
     Sample again = sample(*model, corpus, o, o.seed, /*use_cache=*/false);  // the same text, recomputed
     print_sample(fmt::format("sample (temperature {}, top-k {}, seed {})", o.temperature, o.top_k, o.seed), final);
-    examples::say("validation loss {:.3f} nats/char, perplexity {:.2f}\n", val, std::exp(val));
+    examples::say("validation loss {}\n", loss_text(corpus, val));
     examples::say("sampling: {:.0f} tok/s with the KV cache, {:.0f} tok/s recomputing the window ({})\n",
                static_cast<double>(final.tokens) / final.seconds, static_cast<double>(again.tokens) / again.seconds,
                final.text == again.text ? "same text" : "TEXTS DIFFER");

@@ -49,6 +49,7 @@ namespace {
 struct Options {
     std::string preset = "default";
     std::int64_t patch = 4, d_model = 64, depth = 4, heads = 4, mlp = 128;
+    std::string pooling = "cls";
     double dropout = 0.0;
     std::int64_t epochs = 5, batch = 128;
     double lr = 3e-3, weight_decay = 0.05, min_lr = 1e-5, smoothing = 0.1, clip = 1.0;
@@ -65,7 +66,7 @@ struct Options {
 // The flags a checkpoint records (recorded_flags.h): --load adopts the model's,
 // --resume all of them.
 const examples::FlagGroups kRecorded{
-    .model = {"--patch", "--d-model", "--depth", "--heads", "--mlp", "--dropout"},
+    .model = {"--patch", "--d-model", "--depth", "--heads", "--mlp", "--pooling", "--dropout"},
     .training = {"--epochs", "--batch", "--lr", "--weight-decay", "--warmup", "--min-lr", "--smoothing", "--clip",
                  "--train-limit"},
     .run = {"--seed", "--threads"},
@@ -78,7 +79,7 @@ void apply_preset(Options& o) {
 models::ViTConfig model_config(const Options& o) {
     models::ViTConfig c;
     c.patch = o.patch, c.d_model = o.d_model, c.depth = o.depth, c.heads = o.heads, c.mlp = o.mlp;
-    c.dropout = o.dropout, c.seed = o.seed;
+    c.dropout = o.dropout, c.seed = o.seed, c.pooling = models::parse_pooling(o.pooling);
     return c;
 }
 
@@ -260,7 +261,9 @@ void write_figures(const models::ViT& model, const data::ImageSet& test, double 
                          data::kFashionMnistClasses[static_cast<std::int64_t>(test.labels.at({i}))],
                          data::kFashionMnistClasses[pred.data<std::int64_t>()[i]]});
     const std::vector<std::string> classes(std::begin(data::kFashionMnistClasses), std::end(data::kFashionMnistClasses));
-    for (const auto& [name, figure] : {std::pair{"rollout", examples::rollout_figure(shown)},
+    for (const auto& [name, figure] : {std::pair{"rollout", examples::rollout_figure(shown, model.config.pooling == models::Pooling::cls
+                                                                                      ? "the [CLASS] row"
+                                                                                      : "the mean of the rows")},
                                        std::pair{"confusion", examples::confusion_figure(confusion, classes)},
                                        std::pair{"embedding_components",
                                                  examples::embedding_components_figure(model.embed->proj->weight, model.embed->patch)}})
@@ -279,6 +282,9 @@ void add_flags(CLI::App& app, Options& o, int argc, char** argv) {
     app.add_option("--depth", o.depth, "encoder layers L")->check(CLI::Range(1, 64));
     app.add_option("--heads", o.heads, "attention heads (divide D)")->check(CLI::Range(1, 64));
     app.add_option("--mlp", o.mlp, "MLP hidden width")->check(CLI::Range(1, 16384));
+    app.add_option("--pooling", o.pooling,
+                   "cls: the head reads a [CLASS] token; mean: the mean of the patch outputs, no [CLASS] token (002)")
+        ->check(CLI::IsMember({"cls", "mean"}));
     app.add_option("--dropout", o.dropout, "dropout")->check(examples::finite_range(0.0, 0.99));
     app.add_option("--epochs", o.epochs, "epochs")->check(CLI::Range(1, 10000));
     app.add_option("--batch", o.batch, "images per batch")->check(CLI::Range(1, 60000));
@@ -302,8 +308,8 @@ void add_flags(CLI::App& app, Options& o, int argc, char** argv) {
 
 // The bytes a run holds: AdamW's training step, or a test batch of 500.
 examples::MemoryEstimate memory_estimate(const Options& o, bool training) {
-    const double P = static_cast<double>(o.patch), N = (28 / P) * (28 / P) + 1, D = static_cast<double>(o.d_model),
-                 F = static_cast<double>(o.mlp), L = static_cast<double>(o.depth), H = static_cast<double>(o.heads);
+    const double P = static_cast<double>(o.patch), N = (28 / P) * (28 / P) + (o.pooling == "cls" ? 1 : 0),
+                 D = static_cast<double>(o.d_model), F = static_cast<double>(o.mlp), L = static_cast<double>(o.depth), H = static_cast<double>(o.heads);
     const double B = static_cast<double>(std::max<std::int64_t>(training ? o.batch : 0, 500));
     examples::MemoryEstimate e;
     e.parameters = P * P * D + N * D + L * (4 * D * D + 2 * D * F) + 10 * D;
@@ -344,10 +350,11 @@ int run(const Options& o, const nn::RunRecord& flags, const std::vector<std::str
     data::ImageBatches train_set(train_images, o.batch, mean, std, true, o.seed);
     data::ImageBatches test_set(test_images, 500, mean, std, false, 0);
     models::ViT model(model_config(o));
-    examples::say("ViT on Fashion-MNIST: {} training / {} test images | patch {} ({} patches), D={} L={} heads={} "
-               "MLP={} dropout {}, {} parameters | AdamW lr {} wd {}, warmup {} + cosine, smoothing {}, batch {}, "
+    examples::say("ViT on Fashion-MNIST: {} training / {} test images | patch {} ({} patches), {} pooling, D={} L={} "
+               "heads={} MLP={} dropout {}, {} parameters | AdamW lr {} wd {}, warmup {} + cosine, smoothing {}, batch {}, "
                "{} epochs | {}\n",
-               train_set.size(), test_set.size(), o.patch, model.embed->n_patches, o.d_model, o.depth, o.heads,
+               train_set.size(), test_set.size(), o.patch, model.embed->n_patches,
+               o.pooling == "cls" ? "[CLASS]" : "mean", o.d_model, o.depth, o.heads,
                o.mlp, o.dropout, model.parameter_count(), o.lr, o.weight_decay, o.warmup, o.smoothing, o.batch,
                o.epochs, examples::machine_summary(o.machine));
     examples::say_adopted(o.checkpoint, adopted);

@@ -7,7 +7,7 @@
 
 namespace examples {
 
-plot::Figure rollout_figure(const std::vector<RolloutExample>& examples) {
+plot::Figure rollout_figure(const std::vector<RolloutExample>& examples, const std::string& row) {
     double top = 0;
     for (const RolloutExample& e : examples)
         for (double v : e.rollout.to_vector()) top = std::max(top, 100 * v);
@@ -22,7 +22,7 @@ plot::Figure rollout_figure(const std::vector<RolloutExample>& examples) {
         m.y_label = "patch row";
         m.rows = grid, m.cols = grid;
         for (double v : e.rollout.to_vector()) m.values.push_back(100 * v);
-        m.scale = {0, top, "share of the [CLASS] row (%)", plot::Palette::glow};
+        m.scale = {0, top, fmt::format("share of {} (%)", row), plot::Palette::glow};
         m.colour_bar = (i + 1) % 4 == 0 || i + 1 == examples.size();
         m.under = {e.image.size(0), e.image.size(1), e.image.to_vector()};
         figure.panels.push_back(std::move(m));
@@ -108,9 +108,10 @@ plot::Figure embedding_components_figure(const autograd::Tensor& filters, std::i
     return figure;
 }
 
-plot::Figure confusion_figure(const std::vector<std::vector<std::int64_t>>& confusion, const std::vector<std::string>& classes) {
+plot::Figure confusion_figure(const std::vector<std::vector<std::int64_t>>& confusion, const std::vector<std::string>& classes,
+                              const std::string& items) {
     plot::HeatMap m;
-    m.title = "Confusion matrix: how the test images of each class were classified";
+    m.title = fmt::format("Confusion matrix: how the test {} of each class were classified", items);
     m.x_label = "predicted class";
     m.y_label = "true class";
     m.rows = static_cast<std::int64_t>(confusion.size()), m.cols = static_cast<std::int64_t>(classes.size());

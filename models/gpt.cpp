@@ -71,7 +71,11 @@ Tensor GPT::aux_loss() const {
 }
 
 std::shared_ptr<GPT> make_gpt(const GPTConfig& config) {
-    auto model = std::make_shared<GPT>(config);
+    std::shared_ptr<GPT> model;
+    {
+        nn::init::SkipInitGuard skip;  // every random parameter is drawn below
+        model = std::make_shared<GPT>(config);
+    }
     Generator gen(config.seed + 1);
     const double residual_std = 0.02 / std::sqrt(2.0 * static_cast<double>(config.n_layers));
     auto ends_with = [](const std::string& s, const std::string& tail) {

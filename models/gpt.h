@@ -30,7 +30,7 @@ struct GPTConfig {
     std::int64_t experts = 0;  // 0: GELU MLP; E > 0: mixture of E experts (004 §15.5.7)
     std::int64_t top_k = 2;    // experts per token
     std::uint64_t seed = 0;
-    // The MLP's GELU: exact, or GPT-2's tanh approximation (nn/gelu_tanh.h).
+    // The MLP's GELU: exact, or GPT-2's tanh approximation (autograd::gelu_tanh).
     nn::Activation activation = nn::Activation::gelu;
 
     // A GPT block is pre-norm with a GELU MLP (nanoGPT, GPT-2).

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "nn/init.h"
+
 namespace models {
 
 using namespace autograd;
@@ -180,7 +182,11 @@ void load_gpt2_weights(GPT& model, const nn::SafetensorsFile& file) {
 
 std::shared_ptr<GPT> load_gpt2(const std::string& path, Dtype dtype) {
     nn::SafetensorsFile file(path);
-    auto model = std::make_shared<GPT>(gpt2_config_from_weights(file));
+    std::shared_ptr<GPT> model;
+    {
+        nn::init::SkipInitGuard skip;  // the file holds every parameter
+        model = std::make_shared<GPT>(gpt2_config_from_weights(file));
+    }
     model->to(dtype);
     load_gpt2_weights(*model, file);
     return model;

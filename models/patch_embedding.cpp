@@ -20,7 +20,8 @@ Tensor extract_patches(const Tensor& images, std::int64_t P) {
     return reshape(x, {B, (H / P) * (W / P), P * P * C});
 }
 
-PatchEmbedding::PatchEmbedding(std::int64_t size, std::int64_t c, std::int64_t p, std::int64_t d, Generator& gen)
+PatchEmbedding::PatchEmbedding(std::int64_t size, std::int64_t c, std::int64_t p, std::int64_t d, Generator& gen,
+                               bool with_class_token)
     : image_size(size), channels(c), patch(p) {
     if (p <= 0 || size % p != 0)
         throw ValueError(fmt::format("PatchEmbedding: patch {} must divide the image size {}", p, size));
@@ -29,9 +30,12 @@ PatchEmbedding::PatchEmbedding(std::int64_t size, std::int64_t c, std::int64_t p
     // order x_class, E_pos, E: both as before E_pos became a module, so a seed
     // gives the same model and the parameters keep their indices.
     auto e = std::make_shared<nn::Linear>(p * p * c, d, true, gen);
-    class_token = register_parameter("class_token", zeros({1, 1, d}));
-    nn::init::normal_(class_token, 0, 0.02, gen);
-    position = register_module("position", std::make_shared<nn::LearnedPositionalEmbedding>(n_patches + 1, d, gen));
+    if (with_class_token) {
+        class_token = register_parameter("class_token", zeros({1, 1, d}));
+        nn::init::normal_(class_token, 0, 0.02, gen);
+    }
+    const std::int64_t T = n_patches + (with_class_token ? 1 : 0);
+    position = register_module("position", std::make_shared<nn::LearnedPositionalEmbedding>(T, d, gen));
     proj = register_module("proj", e);
 }
 
@@ -39,8 +43,9 @@ Tensor PatchEmbedding::forward(const Tensor& images) const {
     if (images.dim() != 4 || images.size(1) != channels || images.size(2) != image_size || images.size(3) != image_size)
         throw ShapeError(fmt::format("PatchEmbedding: images {} must be [B, {}, {}, {}]", shape_str(images.shape()),
                                      channels, image_size, image_size));
-    const std::int64_t B = images.size(0), D = class_token.size(2);
     Tensor tokens = (*proj)(extract_patches(images, patch));   // [B, N, D]: x_p^i E
+    if (!class_token.defined()) return (*position)(tokens);    // + E_pos, no [CLASS]
+    const std::int64_t B = images.size(0), D = class_token.size(2);
     Tensor cls = broadcast_to(class_token, {B, 1, D});         // x_class for every image
     return (*position)(concat({cls, tokens}, 1));              // + E_pos
 }

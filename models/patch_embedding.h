@@ -20,17 +20,18 @@ Tensor extract_patches(const Tensor& images, std::int64_t patch);
 //   z_0 = [x_class; x_p^1 E; x_p^2 E; ...; x_p^N E] + E_pos,
 //   E in R^{(P^2 C) x D}, E_pos in R^{(N+1) x D},
 // with a learned [CLASS] token x_class (004 §15.5.6: "prepended with a special
-// [CLASS] embedding x_0").
+// [CLASS] embedding x_0"). Without it (with_class_token false, for a ViT that
+// pools the mean of its tokens) z_0 = [x_p^1 E; ...; x_p^N E] + E_pos, E_pos in R^{N x D}.
 class PatchEmbedding : public nn::Module {
 public:
     PatchEmbedding(std::int64_t image_size, std::int64_t channels, std::int64_t patch, std::int64_t d_model,
-                   autograd::Generator& gen);
-    Tensor forward(const Tensor& images) const;  // [B, C, H, W] -> z_0 [B, N + 1, D]
+                   autograd::Generator& gen, bool with_class_token = true);
+    Tensor forward(const Tensor& images) const;  // [B, C, H, W] -> z_0 [B, N + 1, D] (no [CLASS]: [B, N, D])
     Tensor operator()(const Tensor& images) const { return forward(images); }
 
     std::int64_t image_size, channels, patch, n_patches;
-    Tensor class_token;                                    // x_class [1, 1, D]
-    std::shared_ptr<nn::LearnedPositionalEmbedding> position;  // E_pos [N + 1, D] ("position.weight")
+    Tensor class_token;                                    // x_class [1, 1, D]; undefined without one
+    std::shared_ptr<nn::LearnedPositionalEmbedding> position;  // E_pos [N + 1, D] or [N, D] ("position.weight")
     std::shared_ptr<nn::Linear> proj;                      // E (with a bias)
 };
 

@@ -10,7 +10,8 @@ ViT::ViT(const ViTConfig& c) : config(c) {
     if (c.depth <= 0 || c.classes <= 0)
         throw ValueError(fmt::format("ViT: depth {} and classes {} must be positive", c.depth, c.classes));
     Generator gen(c.seed);
-    embed = register_module("embed", std::make_shared<PatchEmbedding>(c.image_size, c.channels, c.patch, c.d_model, gen));
+    embed = register_module("embed", std::make_shared<PatchEmbedding>(c.image_size, c.channels, c.patch, c.d_model, gen,
+                                                                   c.pooling == Pooling::cls));
     layers = register_module("layers", std::make_shared<nn::ModuleList<EncoderLayer>>());
     for (std::int64_t l = 0; l < c.depth; ++l)
         layers->push_back(std::make_shared<EncoderLayer>(c.block_config(), gen));
@@ -22,11 +23,12 @@ ViT::ViT(const ViTConfig& c) : config(c) {
 //   z'_l = MSA(LN(z_{l-1})) + z_{l-1},      l = 1..L               EncoderLayer (pre-norm,
 //   z_l  = MLP(LN(z'_l)) + z'_l                                     GELU MLP)
 //   y    = LN(z_L^0)                                                the [CLASS] position
+//   (mean pooling: no x_class in z_0, and y = LN((1/N) sum_i z_L^i))
 //   logits = y W_head + b_head
 Tensor ViT::forward(const Tensor& images) const {
-    Tensor z = (*embed)(images);                                           // z_0 [B, N+1, D]
+    Tensor z = (*embed)(images);                                           // z_0 [B, N+1, D] (mean: [B, N, D])
     for (const auto& layer : *layers) z = layer->forward(z, Tensor());    // no mask: every patch sees every patch
-    Tensor y = (*norm)(select(z, 1, 0));   // LN(z_L^0) [B, D]
+    Tensor y = (*norm)(pool_tokens(z, config.pooling));   // LN(z_L^0) or LN(mean_i z_L^i) [B, D]
     return (*head)(y);
 }
 

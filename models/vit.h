@@ -4,6 +4,7 @@
 
 #include "models/encoder_layer.h"
 #include "models/patch_embedding.h"
+#include "models/token_pooling.h"
 #include "nn/layer_norm.h"
 
 namespace models {
@@ -18,6 +19,10 @@ struct ViTConfig {
     std::int64_t mlp = 128;   // hidden width of the MLP block
     double dropout = 0.0;
     std::int64_t classes = 10;
+    // cls: the head reads the [CLASS] position (002's y = LN(z_L^0)); mean: the
+    // mean of the N patch outputs, y = LN((1/N) sum_i z_L^i), and no [CLASS]
+    // token is prepended (002 "Output transformations").
+    Pooling pooling = Pooling::cls;
     std::uint64_t seed = 0;
 
     // 002's ViT blocks are pre-norm with a GELU MLP.
@@ -26,8 +31,8 @@ struct ViTConfig {
 
 // The Vision Transformer (002's ViT equations; 004 §15.5.6; 000 §15.5.6):
 // patch embedding, L pre-norm encoder blocks with a GELU MLP, and a linear
-// head on the normalised [CLASS] position. The equations are above forward()
-// in the .cpp.
+// head on the normalised [CLASS] position (or on the normalised mean of the
+// patch outputs: config.pooling). The equations are above forward() in the .cpp.
 class ViT : public nn::Module {
 public:
     explicit ViT(const ViTConfig& config);

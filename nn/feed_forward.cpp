@@ -1,7 +1,5 @@
 #include "nn/feed_forward.h"
 
-#include "nn/gelu_tanh.h"
-
 namespace nn {
 
 FeedForward::FeedForward(std::int64_t d_model, std::int64_t d_ff, double p, Activation act, autograd::Generator& gen)
@@ -17,7 +15,7 @@ Tensor FeedForward::forward(const Tensor& x) const {
     switch (activation) {
         case Activation::relu: h = autograd::relu(h); break;
         case Activation::gelu: h = autograd::gelu(h); break;
-        case Activation::gelu_tanh: h = gelu_tanh(h); break;
+        case Activation::gelu_tanh: h = autograd::gelu_tanh(h); break;
     }
     return w_2->forward(dropout->forward(h));
 }

@@ -6,7 +6,7 @@
 
 namespace nn {
 
-// gelu is exact (x Phi(x)); gelu_tanh is its tanh approximation (gelu_tanh.h), GPT-2's.
+// gelu is exact (x Phi(x)); gelu_tanh is its tanh approximation (autograd::gelu_tanh), GPT-2's.
 enum class Activation { relu, gelu, gelu_tanh };
 
 // Position-wise feed-forward network, applied to each token alone:

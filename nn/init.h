@@ -18,4 +18,22 @@ void uniform_(Tensor& t, double low, double high, Generator& gen);
 void zeros_(Tensor& t);
 void ones_(Tensor& t);
 
+// While a SkipInitGuard lives (on this thread), the random initialisers above
+// (xavier_uniform_, normal_, uniform_) leave their tensor as it is and draw
+// nothing from the generator; zeros_ and ones_ still run. A model whose every
+// random weight is about to be replaced (read from a weights file, or drawn
+// again by the function that builds it) is then built without computing values
+// nobody reads, as PyTorch's torch.nn.utils.skip_init builds a module.
+class SkipInitGuard {
+public:
+    SkipInitGuard();
+    ~SkipInitGuard();
+    SkipInitGuard(const SkipInitGuard&) = delete;
+    SkipInitGuard& operator=(const SkipInitGuard&) = delete;
+
+private:
+    bool previous_;
+};
+bool skipping_init();
+
 }  // namespace nn::init

@@ -71,12 +71,26 @@ Tensor linear_forward(const Tensor& x, const Tensor& weight, const Tensor& bias)
     return y;
 }
 
-// Computes reference::linear_backward's dW and db: both summed over the rows split between
-// the threads (parallel_sums), each part's dW one BLAS call and its rows' sums of dy beside
-// it. Split this way each thread packs only its own rows of x and dy for BLAS; split by dW's
-// rows, each would pack all of x. The sums depend on the number of threads.
+// Computes reference::linear_backward's dW and db, split between the threads one of two ways:
+// - dW at least as tall as x (out >= rows, as in GPT-2's layers and its head): by dW's rows,
+//   each thread one BLAS call over all of x's rows and the sums of its columns of dy. Each
+//   thread packs all of x, which is no larger than its part of dW, and nothing is summed after.
+// - otherwise (many tokens through a narrow layer): by x's rows (parallel_sums), each part's dW
+//   one BLAS call and its rows' sums of dy beside it, so each thread packs only its own rows of
+//   x and dy. These sums depend on the number of threads.
 template <class T>
 void weight_gradients(const T* dy, const T* x, std::int64_t rows, std::int64_t out, std::int64_t in, T* dw, T* db) {
+    if (out >= rows && rows > 0) {
+        parallel_for(out, rows * in / 8, [&](std::int64_t j0, std::int64_t j1) {
+            if (in > 0) detail::gemm_call(true, false, j1 - j0, in, rows, dy + j0, out, x, in, dw + j0 * in, in, T(0));
+            for (std::int64_t j = j0; db && j < j1; ++j) {
+                T s = 0;
+                for (std::int64_t r = 0; r < rows; ++r) s += dy[r * out + j];
+                db[j] = s;
+            }
+        });
+        return;
+    }
     const std::int64_t row_cost = out * in / 8;  // a multiply-add costs about an eighth of an element
     const std::array<PartSums<T>, 2> sums{{{dw, out * in}, {db, db ? out : 0}}};
     parallel_sums(rows, row_cost, sums, [&](const std::array<T*, 2>& part, std::int64_t r0, std::int64_t r1) {

@@ -96,36 +96,28 @@ Tensor relu(const Tensor& x) {
         [](auto dy, auto x, auto) { return x > 0 ? dy : decltype(dy){0}; });
 }
 
-// y = x Phi(x) with Phi(x) = (1 + erf(x / sqrt 2)) / 2;  dx = dy (Phi(x) + x phi(x)),
-// phi(x) = e^(-x^2/2) / sqrt(2 pi)   (002 "MLP": the GeLU non-linearity)
-// float64 runs reference::gelu (reference/gelu.h). The float32 loop below computes it with
-// kernels/vector_math.h's erf, so that it vectorises; tested equal in
-// tests/autograd/test_fast_equals_reference.cpp. Its erf computes e^(-x^2/2) on the way, so
-// the forward keeps the slope for two multiply-adds more, and the backward is one multiply.
-Tensor gelu(const Tensor& x) {
-    check_floating("gelu", x);
+namespace {
+
+// An activation whose forward keeps its slope dy/dx beside y, so the backward is one
+// multiply: dx = dy * slope. `f(x, &slope)` returns y; float64 passes the reference
+// kernel, float32 its vectorisable twin.
+template <class F32, class F64>
+Tensor with_slope(const char* op, const Tensor& x, F32 f32, F64 f64) {
+    check_floating(op, x);
     Tensor y = Tensor::empty(x.shape(), x.dtype()), slope = Tensor::empty(x.shape(), x.dtype());
     dispatch_floating(x.dtype(), [&](auto zero) {
         using T = decltype(zero);
         const T* __restrict__ px = x.data<T>();  // new outputs: no aliasing, so the loop vectorises
         T* __restrict__ py = y.data<T>();
         T* __restrict__ ps = slope.data<T>();
-        const float inv_sqrt2 = static_cast<float>(std::numbers::sqrt2 / 2);
-        const float inv_sqrt_2pi = static_cast<float>(std::numbers::inv_sqrtpi / std::numbers::sqrt2);
         parallel_for(x.numel(), 2, [&](std::int64_t begin, std::int64_t end) {
             for (std::int64_t i = begin; i < end; ++i) {
-                if constexpr (std::is_same_v<T, double>) {
-                    py[i] = reference::gelu(px[i], ps + i);
-                } else {
-                    float gauss;  // e^(-x^2 / 2)
-                    const float Phi = 0.5f * (1 + detail::erf_f32(px[i] * inv_sqrt2, &gauss));
-                    py[i] = px[i] * Phi;
-                    ps[i] = Phi + px[i] * gauss * inv_sqrt_2pi;
-                }
+                if constexpr (std::is_same_v<T, double>) py[i] = f64(px[i], ps + i);
+                else py[i] = f32(px[i], ps + i);
             }
         });
     });
-    return record("gelu", {x}, y, [slope](const Tensor& dy) {
+    return record(op, {x}, y, [slope](const Tensor& dy) {
         Tensor dx = Tensor::empty(dy.shape(), dy.dtype());
         dispatch_floating(dy.dtype(), [&](auto zero) {
             using T = decltype(zero);
@@ -138,6 +130,46 @@ Tensor gelu(const Tensor& x) {
         });
         return std::vector{dx};
     });
+}
+
+}  // namespace
+
+// y = x Phi(x) with Phi(x) = (1 + erf(x / sqrt 2)) / 2;  dx = dy (Phi(x) + x phi(x)),
+// phi(x) = e^(-x^2/2) / sqrt(2 pi)   (002 "MLP": the GeLU non-linearity)
+// float64 runs reference::gelu (reference/gelu.h). The float32 loop computes it with
+// kernels/vector_math.h's erf, so that it vectorises; tested equal in
+// tests/autograd/test_fast_equals_reference.cpp. Its erf computes e^(-x^2/2) on the way, so
+// the slope costs two multiply-adds more.
+Tensor gelu(const Tensor& x) {
+    const float inv_sqrt2 = static_cast<float>(std::numbers::sqrt2 / 2);
+    const float inv_sqrt_2pi = static_cast<float>(std::numbers::inv_sqrtpi / std::numbers::sqrt2);
+    return with_slope(
+        "gelu", x,
+        [=](float v, float* slope) {
+            float gauss;  // e^(-v^2 / 2)
+            const float Phi = 0.5f * (1 + detail::erf_f32(v * inv_sqrt2, &gauss));
+            *slope = Phi + v * gauss * inv_sqrt_2pi;
+            return v * Phi;
+        },
+        [](double v, double* slope) { return reference::gelu(v, slope); });
+}
+
+// y = x (1 + tanh u) / 2 with u = sqrt(2/pi) (x + 0.044715 x^3), GPT-2's GELU; the slope is
+// reference::gelu_tanh's. float32 writes it with E = e^(2u) from vector_math.h, so that it
+// vectorises: (1 + tanh u) / 2 = E / (E + 1) and (1 - tanh u) / 2 = 1 / (E + 1), each without
+// the cancellation of 1 + tanh u where tanh u is near -1 (the slope's tail for x below -5):
+//   y = x p,  dy/dx = p + 2 x p q sqrt(2/pi) (1 + 3 * 0.044715 x^2),  p = 1 / (1 + 1 / E), q = 1 / (E + 1)
+Tensor gelu_tanh(const Tensor& x) {
+    const float c = static_cast<float>(std::sqrt(2 / std::numbers::pi)), a = 0.044715f;
+    return with_slope(
+        "gelu_tanh", x,
+        [=](float v, float* slope) {
+            const float v2 = v * v, E = detail::exp_f32(2 * c * v * (1 + a * v2));
+            const float q = 1 / (E + 1), p = 1 / (1 + 1 / E);  // E = 0 or infinity at the ends: p 0 or 1
+            *slope = p + 2 * v * p * q * c * (1 + 3 * a * v2);
+            return v * p;
+        },
+        [](double v, double* slope) { return reference::gelu_tanh(v, slope); });
 }
 
 }  // namespace autograd

@@ -14,5 +14,8 @@ Tensor relu(const Tensor& x);             // y = max(0, x);      dx = dy [x > 0]
 // y = x Phi(x), Phi the standard normal CDF (exact erf form, as torch.nn.GELU);
 // dx = dy (Phi(x) + x phi(x))
 Tensor gelu(const Tensor& x);
+// GELU by its tanh approximation, GPT-2's (PyTorch's gelu(approximate="tanh")):
+// y = x (1 + tanh u) / 2, u = sqrt(2/pi) (x + 0.044715 x^3); dx = dy * reference::gelu_tanh's slope
+Tensor gelu_tanh(const Tensor& x);
 
 }  // namespace autograd

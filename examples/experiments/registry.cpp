@@ -7,6 +7,7 @@ std::vector<Experiment> all_experiments() {
         positions_experiment(),
         label_smoothing_experiment(),
         experts_experiment(),
+        vit_pooling_experiment(),
     };
 }
 

@@ -12,5 +12,6 @@ std::vector<Experiment> all_experiments();
 Experiment positions_experiment();
 Experiment label_smoothing_experiment();
 Experiment experts_experiment();
+Experiment vit_pooling_experiment();
 
 }  // namespace examples::experiments

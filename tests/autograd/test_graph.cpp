@@ -94,3 +94,28 @@ TEST_CASE("only leaves can change requires_grad", "[graph][errors]") {
     Tensor y = x * 2.0;
     CHECK_THROWS_AS(y.requires_grad_(false), GraphError);
 }
+
+// A leaf's first gradient is taken without a copy only when nothing else holds it: a
+// gradient passed on to two leaves (add's dy), a view of it (reshape's), or the tensor the
+// caller gave backward() must each be copied, or a later accumulation would write into the
+// other leaf's gradient or into the caller's tensor.
+TEST_CASE("leaves never share a gradient's storage, with each other or with the caller", "[graph]") {
+    Tensor a = tensor({1, 2, 3, 4, 5, 6}, {2, 3}).requires_grad_();
+    Tensor b = tensor({1, 1, 1, 1, 1, 1}, {6}).requires_grad_();
+    Tensor c = tensor({0, 0, 0, 0, 0, 0}, {6}).requires_grad_();
+    Tensor dy = tensor({1, 2, 3, 4, 5, 6}, {6});
+    (reshape(a, {6}) + b + c).backward(dy);  // a, b and c each get dy, a's through a reshape of it
+    sum(a * 10).backward();                  // a.grad += 10
+    sum(b * 100).backward();                 // b.grad += 100
+    require_values(a.grad(), {11, 12, 13, 14, 15, 16});
+    require_values(b.grad(), {101, 102, 103, 104, 105, 106});
+    require_values(c.grad(), {1, 2, 3, 4, 5, 6});
+    require_values(dy, {1, 2, 3, 4, 5, 6});
+
+    Tensor leaf = tensor({1, 2}, {2}).requires_grad_();
+    Tensor given = tensor({7, 8}, {2});
+    leaf.backward(given);  // a leaf's own backward: its gradient is the caller's tensor
+    sum(leaf).backward();
+    require_values(leaf.grad(), {8, 9});
+    require_values(given, {7, 8});
+}

@@ -1,4 +1,4 @@
-// exp, log, sqrt, pow, tanh, sigmoid, relu, gelu.
+// exp, log, sqrt, pow, tanh, sigmoid, relu, gelu, gelu_tanh.
 #include "check.h"
 
 using namespace autograd;
@@ -36,6 +36,36 @@ TEST_CASE("gelu's gradient in float32 agrees with float64 and with the slope by 
     sum(gelu(x)).backward();
     require_values(x.grad(), {0.15865525393145707 - 0.24197072451914337, 0.5, 0.8413447460685429 + 0.24197072451914337},
                    1e-12);
+}
+
+TEST_CASE("gelu_tanh is GPT-2's 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))), PyTorch's values", "[forward]") {
+    Tensor x = tensor({-3.0, -1.0, -0.5, 0.0, 0.5, 1.0, 2.0, 3.0}, {8}, Dtype::float64);
+    // torch.nn.functional.gelu(x, approximate="tanh") in float64
+    const double want[] = {-0.0036373920817729943, -0.1588080093917233, -0.15428599017485606, 0.0,
+                           0.34571400982514394,    0.8411919906082768,  1.954597694087775,    2.996362607918227};
+    Tensor y = gelu_tanh(x);
+    for (int i = 0; i < 8; ++i) CHECK(y.data<double>()[i] == Approx(want[i]).margin(1e-15));
+}
+
+// The slope by hand: dy/dx = (1 + t) / 2 + x (1 - t^2) sqrt(2/pi) (1 + 3 * 0.044715 x^2) / 2,
+// t = tanh(sqrt(2/pi) (x + 0.044715 x^3)): 1/2 at 0, 1.0829640838457826 at 1 and -0.08296408384578255 at -1
+// (their sum is 1: y(x) - y(-x) = x, so the slopes at x and -x add to 1).
+TEST_CASE("gelu_tanh's slope by hand, and float32's equal to float64's", "[forward]") {
+    Tensor x = tensor({-1, 0, 1}, Dtype::float64).requires_grad_();
+    sum(gelu_tanh(x)).backward();
+    require_values(x.grad(), {-0.08296408384578255, 0.5, 1.0829640838457826}, 1e-12);
+    std::vector<double> xs;
+    for (int i = 0; i <= 800; ++i) xs.push_back(-8 + 16.0 * i / 800);
+    auto slopes = [&](Dtype dtype) {
+        Tensor v = tensor(xs, dtype).requires_grad_();
+        sum(gelu_tanh(v)).backward();
+        return v.grad().to_vector();
+    };
+    const auto f32 = slopes(Dtype::float32), f64 = slopes(Dtype::float64);
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+        INFO("x = " << xs[i]);
+        REQUIRE(f32[i] == Approx(f64[i]).margin(2e-6));
+    }
 }
 
 TEST_CASE("pow(x, 0) has gradient 0, also at x = 0", "[forward]") {

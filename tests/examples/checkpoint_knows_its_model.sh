@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # checkpoint_knows_its_model.sh COPY_TASK CHAR_LM
 # A checkpoint carries the flags its model was built from and char_lm's
-# alphabet: --load adopts them and says so, refuses a flag given with another
+# alphabet or subword merges: --load adopts them and says so, refuses a flag given with another
 # value (naming both), and never evaluates a silently different model. A
 # reader that goes away (SIGPIPE) stops a run with its checkpoint saved. An
 # output that is a device or a FIFO is refused.
@@ -45,6 +45,18 @@ lm=(--epochs 1 --steps 3 --layers 1 --d-model 16 --d-ff 16 --context 16 --val-wi
 [ $? -eq 1 ] && grep -q "not in the alphabet, the checkpoint's alphabet of 5" "$dir/err" || fail "a text of another alphabet was accepted"
 "$char_lm" --load "$dir/lm.ckpt" --text "$dir/abc.txt" --sample-chars 10 >"$dir/out" 2>"$dir/err" || fail "--load on its own text failed"
 echo "ok: char_lm keeps its alphabet in the checkpoint and refuses a text it cannot read"
+
+# Subwords: the merges learnt travel with the model, so --load reads any text with them. The
+# text's pieces ("abcab", " cabca", ...) are whole tokens after 8 merges, and learning stops there.
+"$char_lm" --text "$dir/abc.txt" "${lm[@]}" --tokens subwords --bpe-vocab 270 --save "$dir/sw.ckpt" >"$dir/out" \
+  2>"$dir/err" || fail "training char_lm on subwords failed"
+grep -q "learnt 8 byte-pair merges" "$dir/out" || fail "no merges learnt: $(head -2 "$dir/out")"
+"$char_lm" --load "$dir/sw.ckpt" --text "$dir/xyz.txt" --prompt "zz" --sample-chars 5 >"$dir/out" 2>"$dir/err" \
+  || fail "--load of a subword model on another text failed"
+grep -q "from $dir/sw.ckpt: --tokens subwords, --bpe-vocab 270" "$dir/out" || fail "--tokens was not adopted: $(head -3 "$dir/out")"
+grep -q "learnt" "$dir/out" && fail "--load learnt merges again instead of reading the checkpoint's"
+grep -q "a vocabulary of 264" "$dir/out" || fail "the checkpoint's vocabulary was not used: $(head -3 "$dir/out")"
+echo "ok: char_lm keeps its subword merges in the checkpoint"
 
 # A reader that goes away: the run saves at the next step and exits 141 (128 + SIGPIPE).
 "$copy_task" --epochs 3 --batches-per-epoch 20 --eval-sequences 10 --d-model 32 --d-ff 64 --heads 2 \

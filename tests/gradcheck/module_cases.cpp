@@ -6,6 +6,8 @@
 #include "catalog.h"
 #include "models/attention_rollout.h"
 #include "models/gpt.h"
+#include "models/text_classifier.h"
+#include "models/token_pooling.h"
 #include "models/transformer.h"
 #include "models/vit.h"
 #include "nn/attention_mask.h"
@@ -211,6 +213,40 @@ std::vector<Case> module_cases() {
             return std::make_shared<models::ViT>(c);
         },
         [] { return std::vector{leaf({2, 1, 8, 8}, 17)}; }, [](const models::ViT& m, auto& x) { return m.forward(x[0]); }));
+    // 002 "Output transformations": the [CLASS] position, or the mean over the tokens that are not padding.
+    for (auto [name, pooling, masked] : {std::tuple{"pool_tokens (cls)", models::Pooling::cls, false},
+                                         {"pool_tokens (mean)", models::Pooling::mean, false},
+                                         {"pool_tokens (mean, padding mask)", models::Pooling::mean, true}})
+        cases.push_back({"models", name, "[2,4,3], mask [2,1,4]", [pooling = pooling, masked = masked] {
+                             Tensor mask = masked ? ids({1, 1, 0, 0, 1, 1, 1, 0}, {2, 1, 4}) : Tensor();
+                             return gradcheck([&](auto& x) { return models::pool_tokens(x[0], pooling, mask); },
+                                              {leaf({2, 4, 3}, 18)});
+                         }});
+    cases.push_back(module_case<models::ViT>(
+        "models", "ViT (mean pooling, no [CLASS])", "[2,1,8,8], patch 4, D 8, depth 1",
+        [] {
+            models::ViTConfig c;
+            c.image_size = 8, c.patch = 4, c.d_model = 8, c.depth = 1, c.heads = 2, c.mlp = 16, c.classes = 3, c.seed = 2;
+            c.pooling = models::Pooling::mean;
+            return std::make_shared<models::ViT>(c);
+        },
+        [] { return std::vector{leaf({2, 1, 8, 8}, 17)}; }, [](const models::ViT& m, auto& x) { return m.forward(x[0]); }));
+    for (auto [name, pooling] : {std::pair{"TextClassifier ([CLASS])", models::Pooling::cls},
+                                 {"TextClassifier (mean pooling)", models::Pooling::mean}})
+        cases.push_back(module_case<models::TextClassifier>(
+            "models", name, "N 2, d 8, 2 heads, V 7, ids [2,5] with padding",
+            [pooling = pooling] {
+                models::TextClassifierConfig c;
+                c.vocab = 7, c.max_len = 6, c.d_model = 8, c.n_layers = 2, c.heads = 2, c.d_ff = 12, c.dropout = 0;
+                c.classes = 3, c.pooling = pooling, c.seed = 5;
+                auto m = std::make_shared<models::TextClassifier>(c);
+                Generator g(6);  // weights of O(1), so the check does not pass on weights of 0.02 alone
+                NoGradGuard no_grad;
+                for (Tensor& p : m->parameters()) p.copy_(uniform(p.shape(), -1, 1, g));
+                return m;
+            },
+            [] { return std::vector<Tensor>{}; },
+            [](const models::TextClassifier& m, auto&) { return m.forward(ids({3, 1, 4, 1, 5, 2, 6, 5, 0, 0}, {2, 5})); }));
     struct GPTVariant {
         const char* name;
         std::int64_t block, experts;

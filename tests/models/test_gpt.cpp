@@ -133,3 +133,17 @@ TEST_CASE("GPT rejects bad token ids, shapes and configurations", "[errors]") {
     c.heads = 3;
     CHECK_THROWS_AS(models::make_gpt(c), ValueError);
 }
+TEST_CASE("make_gpt draws every random parameter itself: building it skips the modules' own draws", "[model]") {
+    models::GPTConfig c;
+    c.vocab = 11, c.context = 8, c.d_model = 8, c.n_layers = 1, c.heads = 2, c.d_ff = 16;
+    auto a = models::make_gpt(c), b = models::make_gpt(c);
+    const auto pa = a->named_parameters(), pb = b->named_parameters();
+    REQUIRE(pa.size() == pb.size());
+    for (std::size_t i = 0; i < pa.size(); ++i) {
+        const auto& [name, p] = pa[i];
+        INFO(name);
+        CHECK(p.to_vector() == pb[i].second.to_vector());
+        if (name.find("norm") == std::string::npos && name.find(".bias") == std::string::npos && p.dim() == 2)
+            CHECK(p.at({0, 0}) != 0);  // drawn, not left at the skipped zeros
+    }
+}

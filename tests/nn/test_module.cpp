@@ -1,6 +1,7 @@
 // nn::Module: named parameters over the tree, train/eval, to(), zero_grad.
 #include "check.h"
 #include "nn/feed_forward.h"
+#include "nn/init.h"
 #include "nn/linear.h"
 
 using namespace autograd;
@@ -51,4 +52,29 @@ TEST_CASE("to(float64) converts parameters in place and zero_grad clears them", 
     CHECK(w.grad().defined());
     b.zero_grad();
     CHECK_FALSE(w.grad().defined());
+}
+
+TEST_CASE("under SkipInitGuard the random initialisers draw nothing and leave their tensor", "[module]") {
+    Generator gen(5), fresh(5);
+    {
+        nn::init::SkipInitGuard skip;
+        CHECK(nn::init::skipping_init());
+        nn::Linear layer(3, 2, true, gen);
+        require_values(layer.weight, {0, 0, 0, 0, 0, 0});
+        require_values(layer.bias, {0, 0});
+        Tensor t = autograd::ones({2, 2});
+        nn::init::xavier_uniform_(t, gen);
+        nn::init::normal_(t, 0, 1, gen);
+        require_values(t, {1, 1, 1, 1});
+        nn::init::zeros_(t);  // not random: still runs
+        require_values(t, {0, 0, 0, 0});
+        {
+            nn::init::SkipInitGuard nested;
+        }
+        CHECK(nn::init::skipping_init());  // the inner guard restores the outer one's state
+    }
+    CHECK_FALSE(nn::init::skipping_init());
+    CHECK(gen.normal() == fresh.normal());  // nothing was drawn
+    nn::Linear layer(3, 2, true, gen);
+    CHECK(layer.weight.at({0, 0}) != 0);
 }

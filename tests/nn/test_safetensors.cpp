@@ -7,7 +7,6 @@
 #include <filesystem>
 #include <fstream>
 
-#include "nn/gelu_tanh.h"
 #include "nn/safetensors.h"
 
 using namespace autograd;
@@ -38,15 +37,6 @@ std::string message_of(const std::string& path) {
 }
 
 }  // namespace
-
-TEST_CASE("gelu_tanh is GPT-2's 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))), PyTorch's values", "[module]") {
-    Tensor x = tensor({-3.0, -1.0, -0.5, 0.0, 0.5, 1.0, 2.0, 3.0}, {8}, Dtype::float64);
-    // torch.nn.functional.gelu(x, approximate="tanh") in float64
-    const double want[] = {-0.0036373920817729943, -0.1588080093917233, -0.15428599017485606, 0.0,
-                           0.34571400982514394,    0.8411919906082768,  1.954597694087775,    2.996362607918227};
-    Tensor y = nn::gelu_tanh(x);
-    for (int i = 0; i < 8; ++i) CHECK(y.data<double>()[i] == Approx(want[i]).margin(1e-15));
-}
 
 TEST_CASE("safetensors written by Lectern read back bit for bit, header aligned to 8 bytes", "[io]") {
     Generator gen(3);

@@ -327,6 +327,7 @@ def main():
     write("warmup", {"lr": 2.0 * d ** -0.5 * torch.minimum(steps ** -0.5, steps * 4 ** -1.5)})
 
     decoder_only_cases(d, heads, d_ff)
+    pooling_cases()
 
     # Cross-attention whose keys (width 5) and values (width 3) are not of the queries' width
     # d (003: queries from X of width d_X, keys and values from Y of width d_Y; kdim, vdim).
@@ -463,6 +464,60 @@ def decoder_only_cases(d, heads, d_ff):
         loss.backward()
         write(name, {**gp, "ids": ids, "targets": targets, "out.logits": logits, "out.loss": loss.reshape(1),
                      **{f"grad.{k}": v.grad if v.grad is not None else torch.zeros_like(v) for k, v in gp.items()}})
+
+
+def pooling_cases():
+    """002 "Output transformations": a ViT that pools the mean of its patch outputs (no [CLASS]
+    token), and the encoder-only text classifier with [CLASS] or mean pooling. Seeded on their
+    own, with the shared stream restored after, so where they run changes no other case."""
+    state = torch.get_rng_state()
+    torch.manual_seed(30)
+    d, heads = 8, 2
+
+    vs = {"embed.proj.weight": (d, 4), "embed.proj.bias": (d,), "embed.position.weight": (4, d)}
+    vs.update(layer_shapes("layers.0.", d, 16, 2, ["self_attn"]))
+    vs.update(ln_shapes("norm.", d))
+    vs.update(linear_shapes("head.", d, 3))
+
+    def vit_mean(l):
+        img = l["images"]                                                        # [B, 1, 4, 4]
+        patches = img.reshape(2, 1, 2, 2, 2, 2).permute(0, 2, 4, 3, 5, 1).reshape(2, 4, 4)
+        z = linear(patches, l["embed.proj.weight"], l["embed.proj.bias"]) + l["embed.position.weight"]
+        z = encoder_layer(l, "layers.0.", z, None, heads, "pre", "gelu")
+        y = layer_norm(z.mean(1), l["norm.gamma"], l["norm.beta"])               # y = LN(mean_i z_L^i)
+        return {"logits": linear(y, l["head.weight"], l["head.bias"])}
+
+    with_grads("vit_mean_pooling", {"images": rand(2, 1, 4, 4)}, params_like(vs), vit_mean)
+
+    # The text classifier: V 7, max_len 6, N 2 pre-norm GELU layers with a final LayerNorm, 3 classes;
+    # the second text is padded (id 0), which neither attention nor the mean may see.
+    ids = torch.tensor([[3, 1, 4, 1, 5, 6], [2, 6, 5, 0, 0, 0]])
+    for pooling in ("cls", "mean"):
+        cls = pooling == "cls"
+        ts = {"tok_embed.weight": (7, d), "pos.weight": (6 + cls, d)}
+        if cls:
+            ts["class_token"] = (1, 1, d)
+        for i in range(2):
+            ts.update(layer_shapes(f"encoder.layers.{i}.", d, 16, 2, ["self_attn"]))
+        ts.update(ln_shapes("encoder.norm.", d))
+        ts.update(linear_shapes("head.", d, 3))
+
+        def classify(l, cls=cls):
+            h = l["tok_embed.weight"][ids]                                       # E_tok[x_t], unscaled
+            keep = (ids != 0).to(torch.int64)                                    # [B, T]
+            if cls:
+                h = torch.cat([l["class_token"].expand(2, 1, d), h], 1)
+                keep = torch.cat([torch.ones(2, 1, dtype=torch.int64), keep], 1)
+            h = h + l["pos.weight"][:h.shape[1]]
+            for i in range(2):
+                h = encoder_layer(l, f"encoder.layers.{i}.", h, keep.unsqueeze(1), heads, "pre", "gelu")
+            h = layer_norm(h, l["encoder.norm.gamma"], l["encoder.norm.beta"])
+            w = keep.unsqueeze(-1).to(h.dtype)
+            y = h[:, 0] if cls else (h * w).sum(1) / w.sum(1)                    # [CLASS], or the mean of the tokens
+            return {"logits": linear(y, l["head.weight"], l["head.bias"])}
+
+        with_grads(f"text_classifier_{pooling}", {}, params_like(ts), classify, {"ids": ids})
+    torch.set_rng_state(state)
 
 
 if __name__ == "__main__":

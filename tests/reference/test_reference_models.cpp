@@ -4,6 +4,7 @@
 #include "models/attention_rollout.h"
 #include "models/greedy_decode.h"
 #include "models/transformer.h"
+#include "models/text_classifier.h"
 #include "models/vit.h"
 #include "nn/attention_mask.h"
 #include "reference_case.h"
@@ -21,6 +22,35 @@ TEST_CASE("a tiny ViT matches PyTorch: logits and the gradient of every paramete
     Tensor logits = vit.forward(images);
     ref.compare("out.logits", logits);
     ref.compare_gradients(logits, {{"images", images}}, &vit);
+}
+
+TEST_CASE("a ViT pooling the mean of its patches (no [CLASS]) matches PyTorch", "[reference]") {
+    reference::Case ref("vit_mean_pooling");
+    models::ViTConfig c;
+    c.image_size = 4, c.channels = 1, c.patch = 2, c.d_model = 8, c.depth = 1, c.heads = 2, c.mlp = 16, c.classes = 3;
+    c.pooling = models::Pooling::mean;
+    models::ViT vit(c);
+    vit.to(Dtype::float64);
+    ref.load_parameters(vit);
+    Tensor images = ref.input("images");
+    Tensor logits = vit.forward(images);
+    ref.compare("out.logits", logits);
+    ref.compare_gradients(logits, {{"images", images}}, &vit);
+}
+
+TEST_CASE("the text classifier matches PyTorch, [CLASS] and mean pooling, with a padded text", "[reference]") {
+    for (auto pooling : {models::Pooling::cls, models::Pooling::mean}) {
+        reference::Case ref("text_classifier_" + models::pooling_name(pooling));
+        models::TextClassifierConfig c;
+        c.vocab = 7, c.max_len = 6, c.d_model = 8, c.n_layers = 2, c.heads = 2, c.d_ff = 16, c.dropout = 0;
+        c.classes = 3, c.pooling = pooling;
+        models::TextClassifier model(c);
+        model.to(Dtype::float64);
+        ref.load_parameters(model);
+        Tensor logits = model.forward(ref["ids"]);
+        ref.compare("out.logits", logits);
+        ref.compare_gradients(logits, {}, &model);
+    }
 }
 
 TEST_CASE("attention rollout matches PyTorch: prod norm(mean_heads A + I), the [CLASS] row", "[reference]") {

@@ -1,0 +1,569 @@
+// An encoder-only Transformer classifies real text (002 "Sentiment
+// classification", "Output transformations"): which file of Debian's `fortunes`
+// package a fortune comes from. It is scored on a held-out set with as many
+// fortunes of every category, beside two baselines it trains itself: the
+// majority class and a bag-of-words logistic regression (Lectern's autograd).
+//   ./build/examples/text_classifier                      the default run (a few minutes on 2 cores)
+//   ./build/examples/text_classifier --pooling mean       the mean of the tokens instead of [CLASS]
+//   ./build/examples/text_classifier --tokens chars       characters (bytes) instead of subwords
+//   ./build/examples/text_classifier --figures figures    the confusion matrix and the loss curve
+//   ./build/examples/text_classifier --help               every flag
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <memory>
+#include <numeric>
+#include <set>
+#include <string>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "autograd/autograd.h"
+#include "data/char_corpus.h"
+#include "data/fortune_categories.h"
+#include "data/train_bpe.h"
+#include "examples/console.h"
+#include "examples/figure_files.h"
+#include "examples/flags.h"
+#include "examples/load_or_train.h"
+#include "examples/loss_curve_figure.h"
+#include "examples/machine_flags.h"
+#include "examples/output_files.h"
+#include "examples/progress_bar.h"
+#include "examples/run_program.h"
+#include "examples/vit_figures.h"
+#include "models/text_classifier.h"
+#include "nn/clip_grad.h"
+#include "nn/linear.h"
+#include "nn/lr_schedule.h"
+#include "nn/non_finite.h"
+#include "nn/optim/adamw.h"
+
+using namespace autograd;
+
+namespace {
+
+struct Options {
+    std::string fortunes = "/usr/share/games/fortunes";
+    std::vector<std::string> categories = {"computers", "science", "politics", "art", "startrek", "food", "law"};
+    std::int64_t test_per_class = 40;
+    std::string tokens = "bpe";  // or "chars": the UTF-8 bytes, no merges
+    std::int64_t bpe_vocab = 1000, max_len = 128;
+    std::string pooling = "mean";
+    std::int64_t d_model = 64, layers = 2, heads = 4, d_ff = 256;
+    double dropout = 0.1, token_drop = 0.0;
+    std::int64_t steps = 1500, batch = 32, warmup = 100;
+    std::int64_t pretrain_steps = 0;
+    double mask_prob = 0.15;
+    double lr = 1e-3, weight_decay = 0.01, clip = 1.0;
+    std::int64_t bow_steps = 1500, bow_min_count = 2;
+    double bow_lr = 0.02, bow_weight_decay = 0.01;
+    std::uint64_t seed = 1;
+    bool quick = false;
+    examples::MachineFlags machine;
+    std::string figures;
+    bool detect_anomaly = false;
+};
+
+// The short run the test suite makes: every step of the real one, on less.
+void apply_quick(Options& o) {
+    o.test_per_class = 20, o.bpe_vocab = 300, o.max_len = 48, o.d_model = 32, o.d_ff = 64, o.layers = 1;
+    o.steps = 40, o.bow_steps = 40, o.warmup = 10;
+}
+
+// A tokenised text set: ids (shifted by one, 0 is padding) and labels.
+struct Encoded {
+    std::vector<std::vector<std::int64_t>> ids;
+    std::vector<std::int64_t> labels;
+    std::int64_t truncated = 0;  // texts longer than --max-len, cut to it
+};
+
+Encoded encode(const std::vector<data::LabelledText>& texts, const data::BytePairEncoding& bpe, std::int64_t max_len) {
+    Encoded e;
+    for (const auto& t : texts) {
+        std::vector<std::int64_t> ids = bpe.encode(t.text);
+        if (static_cast<std::int64_t>(ids.size()) > max_len) ids.resize(static_cast<std::size_t>(max_len)), ++e.truncated;
+        for (auto& id : ids) id += 1;  // 0 pads
+        e.ids.push_back(std::move(ids));
+        e.labels.push_back(t.label);
+    }
+    return e;
+}
+
+// Draws training examples balanced by class: a class uniformly, then one of
+// its texts uniformly, so the model is trained for the balanced test set and
+// not for the training set's proportions (computers has 5 times food's).
+class BalancedSampler {
+public:
+    BalancedSampler(const std::vector<std::int64_t>& labels, std::int64_t classes, std::uint64_t seed)
+        : by_class_(static_cast<std::size_t>(classes)), gen_(seed) {
+        for (std::size_t i = 0; i < labels.size(); ++i) by_class_[static_cast<std::size_t>(labels[i])].push_back(i);
+    }
+    std::vector<std::size_t> batch(std::int64_t n) {
+        std::vector<std::size_t> out;
+        for (std::int64_t i = 0; i < n; ++i) {
+            const auto& members = by_class_[gen_.next_u64() % by_class_.size()];
+            out.push_back(members[gen_.next_u64() % members.size()]);
+        }
+        return out;
+    }
+
+private:
+    std::vector<std::vector<std::size_t>> by_class_;
+    Generator gen_;
+};
+
+// ids [B, longest] padded with 0, and labels [B]. With `drop` > 0 (training
+// only) each token is left out with that probability, the first always kept:
+// a text seen twice is seen as two texts, which the model cannot memorise.
+std::pair<Tensor, Tensor> token_batch(const Encoded& e, const std::vector<std::size_t>& rows, double drop = 0,
+                                      Generator* gen = nullptr) {
+    std::vector<std::vector<std::int64_t>> texts;
+    std::size_t T = 1;
+    for (std::size_t r : rows) {
+        std::vector<std::int64_t> ids;
+        for (std::size_t i = 0; i < e.ids[r].size(); ++i)
+            if (drop == 0 || i == 0 || gen->uniform() >= drop) ids.push_back(e.ids[r][i]);
+        T = std::max(T, ids.size());
+        texts.push_back(std::move(ids));
+    }
+    const auto B = static_cast<std::int64_t>(rows.size());
+    Tensor x = zeros({B, static_cast<std::int64_t>(T)}, Dtype::int64), y = Tensor::empty({B}, Dtype::int64);
+    for (std::int64_t b = 0; b < B; ++b) {
+        const auto& ids = texts[static_cast<std::size_t>(b)];
+        std::copy(ids.begin(), ids.end(), x.data<std::int64_t>() + b * static_cast<std::int64_t>(T));
+        y.data<std::int64_t>()[b] = e.labels[rows[static_cast<std::size_t>(b)]];
+    }
+    return {x, y};
+}
+
+using Confusion = std::vector<std::vector<std::int64_t>>;  // [true][predicted]
+
+double accuracy(const Confusion& c) {
+    std::int64_t right = 0, all = 0;
+    for (std::size_t y = 0; y < c.size(); ++y)
+        for (std::size_t p = 0; p < c.size(); ++p) all += c[y][p], right += y == p ? c[y][p] : 0;
+    return static_cast<double>(right) / static_cast<double>(std::max<std::int64_t>(all, 1));
+}
+
+// Predictions of `logits_of` over every row of a set, in batches, as a confusion matrix.
+Confusion confusion_of(std::size_t n, std::int64_t classes, const std::vector<std::int64_t>& labels,
+                       const std::function<Tensor(const std::vector<std::size_t>&)>& logits_of) {
+    NoGradGuard no_grad;
+    Confusion c(static_cast<std::size_t>(classes), std::vector<std::int64_t>(static_cast<std::size_t>(classes), 0));
+    for (std::size_t i = 0; i < n; i += 64) {
+        std::vector<std::size_t> rows(std::min<std::size_t>(64, n - i));
+        std::iota(rows.begin(), rows.end(), i);
+        Tensor pred = argmax(logits_of(rows), -1);
+        for (std::size_t k = 0; k < rows.size(); ++k)
+            c[static_cast<std::size_t>(labels[rows[k]])][static_cast<std::size_t>(pred.data<std::int64_t>()[k])] += 1;
+    }
+    return c;
+}
+
+// One AdamW training loop for either model: `loss_of` takes a batch of rows.
+struct TrainSettings {
+    std::int64_t steps, batch, warmup;
+    double lr, weight_decay, clip;
+    std::uint64_t seed;
+    std::function<double()> held_out_loss = {};  // if set, measured at every tenth of the run
+};
+struct Curves {
+    examples::Curve loss, lr, held_out;
+};
+Curves train(nn::Module& model, const std::vector<std::int64_t>& labels, std::int64_t classes,
+                      const TrainSettings& s, const std::string& unit,
+                      const std::function<Tensor(const std::vector<std::size_t>&)>& loss_of) {
+    nn::optim::AdamW opt(model.parameters(), {.lr = s.lr, .weight_decay = s.weight_decay});
+    nn::WarmupCosineSchedule schedule(s.lr, std::min(s.warmup, s.steps - 1), s.steps, s.lr / 100);
+    BalancedSampler sampler(labels, classes, s.seed);
+    examples::ProgressBar bar(s.steps, unit);
+    Curves curves;
+    double running = 0;
+    model.train();
+    for (std::int64_t step = 1; step <= s.steps; ++step) {
+        opt.set_lr(schedule.lr(step));
+        opt.zero_grad();
+        Tensor loss = loss_of(sampler.batch(s.batch));
+        const double value = loss.item();
+        nn::check_finite_loss(value, step);
+        loss.backward();
+        nn::check_finite_gradients(model, step);
+        nn::clip_grad_norm_(model.parameters(), s.clip);
+        opt.step();
+        running = step == 1 ? value : 0.95 * running + 0.05 * value;
+        curves.loss.emplace_back(static_cast<double>(step), value);
+        curves.lr.emplace_back(static_cast<double>(step), opt.lr());
+        bar.update(step, s.batch, fmt::format("loss {:.4f}  lr {:.1e}", running, opt.lr()));
+        if (s.held_out_loss && (step % std::max<std::int64_t>(1, s.steps / 10) == 0 || step == s.steps)) {
+            curves.held_out.emplace_back(static_cast<double>(step), s.held_out_loss());
+            model.train();
+        }
+    }
+    return curves;
+}
+
+// ---- pre-training the encoder on unlabelled fortunes (BERT's masked language model; not in the notes)
+
+// The encoder and a head that predicts a token from its output h_N^t.
+struct MaskedLanguageModel : nn::Module {
+    MaskedLanguageModel(std::shared_ptr<models::TextClassifier> m, Generator& gen)
+        : classifier(register_module("classifier", std::move(m))),
+          predict(register_module("predict", std::make_shared<nn::Linear>(classifier->config.d_model,
+                                                                           classifier->config.vocab, true, gen))) {}
+    std::shared_ptr<models::TextClassifier> classifier;
+    std::shared_ptr<nn::Linear> predict;
+};
+
+// A batch of texts with `mask_prob` of their tokens chosen (at least one a
+// text): the model reads [MASK] there (80%), a random token (10%) or the token
+// itself (10%), and is scored on predicting the original (-100 elsewhere).
+std::pair<Tensor, Tensor> masked_batch(const Encoded& corpus, const std::vector<std::size_t>& rows, double mask_prob,
+                                       std::int64_t mask_id, Generator& gen) {
+    auto [x, unused] = token_batch(corpus, rows);
+    Tensor target = full(x.shape(), -100, Dtype::int64);
+    std::int64_t *in = x.data<std::int64_t>(), *out = target.data<std::int64_t>();
+    const std::int64_t T = x.size(1);
+    for (std::int64_t b = 0; b < x.size(0); ++b) {
+        const auto n = static_cast<std::int64_t>(corpus.ids[rows[static_cast<std::size_t>(b)]].size());
+        const auto forced = static_cast<std::int64_t>(gen.next_u64() % static_cast<std::uint64_t>(n));
+        for (std::int64_t t = 0; t < n; ++t) {
+            if (t != forced && gen.uniform() >= mask_prob) continue;
+            std::int64_t& id = in[b * T + t];
+            out[b * T + t] = id;
+            const double u = gen.uniform();
+            if (u < 0.8) id = mask_id;
+            else if (u < 0.9) id = 1 + static_cast<std::int64_t>(gen.next_u64() % static_cast<std::uint64_t>(mask_id - 1));
+        }
+    }
+    return {x, target};
+}
+
+// ---- the bag-of-words baseline: logistic regression on which words a text holds
+
+// Lower-cased runs of letters and digits (apostrophes inside a word kept: "don't").
+std::vector<std::string> words(const std::string& text) {
+    std::vector<std::string> out;
+    std::string w;
+    for (std::size_t i = 0; i <= text.size(); ++i) {
+        const unsigned char c = i < text.size() ? static_cast<unsigned char>(text[i]) : ' ';
+        if (std::isalnum(c) || (c == '\'' && !w.empty())) {
+            w.push_back(static_cast<char>(std::tolower(c)));
+        } else if (!w.empty()) {
+            while (!w.empty() && w.back() == '\'') w.pop_back();
+            if (!w.empty()) out.push_back(w);
+            w.clear();
+        }
+    }
+    return out;
+}
+
+// Each text as the sorted ids of the distinct vocabulary words it holds; the
+// vocabulary is the words of at least `min_count` training texts.
+struct BagOfWords {
+    std::map<std::string, std::int64_t> vocab;
+    std::vector<std::vector<std::int64_t>> train, test;
+};
+
+BagOfWords bag_of_words(const data::FortuneSplit& split, std::int64_t min_count) {
+    std::map<std::string, std::int64_t> df;
+    for (const auto& t : split.train) {
+        auto ws = words(t.text);
+        std::sort(ws.begin(), ws.end());
+        ws.erase(std::unique(ws.begin(), ws.end()), ws.end());
+        for (const auto& w : ws) df[w] += 1;
+    }
+    BagOfWords bow;
+    for (const auto& [w, n] : df)
+        if (n >= min_count) bow.vocab.emplace(w, static_cast<std::int64_t>(bow.vocab.size()));
+    auto ids = [&](const std::string& text) {
+        std::vector<std::int64_t> out;
+        for (const auto& w : words(text))
+            if (auto it = bow.vocab.find(w); it != bow.vocab.end()) out.push_back(it->second);
+        std::sort(out.begin(), out.end());
+        out.erase(std::unique(out.begin(), out.end()), out.end());
+        return out;
+    };
+    for (const auto& t : split.train) bow.train.push_back(ids(t.text));
+    for (const auto& t : split.test) bow.test.push_back(ids(t.text));
+    return bow;
+}
+
+// x [B, V]: 1 / sqrt(n) at the n words a text holds (a unit vector), 0 elsewhere.
+Tensor bow_features(const std::vector<std::vector<std::int64_t>>& texts, const std::vector<std::size_t>& rows,
+                    std::int64_t V) {
+    const auto B = static_cast<std::int64_t>(rows.size());
+    Tensor x = zeros({B, V});
+    float* p = x.data<float>();
+    for (std::int64_t b = 0; b < B; ++b) {
+        const auto& ids = texts[rows[static_cast<std::size_t>(b)]];
+        for (std::int64_t id : ids) p[b * V + id] = 1.0f / std::sqrt(static_cast<float>(ids.size()));
+    }
+    return x;
+}
+
+// ---- the report
+
+void print_results(const std::vector<std::string>& names, const Confusion& model, const Confusion& bow,
+                   std::int64_t majority, const std::vector<std::int64_t>& train_per_class, const std::string& what) {
+    const std::size_t K = names.size();
+    examples::say("\n{:<12} {:>6} {:>7} {:>11} {:>9}   confusion of the transformer (rows: true, columns: predicted)\n",
+                  "category", "train", "test", "transformer", "BoW LR");
+    for (std::size_t y = 0; y < K; ++y) {
+        const std::int64_t n = std::accumulate(model[y].begin(), model[y].end(), std::int64_t{0});
+        std::string row;
+        for (auto c : model[y]) row += fmt::format("{:>4}", c);
+        examples::say("{:<12} {:>6} {:>7} {:>10.1f}% {:>8.1f}%  {}\n", names[y], train_per_class[y], n,
+                      100.0 * static_cast<double>(model[y][y]) / static_cast<double>(n),
+                      100.0 * static_cast<double>(bow[y][y]) / static_cast<double>(n), row);
+    }
+    const double acc = accuracy(model), bow_acc = accuracy(bow), major = 1.0 / static_cast<double>(K);
+    examples::say("\nheld-out accuracy ({} classes, as many test fortunes of each):\n", K);
+    examples::say("  {:<44} {:>6.1f}%\n", fmt::format("majority class ({})", names[static_cast<std::size_t>(majority)]),
+                  100 * major);
+    examples::say("  {:<44} {:>6.1f}%\n", "bag-of-words logistic regression", 100 * bow_acc);
+    examples::say("  {:<44} {:>6.1f}%\n", what, 100 * acc);
+    const double over_bow = 100 * (acc - bow_acc), over_major = 100 * (acc - major);
+    if (acc > bow_acc && acc > major)
+        examples::say("the transformer beats the bag of words by {:.1f} points and the majority class by {:.1f}\n",
+                      over_bow, over_major);
+    else
+        examples::say("the transformer does NOT beat {}: {:+.1f} points against the bag of words, {:+.1f} against the "
+                      "majority class\n",
+                      acc <= bow_acc ? "the bag of words" : "the majority class", over_bow, over_major);
+}
+
+void add_flags(CLI::App& app, Options& o, int argc, char** argv) {
+    bool quick = false;
+    {
+        CLI::App pre;
+        pre.allow_extras();
+        pre.set_help_flag();
+        pre.add_flag("--quick", quick);
+        try {
+            pre.parse(argc, argv);
+        } catch (const CLI::ParseError&) {
+        }
+    }
+    if (quick) apply_quick(o);  // --quick sets the defaults; flags given override them
+    app.add_flag("--quick", o.quick, "a short run on less (seconds; the test suite's)");
+    app.add_option("--fortunes", o.fortunes, "the folder of Debian's fortunes files")->capture_default_str();
+    app.add_option("--categories", o.categories, "the fortunes files to tell apart (at least 2)")
+        ->delimiter(',')->capture_default_str();
+    app.add_option("--test-per-class", o.test_per_class, "held-out fortunes of each category")
+        ->check(CLI::Range(1, 100000))->capture_default_str();
+    app.add_option("--tokens", o.tokens, "bpe: byte-level BPE subwords learnt on the training fortunes; chars: bytes")
+        ->check(CLI::IsMember({"bpe", "chars"}))->capture_default_str();
+    app.add_option("--bpe-vocab", o.bpe_vocab, "BPE vocabulary: 256 bytes + merges")
+        ->check(CLI::Range(257, 50000))->capture_default_str();
+    app.add_option("--max-len", o.max_len, "tokens kept of a fortune (longer ones are cut, and counted)")
+        ->check(CLI::Range(1, 4096))->capture_default_str();
+    app.add_option("--pooling", o.pooling, "cls: a [CLASS] token's output; mean: the mean of the tokens (002)")
+        ->check(CLI::IsMember({"cls", "mean"}))->capture_default_str();
+    app.add_option("--d-model", o.d_model, "token width D")->check(CLI::Range(2, 4096))->capture_default_str();
+    app.add_option("--layers", o.layers, "encoder layers N")->check(CLI::Range(1, 64))->capture_default_str();
+    app.add_option("--heads", o.heads, "attention heads (divide D)")->check(CLI::Range(1, 64))->capture_default_str();
+    app.add_option("--d-ff", o.d_ff, "MLP hidden width")->check(CLI::Range(1, 16384))->capture_default_str();
+    app.add_option("--dropout", o.dropout, "dropout")->check(examples::finite_range(0.0, 0.99))->capture_default_str();
+    app.add_option("--token-drop", o.token_drop, "leave out each token of a training text with this probability")
+        ->check(examples::finite_range(0.0, 0.9))->capture_default_str();
+    app.add_option("--pretrain-steps", o.pretrain_steps,
+                   "first pre-train the encoder as a masked language model on every fortunes file but the held-out "
+                   "fortunes, for this many steps (0: none)")
+        ->check(CLI::Range(0, 10000000))->capture_default_str();
+    app.add_option("--mask-prob", o.mask_prob, "pre-training: the share of tokens masked and predicted")
+        ->check(examples::finite_range(0.01, 0.9))->capture_default_str();
+    app.add_option("--steps", o.steps, "training steps of the transformer")->check(CLI::Range(1, 10000000))->capture_default_str();
+    app.add_option("--batch", o.batch, "fortunes per step (both models)")->check(CLI::Range(1, 4096))->capture_default_str();
+    app.add_option("--warmup", o.warmup, "linear warmup steps before the cosine decay")
+        ->check(CLI::Range(0, 10000000))->capture_default_str();
+    app.add_option("--lr", o.lr, "peak learning rate of the transformer (AdamW)")
+        ->check(examples::finite_positive())->capture_default_str();
+    app.add_option("--weight-decay", o.weight_decay, "AdamW's decoupled weight decay")
+        ->check(examples::finite_range(0.0, 10.0))->capture_default_str();
+    app.add_option("--clip", o.clip, "gradient clipping: max global norm")->check(examples::finite_positive())->capture_default_str();
+    app.add_option("--bow-steps", o.bow_steps, "training steps of the bag-of-words baseline")
+        ->check(CLI::Range(1, 10000000))->capture_default_str();
+    app.add_option("--bow-lr", o.bow_lr, "its peak learning rate")->check(examples::finite_positive())->capture_default_str();
+    app.add_option("--bow-weight-decay", o.bow_weight_decay, "its weight decay")
+        ->check(examples::finite_range(0.0, 10.0))->capture_default_str();
+    app.add_option("--bow-min-count", o.bow_min_count, "a word is a feature if this many training fortunes hold it")
+        ->check(CLI::Range(1, 1000000))->capture_default_str();
+    app.add_option("--seed", o.seed, "seed of the split, initialisation and sampling")
+        ->check(examples::seed_value())->capture_default_str();
+    examples::add_machine_flags(app, o.machine);
+    app.add_option("--figures", o.figures, "draw the confusion matrix and the loss curves into this folder (PNG and SVG)")
+        ->check(examples::path_value());
+    app.add_flag("--detect-anomaly", o.detect_anomaly,
+                 "check every op's output and gradient, and name the first op that makes a NaN or an infinity (slow)");
+}
+
+void check_flags(const Options& o) {
+    if (o.d_model % o.heads != 0) throw CLI::ValidationError("--heads", "must divide --d-model");
+    if (o.categories.size() < 2) throw CLI::ValidationError("--categories", "name at least two fortunes files");
+    std::vector<std::string> sorted = o.categories;
+    std::sort(sorted.begin(), sorted.end());
+    if (auto it = std::adjacent_find(sorted.begin(), sorted.end()); it != sorted.end())
+        throw CLI::ValidationError("--categories", fmt::format("'{}' is named twice", *it));
+    examples::check_output_folder("--figures", o.figures);
+}
+
+int run(const Options& o) {
+    manual_seed(o.seed);  // dropout
+    std::vector<std::vector<std::string>> by_class;
+    for (const auto& c : o.categories) by_class.push_back(data::read_fortune_entries(o.fortunes, c));
+    data::FortuneSplit split = data::split_by_class(by_class, o.categories, o.test_per_class, o.seed);
+    const auto K = static_cast<std::int64_t>(o.categories.size());
+
+    // The unlabelled text of pre-training: every entry of every fortunes file
+    // (char_lm's corpus, data::kFortuneFiles, and the categories') but the
+    // held-out fortunes, wherever else they occur.
+    std::vector<data::LabelledText> unlabelled;
+    if (o.pretrain_steps > 0) {
+        std::set<std::string> held_out, seen;
+        for (const auto& t : split.test) held_out.insert(t.text);
+        std::vector<std::string> files = data::kFortuneFiles;
+        files.insert(files.end(), o.categories.begin(), o.categories.end());
+        for (const auto& f : files) {
+            if (!seen.insert(f).second) continue;
+            for (auto& t : data::read_fortune_entries(o.fortunes, f))
+                if (!held_out.count(t)) unlabelled.push_back({std::move(t), 0});
+        }
+    }
+    // Subwords are learnt on the text the model trains on (the held-out fortunes are never seen).
+    std::string bpe_text;
+    for (const auto& t : o.pretrain_steps > 0 ? unlabelled : split.train) bpe_text += t.text + "\n";
+    const std::int64_t vocab = o.tokens == "bpe" ? o.bpe_vocab : 256;
+    data::BytePairEncoding bpe = data::train_bpe(bpe_text, vocab);
+    Encoded train_set = encode(split.train, bpe, o.max_len), test_set = encode(split.test, bpe, o.max_len);
+    std::int64_t tokens = 0;
+    for (const auto& ids : train_set.ids) tokens += static_cast<std::int64_t>(ids.size());
+
+    // Ids: 0 pads, 1 .. vocab are the tokens, vocab + 1 is pre-training's [MASK].
+    const std::int64_t mask_id = bpe.vocab_size() + 1;
+    models::TextClassifierConfig mc;
+    mc.vocab = mask_id + 1, mc.max_len = o.max_len, mc.d_model = o.d_model, mc.n_layers = o.layers;
+    mc.heads = o.heads, mc.d_ff = o.d_ff, mc.dropout = o.dropout, mc.classes = K, mc.pad = 0, mc.seed = o.seed;
+    mc.pooling = models::parse_pooling(o.pooling);
+    auto classifier = std::make_shared<models::TextClassifier>(mc);
+    models::TextClassifier& model = *classifier;
+
+    std::string counts;
+    for (std::size_t k = 0; k < o.categories.size(); ++k)
+        counts += fmt::format("{}{} {}", k ? ", " : "", o.categories[k], split.train_per_class[k]);
+    examples::say("fortunes of {} categories from {}: {} training ({}), {} held out ({} per category); {} fortunes "
+                  "found in two categories left out\n",
+                  K, o.fortunes, split.train.size(), counts, split.test.size(), o.test_per_class, split.ambiguous);
+    examples::say("tokens: {} ({} ids), {:.1f} per training fortune; {} training and {} held-out fortunes cut to "
+                  "--max-len {}\n",
+                  o.tokens == "bpe" ? fmt::format("byte-level BPE, {} merges learnt on the training fortunes",
+                                                  bpe.merges().size())
+                                    : std::string("characters (UTF-8 bytes)"),
+                  mc.vocab, static_cast<double>(tokens) / static_cast<double>(train_set.ids.size()), train_set.truncated,
+                  test_set.truncated, o.max_len);
+    examples::say("transformer: {} pooling, N={} D={} heads={} d_ff={} dropout {}, {} parameters | AdamW lr {} wd {}, "
+                  "warmup {} + cosine, batch {} balanced by class, tokens left out {}, {} steps | {}\n",
+                  o.pooling, o.layers, o.d_model, o.heads, o.d_ff, o.dropout, model.parameter_count(), o.lr,
+                  o.weight_decay, o.warmup, o.batch, o.token_drop, o.steps, examples::machine_summary(o.machine));
+
+    // The majority class of the training set: on a balanced test set it scores 1/K.
+    const auto majority = static_cast<std::int64_t>(
+        std::max_element(split.train_per_class.begin(), split.train_per_class.end()) - split.train_per_class.begin());
+
+    // The bag-of-words logistic regression: logits = x W^T + b on unit-length word-presence vectors.
+    BagOfWords bow = bag_of_words(split, o.bow_min_count);
+    const auto V = static_cast<std::int64_t>(bow.vocab.size());
+    Generator bow_gen(o.seed);
+    nn::Linear regression(V, K, true, bow_gen);
+    examples::say("\nbag of words: {} words held by at least {} training fortunes; logistic regression, AdamW lr {} "
+                  "wd {}, {} steps\n",
+                  V, o.bow_min_count, o.bow_lr, o.bow_weight_decay, o.bow_steps);
+    examples::timed("trained", [&] {
+        train(regression, train_set.labels, K,
+                          {o.bow_steps, o.batch, o.warmup, o.bow_lr, o.bow_weight_decay, o.clip, o.seed + 1}, "text",
+                          [&](const std::vector<std::size_t>& rows) {
+                              std::vector<std::int64_t> y;
+                              for (auto r : rows) y.push_back(train_set.labels[r]);
+                              return cross_entropy(regression(bow_features(bow.train, rows, V)),
+                                                   tensor(std::vector<double>(y.begin(), y.end()), Dtype::int64));
+                          });
+    });
+    const Confusion bow_confusion = confusion_of(test_set.ids.size(), K, test_set.labels, [&](const auto& rows) {
+        return regression(bow_features(bow.test, rows, V));
+    });
+
+    if (o.pretrain_steps > 0) {
+        Encoded corpus = encode(unlabelled, bpe, o.max_len);
+        Generator head_gen(o.seed + 4), mask_gen(o.seed + 5);
+        MaskedLanguageModel lm(classifier, head_gen);
+        const std::int64_t offset = mc.pooling == models::Pooling::cls ? 1 : 0;  // h_N^0 is [CLASS]
+        examples::say("\npre-training the encoder as a masked language model: {} fortunes of {} files (the held-out "
+                      "ones left out), {:.0f}% of tokens masked, {} steps\n",
+                      corpus.ids.size(), data::kFortuneFiles.size(), 100 * o.mask_prob, o.pretrain_steps);
+        examples::timed("pre-trained", [&] {
+            train(lm, std::vector<std::int64_t>(corpus.ids.size(), 0), 1,
+                  {o.pretrain_steps, o.batch, o.warmup, o.lr, o.weight_decay, o.clip, o.seed + 6}, "text",
+                  [&](const std::vector<std::size_t>& rows) {
+                      auto [x, target] = masked_batch(corpus, rows, o.mask_prob, mask_id, mask_gen);
+                      Tensor h = lm.classifier->encode(x);
+                      return cross_entropy((*lm.predict)(narrow(h, 1, offset, x.size(1))), target, -100);
+                  });
+        });
+    }
+    examples::say("\ntransformer\n");
+    Generator drop_gen(o.seed + 3);
+    // The mean cross-entropy over the held-out fortunes, in eval mode: the curve that shows over-fitting.
+    auto held_out_loss = [&] {
+        NoGradGuard no_grad;
+        nn::EvalGuard eval(model);
+        double total = 0;
+        for (std::size_t i = 0; i < test_set.ids.size(); i += 64) {
+            std::vector<std::size_t> rows(std::min<std::size_t>(64, test_set.ids.size() - i));
+            std::iota(rows.begin(), rows.end(), i);
+            auto [x, y] = token_batch(test_set, rows);
+            total += cross_entropy(model.forward(x), y).item() * static_cast<double>(rows.size());
+        }
+        return total / static_cast<double>(test_set.ids.size());
+    };
+    Curves curves;
+    examples::timed("trained", [&] {
+        curves = train(model, train_set.labels, K,
+                       {o.steps, o.batch, o.warmup, o.lr, o.weight_decay, o.clip, o.seed + 2, held_out_loss}, "text",
+                       [&](const std::vector<std::size_t>& rows) {
+                          auto [x, y] = token_batch(train_set, rows, o.token_drop, &drop_gen);
+                          return cross_entropy(model.forward(x), y);
+                      });
+    });
+    nn::EvalGuard eval(model);
+    const Confusion confusion = confusion_of(test_set.ids.size(), K, test_set.labels, [&](const auto& rows) {
+        return model.forward(token_batch(test_set, rows).first);
+    });
+    print_results(o.categories, confusion, bow_confusion, majority, split.train_per_class,
+                  fmt::format("transformer ({} pooling, {})", o.pooling, o.tokens == "bpe" ? "subwords" : "characters"));
+
+    if (!o.figures.empty()) {
+        examples::say("\nfigures written:\n");
+        for (const std::string& path :
+             examples::write_figure(o.figures + "/text_confusion", examples::confusion_figure(confusion, o.categories, "fortunes")))
+            examples::say("  {}\n", path);
+        examples::write_loss_curve(o.figures, {"text_classifier: the transformer's loss and learning rate", curves.loss,
+                                               curves.lr, curves.held_out, "held-out loss"});
+    }
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Options o;
+    CLI::App app{"Train an encoder-only Transformer to tell which fortunes file a fortune comes from, beside a "
+                 "majority-class and a bag-of-words baseline."};
+    add_flags(app, o, argc, argv);
+    if (int status = examples::parse_flags(app, argc, argv, "text_classifier", [&] { check_flags(o); }); status >= 0)
+        return status;
+    return examples::run_program("text_classifier", o.detect_anomaly, [&] {
+        examples::apply_machine_flags(o.machine, argv);
+        return run(o);
+    });
+}
