@@ -3,7 +3,7 @@
 // package a fortune comes from. It is scored on a held-out set with as many
 // fortunes of every category, beside two baselines it trains itself: the
 // majority class and a bag-of-words logistic regression (Lectern's autograd).
-//   ./build/examples/text_classifier                      the default run (a few minutes on 2 cores)
+//   ./build/examples/text_classifier                      the default run (about 1.5 minutes of CPU)
 //   ./build/examples/text_classifier --pooling mean       the mean of the tokens instead of [CLASS]
 //   ./build/examples/text_classifier --tokens chars       characters (bytes) instead of subwords
 //   ./build/examples/text_classifier --figures figures    the confusion matrix and the loss curve
