@@ -461,8 +461,9 @@ int run(const Options& o) {
                   K, o.fortunes, split.train.size(), counts, split.test.size(), o.test_per_class, split.ambiguous);
     examples::say("tokens: {} ({} ids), {:.1f} per training fortune; {} training and {} held-out fortunes cut to "
                   "--max-len {}\n",
-                  o.tokens == "bpe" ? fmt::format("byte-level BPE, {} merges learnt on the training fortunes",
-                                                  bpe.merges().size())
+                  o.tokens == "bpe" ? fmt::format("byte-level BPE, {} merges learnt on the {} fortunes",
+                                                  bpe.merges().size(),
+                                                  o.pretrain_steps > 0 ? "pre-training" : "training")
                                     : std::string("characters (UTF-8 bytes)"),
                   mc.vocab, static_cast<double>(tokens) / static_cast<double>(train_set.ids.size()), train_set.truncated,
                   test_set.truncated, o.max_len);
