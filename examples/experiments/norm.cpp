@@ -16,6 +16,7 @@
 #include "examples/experiments/registry.h"
 #include "examples/experiments/report.h"
 #include "examples/experiments/seq2seq_training.h"
+#include "examples/experiments/window_means.h"
 
 namespace examples::experiments {
 
@@ -27,16 +28,6 @@ double tail_mean(const std::vector<double>& v) {
     double s = 0;
     for (std::size_t i = from; i < v.size(); ++i) s += v[i];
     return s / static_cast<double>(v.size() - from);
-}
-
-plot::Curve smoothed(const std::string& name, const Seq2SeqResult& r, std::size_t w) {
-    plot::Curve c{name, {}, {}};
-    for (std::size_t i = 0; i + w <= r.train_loss.size(); i += w) {
-        double sum = 0;
-        for (std::size_t j = i; j < i + w; ++j) sum += r.train_loss[j];
-        c.x.push_back(r.steps[i + w - 1]), c.y.push_back(sum / static_cast<double>(w));
-    }
-    return c;
 }
 
 struct Arm {
@@ -64,8 +55,8 @@ void run(const Options& o) {
     Table table({"placement", "schedule", "seed", "final train loss", "held-out loss", "exact", "outcome"});
     const std::vector<Arm> arms = {{nn::Norm::post, true}, {nn::Norm::post, false}, {nn::Norm::pre, true},
                                    {nn::Norm::pre, false}};
-    plot::LinePlot with{"with warm-up", "step", "training loss (10-step mean)", {}, false, true},
-        without{"without warm-up (the peak rate from step 1)", "step", "training loss (10-step mean)", {}, false, true};
+    plot::LinePlot with{"with warm-up", "step", fmt::format("training loss ({}-step mean)", o.quick ? 2 : 10), {}, false, true},
+        without{"without warm-up (the peak rate from step 1)", "step", fmt::format("training loss ({}-step mean)", o.quick ? 2 : 10), {}, false, true};
     struct Tally {
         int failed = 0, diverged = 0;
         double final_loss = 0;  // mean over seeds that did not diverge
@@ -93,9 +84,9 @@ void run(const Options& o) {
                                     : (failed ? "did not learn" : "learned")});
             if (!res.train_loss.empty())
                 (arms[a].warmup ? with : without)
-                    .curves.push_back(smoothed(fmt::format("{}, seed {}", arms[a].norm == nn::Norm::pre ? "pre" : "post",
-                                                           r.seed),
-                                               res, o.quick ? 2 : 10));
+                    .curves.push_back(window_means(fmt::format("{}, seed {}", arms[a].norm == nn::Norm::pre ? "pre" : "post",
+                                                               r.seed),
+                                                   res.steps, res.train_loss, o.quick ? 2 : 10));
         }
     }
     table.print();

@@ -20,6 +20,7 @@
 #include "examples/experiments/registry.h"
 #include "examples/experiments/report.h"
 #include "examples/experiments/seq2seq_training.h"
+#include "examples/experiments/window_means.h"
 #include "nn/scaled_dot_product_attention.h"
 
 namespace examples::experiments {
@@ -50,17 +51,6 @@ Sharpness sharpness_at_init(std::int64_t dk, bool scaled, std::int64_t rows, std
     }
     const auto n = static_cast<double>(rows);
     return {s.entropy / n, s.largest / n, s.jacobian / n};
-}
-
-// The mean of each window of `w` steps, for a curve a reader can follow.
-plot::Curve smoothed(const std::string& name, const Seq2SeqResult& r, std::size_t w) {
-    plot::Curve c{name, {}, {}};
-    for (std::size_t i = 0; i + w <= r.train_loss.size(); i += w) {
-        double sum = 0;
-        for (std::size_t j = i; j < i + w; ++j) sum += r.train_loss[j];
-        c.x.push_back(r.steps[i + w - 1]), c.y.push_back(sum / static_cast<double>(w));
-    }
-    return c;
 }
 
 double mean(const std::vector<double>& v) {
@@ -116,7 +106,7 @@ void run(const Options& o) {
     std::vector<plot::Panel> curves;
     std::vector<double> mean_loss[2], held_out[2];
     for (std::int64_t dk : trained) {
-        plot::LinePlot panel{fmt::format("d_k = {}", dk), "step", "training loss (10-step mean)", {}, false, true};
+        plot::LinePlot panel{fmt::format("d_k = {}", dk), "step", fmt::format("training loss ({}-step mean)", o.quick ? 2 : 10), {}, false, true};
         for (bool scaled : {true, false}) {
             Seq2SeqRun r = base;
             r.model.d_model = dk, r.model.d_ff = 2 * dk, r.model.scaled_attention = scaled;
@@ -127,7 +117,7 @@ void run(const Options& o) {
                        res.diverged ? "diverged" : fmt::format("{:.3f}", res.held_out_loss),
                        fmt::format("{:.1f}%", 100 * res.held_out_token_accuracy),
                        fmt::format("{:.1f}%", 100 * res.held_out_exact), fmt::format("{:.1f}", res.seconds)});
-            panel.curves.push_back(smoothed(scaled ? "scaled" : "unscaled", res, o.quick ? 2 : 10));
+            panel.curves.push_back(window_means(scaled ? "scaled" : "unscaled", res.steps, res.train_loss, o.quick ? 2 : 10));
         }
         curves.push_back(panel);
     }
