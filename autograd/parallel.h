@@ -90,7 +90,7 @@ void parallel_sums(std::int64_t n, std::int64_t cost, const std::array<PartSums<
             copy += o.size;
         }
     }
-    if (scratch) deallocate(scratch, bytes);
+    if (scratch) deallocate(scratch);
 }
 
 }  // namespace autograd

@@ -12,7 +12,7 @@
 namespace autograd {
 
 Storage::Storage(std::size_t n) : data(allocate(n)), bytes(n) {}
-Storage::~Storage() { deallocate(data, bytes); }
+Storage::~Storage() { deallocate(data); }
 
 Tensor Tensor::empty(const Shape& shape, Dtype dtype) {
     for (auto d : shape)

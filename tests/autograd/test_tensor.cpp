@@ -117,6 +117,27 @@ TEST_CASE("the caching allocator reuses freed blocks", "[tensor]") {
     CHECK(allocator_stats().bytes_in_use >= in_use + 1000 * 37 * 4);
 }
 
+TEST_CASE("a batch shorter than the last runs in the last one's blocks", "[tensor]") {
+    // Blocks of 40 MiB down to 21 MiB, each freed before the next is asked
+    // for: their classes (40, 36, 32, 30, ... 22 MiB) are all within half of the
+    // first, so the first block serves them all and goes back to its class.
+    constexpr std::int64_t MiB = std::int64_t{1} << 18;  // floats
+    { Tensor warm = Tensor::empty({40 * MiB}); }
+    const AllocatorStats before = allocator_stats();
+    for (std::int64_t n = 40 * MiB; n > 20 * MiB; n -= MiB) {
+        Tensor t = Tensor::empty({n});
+        t.data<float>()[n - 1] = 1;  // the whole request is there to write
+    }
+    const AllocatorStats after = allocator_stats();
+    CHECK(after.cache_misses == before.cache_misses);
+    CHECK(after.cache_hits == before.cache_hits + 20);
+    CHECK(after.bytes_cached == before.bytes_cached);
+    CHECK(after.peak_bytes_in_use >= 40 * MiB * sizeof(float));
+    // A request of less than half the block's class (17 MiB: class 18 MiB) does not take it.
+    { Tensor small = Tensor::empty({17 * MiB}); }
+    CHECK(allocator_stats().cache_misses == after.cache_misses + 1);
+}
+
 TEST_CASE("sizes that overflow are typed errors, never wrapped counts (issue 14)", "[tensor][errors]") {
     constexpr std::int64_t k32 = std::int64_t{1} << 32, k40 = std::int64_t{1} << 40;
     CHECK_THROWS_WITH(numel({k32, k32}),
