@@ -40,13 +40,17 @@ plot::Figure attention_grid(const std::string& title, const std::vector<Tensor>&
         }
     }
     figure.columns = static_cast<int>(heads);
-    // PLplot scales text with the page: past 12 tokens a panel grows, and its
-    // text shrinks, so that every token keeps a line of its own
-    const auto tokens = static_cast<double>(std::max(queries.size(), keys.size()));
-    const auto side = static_cast<std::int64_t>(std::max(360.0, 20 * tokens + 120));
-    figure.text_size = 0.7 * std::min(1.0, 12 / tokens);
-    figure.width = static_cast<int>(side * heads);
-    figure.height = static_cast<int>(side * static_cast<std::int64_t>(layers.size()) + 50);
+    // A panel is as wide as its keys and as tall as its queries need, with
+    // square cells of at least 20 pixels (cross-attention has a row per output
+    // token and a column per source token, often many more of one). PLplot
+    // scales text with the page's mean side, so the text is set back by it:
+    // a token's label keeps to the height of its cell.
+    const auto rows = static_cast<double>(queries.size()), cols = static_cast<double>(keys.size());
+    const double cell = std::max(20.0, 240 / std::max(rows, cols));
+    const double width = (cell * cols + 160) * static_cast<double>(heads);
+    const double height = (cell * rows + 110) * static_cast<double>(layers.size()) + 50;
+    figure.width = static_cast<int>(width), figure.height = static_cast<int>(height);
+    figure.text_size = std::min(0.7, 38 * cell / ((width + height) / 2));
     return figure;
 }
 
