@@ -77,7 +77,8 @@ std::vector<std::string> read_fortune_entries(const std::string& dir, const std:
 }
 
 FortuneSplit split_by_class(const std::vector<std::vector<std::string>>& texts_by_class,
-                            const std::vector<std::string>& names, std::int64_t test_per_class, std::uint64_t seed) {
+                            const std::vector<std::string>& names, std::int64_t test_per_class, std::uint64_t seed,
+                            std::int64_t validation_per_class) {
     if (names.size() != texts_by_class.size())
         throw DatasetError(fmt::format("split_by_class: {} names for {} classes", names.size(), texts_by_class.size()));
     std::map<std::string, std::set<std::size_t>> classes_of;
@@ -90,16 +91,19 @@ FortuneSplit split_by_class(const std::vector<std::vector<std::string>>& texts_b
         std::set<std::string> seen;
         for (const std::string& t : texts_by_class[k])
             if (classes_of[t].size() == 1 && seen.insert(t).second) kept.push_back(t);
-        if (static_cast<std::int64_t>(kept.size()) <= test_per_class)
+        const std::int64_t held_out = test_per_class + validation_per_class;
+        if (static_cast<std::int64_t>(kept.size()) <= held_out)
             throw DatasetError(fmt::format("category '{}' has {} distinct fortunes: not more than the {} held out per "
-                                           "class (choose another category or a smaller --test-per-class)",
-                                           names[k], kept.size(), test_per_class));
+                                           "class (choose another category, or a smaller --test-per-class or --val-per-class)",
+                                           names[k], kept.size(), held_out));
         for (std::size_t i = kept.size(); i > 1; --i)  // Fisher-Yates, from the seeded generator
             std::swap(kept[i - 1], kept[static_cast<std::size_t>(gen.next_u64() % i)]);
         const auto label = static_cast<std::int64_t>(k);
-        for (std::size_t i = 0; i < kept.size(); ++i)
-            (static_cast<std::int64_t>(i) < test_per_class ? split.test : split.train).push_back({kept[i], label});
-        split.train_per_class.push_back(static_cast<std::int64_t>(kept.size()) - test_per_class);
+        for (std::size_t i = 0; i < kept.size(); ++i) {
+            const auto n = static_cast<std::int64_t>(i);
+            (n < test_per_class ? split.test : n < held_out ? split.validation : split.train).push_back({kept[i], label});
+        }
+        split.train_per_class.push_back(static_cast<std::int64_t>(kept.size()) - held_out);
     }
     for (const auto& [t, ks] : classes_of) split.ambiguous += ks.size() > 1;
     return split;

@@ -26,18 +26,21 @@ struct LabelledText {
 };
 
 struct FortuneSplit {
-    std::vector<LabelledText> train, test;
+    std::vector<LabelledText> train, validation, test;
     std::vector<std::int64_t> train_per_class;  // how many training texts each class has
     std::int64_t ambiguous = 0;  // distinct texts found in two or more categories, left out of both sets
 };
 
 // A held-out split balanced by class: `test_per_class` texts of every class,
-// drawn by a shuffle seeded with `seed`; the rest of each class trains.
+// drawn by a shuffle seeded with `seed`, then `validation_per_class` more of
+// every class (for choosing a model; the test texts do not depend on it); the
+// rest of each class trains.
 // A text that occurs in two categories has no single label, and one repeated
 // inside a category would be in both sets: each distinct text is kept once,
 // in its only category, or dropped. DatasetError naming the category when one
-// has no more than `test_per_class` texts.
+// has no more than `test_per_class` + `validation_per_class` texts.
 FortuneSplit split_by_class(const std::vector<std::vector<std::string>>& texts_by_class,
-                            const std::vector<std::string>& names, std::int64_t test_per_class, std::uint64_t seed);
+                            const std::vector<std::string>& names, std::int64_t test_per_class, std::uint64_t seed,
+                            std::int64_t validation_per_class = 0);
 
 }  // namespace data

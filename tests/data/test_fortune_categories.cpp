@@ -54,3 +54,22 @@ TEST_CASE("the held-out split has as many texts of every class, none in training
     CHECK(data::split_by_class(by_class, {"a", "b"}, 2, 7).test[0].text == s.test[0].text);
     CHECK_THROWS_WITH(data::split_by_class(by_class, {"a", "b"}, 3, 7), Catch::Contains("category 'b' has 3 distinct"));
 }
+
+TEST_CASE("a validation split comes out of training, and leaves the test texts as they were", "[data]") {
+    std::vector<std::vector<std::string>> by_class = {{"a1", "a2", "a3", "a4", "a5"}, {"b1", "b2", "b3", "b4"}};
+    const data::FortuneSplit plain = data::split_by_class(by_class, {"a", "b"}, 1, 3);
+    const data::FortuneSplit s = data::split_by_class(by_class, {"a", "b"}, 1, 3, 2);
+    REQUIRE(s.test.size() == 2);
+    for (std::size_t i = 0; i < s.test.size(); ++i) CHECK(s.test[i].text == plain.test[i].text);
+    REQUIRE(s.validation.size() == 4);
+    CHECK(s.validation[0].label == 0);
+    CHECK(s.validation[3].label == 1);
+    CHECK(s.train_per_class == std::vector<std::int64_t>{2, 1});
+    std::set<std::string> seen;
+    for (const auto* set : {&s.train, &s.validation, &s.test})
+        for (const auto& t : *set) CHECK(seen.insert(t.text).second);  // in one set only
+    CHECK(seen.size() == 9);
+    // b has 4 texts: 1 test + 3 validation leaves none to train on.
+    CHECK_THROWS_WITH(data::split_by_class(by_class, {"a", "b"}, 1, 3, 3),
+                      Catch::Contains("category 'b' has 4 distinct fortunes: not more than the 4 held out"));
+}
