@@ -5,7 +5,7 @@
 // majority class and a bag-of-words logistic regression (Lectern's autograd).
 // Both trained models are taken at the step that scores best on a validation
 // set drawn from the training fortunes; the test fortunes choose nothing.
-//   ./build/examples/text_classifier                      the default run (about 2 minutes on 2 cores)
+//   ./build/examples/text_classifier                      the default run (about 1.5 minutes on 2 cores)
 //   ./build/examples/text_classifier --pooling mean       the mean of the tokens instead of [CLASS]
 //   ./build/examples/text_classifier --tokens bpe         byte-level BPE subwords instead of words
 //   ./build/examples/text_classifier --figures figures    the confusion matrix and the loss curve
