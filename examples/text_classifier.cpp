@@ -242,8 +242,10 @@ TrainResult train(nn::Module& model, const std::vector<std::int64_t>& labels, st
     BalancedSampler sampler(labels, classes, s.seed);
     examples::ProgressBar bar(s.steps, unit);
     TrainResult r;
-    std::vector<Tensor> params = model.parameters(), best;
-    for (const Tensor& p : params) best.push_back(p.detach().clone());
+    std::vector<Tensor> params = model.parameters();
+    std::vector<Tensor> best;  // the parameters at the best validation score; kept only when it validates
+    if (s.validate)
+        for (const Tensor& p : params) best.push_back(p.detach().clone());
     double running = 0;
     model.train();
     for (std::int64_t step = 1; step <= s.steps; ++step) {
