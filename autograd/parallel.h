@@ -1,8 +1,9 @@
 #pragma once
-// Loops split over the program's threads (autograd/threads.h): OpenMP's pool, which
-// OpenBLAS shares. The kernels of autograd and the optimizers use it. A body must
-// write only its own indices' outputs; then no result depends on how the range was
-// split, nor on the number of threads.
+// Loops split over the program's threads (autograd/threads.h): OpenMP's pool. The kernels
+// of autograd and the optimizers use it. A body must write only its own indices' outputs;
+// then no result depends on how the range was split. Sums that the parts keep apart
+// (parallel_sums) are split by the shapes alone, so no result depends on the number of
+// threads either: a run gives the same numbers to the bit on a laptop of any core count.
 #include <omp.h>
 
 #include <algorithm>
@@ -47,6 +48,16 @@ void parallel_for(std::int64_t n, std::int64_t cost, Body body) {
     parallel_for_parts(n, cost, [&](std::int64_t, std::int64_t begin, std::int64_t end) { body(begin, end); });
 }
 
+// body(begin, end) over contiguous parts of [0, n) that begin on multiples of `align`, one
+// per thread: a BLAS product's rows split so that every row takes the same place in the
+// kernel's tiles whatever the number of parts (autograd/kernels/gemm.h).
+template <class Body>
+void parallel_for_aligned(std::int64_t n, std::int64_t cost, std::int64_t align, Body body) {
+    const std::int64_t blocks = (n + align - 1) / align;
+    parallel_for(blocks, cost * align,
+                 [&](std::int64_t b0, std::int64_t b1) { body(b0 * align, std::min(n, b1 * align)); });
+}
+
 // An array that the parts of a loop sum into, each part into its own copy (parallel_sums).
 template <class T>
 struct PartSums {
@@ -54,15 +65,23 @@ struct PartSums {
     std::int64_t size;
 };
 
+// How many parts parallel_sums splits [0, n) into: at most kSumParts (a laptop's cores),
+// fewer when the work is small, and never a number that depends on the threads.
+inline constexpr std::int64_t kSumParts = 8;
+inline std::int64_t sum_parts(std::int64_t n, std::int64_t cost) {
+    const std::int64_t work = std::max<std::int64_t>(n, 0) * std::max<std::int64_t>(cost, 1);
+    return std::max<std::int64_t>(1, std::min<std::int64_t>({kSumParts, n, work / kElementsPerThread}));
+}
+
 // Sums over [0, n) split over the threads without two threads adding into one element:
 // body(sums, begin, end) adds the terms of indices [begin, end) into sums[k], its part's own
-// copy of outs[k] (part 0's copy is outs[k].out itself), every copy zeroed first. The other
-// parts' copies are then added into outs in part order (a layer norm's dgamma and dbeta, a
-// linear layer's dW and db). The order is fixed for a number of threads: sums can differ in
-// the last bit between thread counts, never between runs.
+// copy of outs[k] (part 0's copy is outs[k].out itself), every copy zeroed first. Then each
+// element adds the other parts' copies in part order (a layer norm's dgamma and dbeta, a
+// linear layer's dW and db). The parts are sum_parts(n, cost), set by n and cost alone, and
+// the threads share them out: the sums are the same to the bit on any number of threads.
 template <class T, std::size_t N, class Body>
 void parallel_sums(std::int64_t n, std::int64_t cost, const std::array<PartSums<T>, N>& outs, Body body) {
-    const std::int64_t parts = parallel_parts(n, cost);
+    const std::int64_t parts = sum_parts(n, cost);
     std::int64_t part_size = 0;  // one part's copies, one after another
     for (const PartSums<T>& o : outs) part_size += o.size;
     const std::size_t bytes = static_cast<std::size_t>((parts - 1) * part_size) * sizeof(T);
@@ -77,20 +96,26 @@ void parallel_sums(std::int64_t n, std::int64_t cost, const std::array<PartSums<
         }
         return sums;
     };
-    parallel_for_parts(n, cost, [&](std::int64_t part, std::int64_t begin, std::int64_t end) {
-        body(copies_of(part), begin, end);
-    });
-    if (n <= 0) copies_of(0);  // no part ran: the sums are 0
-    for (std::int64_t part = 1; part < parts; ++part) {
-        const T* copy = scratch + (part - 1) * part_size;
-        for (const PartSums<T>& o : outs) {
-            parallel_for(o.size, parts, [&](std::int64_t begin, std::int64_t end) {
-                for (std::int64_t e = begin; e < end; ++e) o.out[e] += copy[e];
-            });
-            copy += o.size;
-        }
+    auto run_part = [&](std::int64_t part) { body(copies_of(part), n * part / parts, n * (part + 1) / parts); };
+    const std::int64_t threads = omp_in_parallel() ? 1 : std::min<std::int64_t>(omp_get_max_threads(), parts);
+    if (threads == 1) {
+        for (std::int64_t part = 0; part < parts; ++part) run_part(part);
+    } else {
+#pragma omp parallel for num_threads(threads) schedule(static)
+        for (std::int64_t part = 0; part < parts; ++part) run_part(part);
     }
-    if (scratch) deallocate(scratch);
+    if (parts == 1) return;
+    std::int64_t offset = 0;  // of outs[k] in a part's copies
+    for (const PartSums<T>& o : outs) {
+        parallel_for(o.size, parts, [&](std::int64_t begin, std::int64_t end) {
+            for (std::int64_t part = 1; part < parts; ++part) {
+                const T* copy = scratch + (part - 1) * part_size + offset;
+                for (std::int64_t e = begin; e < end; ++e) o.out[e] += copy[e];
+            }
+        });
+        offset += o.size;
+    }
+    deallocate(scratch);
 }
 
 }  // namespace autograd

@@ -1,6 +1,7 @@
 #pragma once
 // The one call into BLAS (docs/design.md, "Speed on two cores"). Internal to autograd.
 #include <cblas.h>
+#include <omp.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -14,6 +15,25 @@ namespace autograd::detail {
 // The largest size a BLAS argument takes (sizes are blasint).
 inline constexpr std::int64_t kBlasMax = std::numeric_limits<blasint>::max();
 
+// OpenBLAS splits a call over as many threads as OpenMP allows outside a parallel region,
+// and its split rounds differently from one thread's. Every call here runs on one thread:
+// inside the parallel loops below, where OpenBLAS is serial, or with this thread's OpenMP
+// limit at 1 for the call's length. The threads' work is split by the loops here alone.
+class SerialBlas {
+  public:
+    SerialBlas() : saved_(omp_in_parallel() ? 1 : omp_get_max_threads()) {
+        if (saved_ > 1) omp_set_num_threads(1);
+    }
+    ~SerialBlas() {
+        if (saved_ > 1) omp_set_num_threads(saved_);
+    }
+    SerialBlas(const SerialBlas&) = delete;
+    SerialBlas& operator=(const SerialBlas&) = delete;
+
+  private:
+    int saved_;
+};
+
 // C[m, n] = op(A) op(B) + beta C for row-major A, B, C whose rows are lda, ldb and ldc
 // apart (wider than the matrix when it is one head's columns of a wider tensor); beta 0
 // overwrites C (BLAS then zeroes C in a pass of its own), beta 1 adds to it.
@@ -25,6 +45,7 @@ void gemm_call(bool ta, bool tb, std::int64_t m, std::int64_t n, std::int64_t k,
     const auto fb = tb ? CblasTrans : CblasNoTrans;
     const auto M = static_cast<blasint>(m), N = static_cast<blasint>(n), K = static_cast<blasint>(k);
     const auto LDA = static_cast<blasint>(lda), LDB = static_cast<blasint>(ldb), LDC = static_cast<blasint>(ldc);
+    SerialBlas serial;
     if constexpr (std::is_same_v<T, float>)
         cblas_sgemm(CblasRowMajor, fa, fb, M, N, K, 1.0f, a, LDA, b, LDB, beta, c, LDC);
     else
@@ -36,22 +57,29 @@ void gemm_call(bool ta, bool tb, std::int64_t m, std::int64_t n, std::int64_t k,
 template <class T>
 void gemv_call(std::int64_t m, std::int64_t n, const T* a, std::int64_t lda, const T* x, T* y) {
     const auto M = static_cast<blasint>(m), N = static_cast<blasint>(n), LDA = static_cast<blasint>(lda);
+    SerialBlas serial;
     if constexpr (std::is_same_v<T, float>)
         cblas_sgemv(CblasRowMajor, CblasNoTrans, M, N, 1.0f, a, LDA, x, 1, 1.0f, y, 1);
     else
         cblas_dgemv(CblasRowMajor, CblasNoTrans, M, N, 1.0, a, LDA, x, 1, 1.0, y, 1);
 }
 
-// The same, C's rows split over the threads, each part one BLAS call on its thread (rows
-// i0..i1 of C need rows i0..i1 of op(A): A's rows, or its columns when transposed). On two
-// threads this is faster than OpenBLAS's own split on the models' products (docs/
-// performance.md). The parts' sums can round differently from one whole call's (with A
-// transposed they do), so a product may differ in the last bit between thread counts.
+// BLAS kernels compute C in tiles a few rows tall (4, 6, 8, 12, 16 or 24 with the machine),
+// and a row at a tile's edge can round differently from one inside it. Parts of C that
+// begin on a multiple of this many rows put every row in the same place of the same tile
+// as one whole call does: a product is the same to the bit however its rows are split.
+inline constexpr std::int64_t kGemmRowAlign = 48;
+
+// The same, C's rows split over the threads in parts that begin on multiples of
+// kGemmRowAlign, each part one BLAS call on its thread (rows i0..i1 of C need rows i0..i1
+// of op(A): A's rows, or its columns when transposed). On two threads this is faster than
+// OpenBLAS's own split on the models' products (docs/performance.md).
 template <class T>
 void gemm(bool ta, bool tb, std::int64_t m, std::int64_t n, std::int64_t k, const T* a, std::int64_t lda,
           const T* b, std::int64_t ldb, T* c, std::int64_t ldc, T beta = 0) {
     // A multiply-add costs about an eighth of an elementwise kernel's element.
-    parallel_for(m, std::max<std::int64_t>(n * k / 8, 1), [&](std::int64_t begin, std::int64_t end) {
+    const std::int64_t row_cost = std::max<std::int64_t>(n * k / 8, 1);
+    parallel_for_aligned(m, row_cost, kGemmRowAlign, [&](std::int64_t begin, std::int64_t end) {
         gemm_call(ta, tb, end - begin, n, k, a + (ta ? begin : begin * lda), lda, b, ldb, c + begin * ldc, ldc, beta);
     });
 }

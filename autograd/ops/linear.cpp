@@ -30,22 +30,32 @@ namespace {
 // Computes reference::linear: one GEMM adding into y, which starts as b in every row (0
 // without a bias), so the bias costs no pass of its own, nor does BLAS's zeroing of y. Each
 // thread fills its rows with b and its part of the GEMM adds into them while they are in its
-// cache. With fewer rows than threads (a token at a time, as generation runs) the threads
-// split W's rows instead, the outputs' columns: one row's product is a matrix-vector product
-// that reads every weight once, and BLAS would pack all of W for it on one thread.
+// cache. With fewer rows than one part of a split product (detail::kGemmRowAlign; a token at
+// a time, as generation runs) the threads split W's rows instead, the outputs' columns: each
+// row's product is a matrix-vector product that reads every weight once, where BLAS would
+// pack all of W for a GEMM on one thread. W goes by in blocks that stay in cache while every
+// row passes them. Which of the two runs is set by the shapes, never by the threads.
 template <class T>
 void linear_rows(const T* x, const T* w, const T* b, std::int64_t rows, std::int64_t in, std::int64_t out, T* y) {
-    if (rows < parallel_parts(out, in)) {
-        parallel_for(out, in, [&](std::int64_t j0, std::int64_t j1) {
-            for (std::int64_t r = 0; r < rows; ++r) {
-                T* yr = y + r * out;
-                for (std::int64_t j = j0; j < j1; ++j) yr[j] = b ? b[j] : T(0);
-                if (in > 0) detail::gemv_call(j1 - j0, in, w + j0 * in, in, x + r * in, yr + j0);
+    using detail::kGemmRowAlign;
+    if (rows < kGemmRowAlign) {
+        // W's rows in a block of about 256 KiB, a multiple of kGemmRowAlign rows.
+        const std::int64_t row_bytes = static_cast<std::int64_t>(sizeof(T)) * std::max<std::int64_t>(in, 1);
+        const std::int64_t rows_cached = (std::int64_t{256} << 10) / row_bytes;
+        const std::int64_t block = std::max(kGemmRowAlign, rows_cached / kGemmRowAlign * kGemmRowAlign);
+        parallel_for_aligned(out, rows * in, kGemmRowAlign, [&](std::int64_t j0, std::int64_t j1) {
+            for (std::int64_t jb = j0; jb < j1; jb += block) {
+                const std::int64_t je = std::min(j1, jb + block);
+                for (std::int64_t r = 0; r < rows; ++r) {
+                    T* yr = y + r * out;
+                    for (std::int64_t j = jb; j < je; ++j) yr[j] = b ? b[j] : T(0);
+                    if (in > 0) detail::gemv_call(je - jb, in, w + jb * in, in, x + r * in, yr + jb);
+                }
             }
         });
         return;
     }
-    parallel_for(rows, out + out * in / 8, [&](std::int64_t begin, std::int64_t end) {
+    parallel_for_aligned(rows, out + out * in / 8, kGemmRowAlign, [&](std::int64_t begin, std::int64_t end) {
         for (std::int64_t r = begin; r < end; ++r)
             for (std::int64_t j = 0; j < out; ++j) y[r * out + j] = b ? b[j] : T(0);
         if (in > 0)
@@ -71,17 +81,18 @@ Tensor linear_forward(const Tensor& x, const Tensor& weight, const Tensor& bias)
     return y;
 }
 
-// Computes reference::linear_backward's dW and db, split between the threads one of two ways:
+// Computes reference::linear_backward's dW and db, split between the threads one of two ways
+// (chosen by the shapes):
 // - dW at least as tall as x (out >= rows, as in GPT-2's layers and its head): by dW's rows,
 //   each thread one BLAS call over all of x's rows and the sums of its columns of dy. Each
 //   thread packs all of x, which is no larger than its part of dW, and nothing is summed after.
 // - otherwise (many tokens through a narrow layer): by x's rows (parallel_sums), each part's dW
 //   one BLAS call and its rows' sums of dy beside it, so each thread packs only its own rows of
-//   x and dy. These sums depend on the number of threads.
+//   x and dy; the parts are added in order after.
 template <class T>
 void weight_gradients(const T* dy, const T* x, std::int64_t rows, std::int64_t out, std::int64_t in, T* dw, T* db) {
     if (out >= rows && rows > 0) {
-        parallel_for(out, rows * in / 8, [&](std::int64_t j0, std::int64_t j1) {
+        parallel_for_aligned(out, rows * in / 8, detail::kGemmRowAlign, [&](std::int64_t j0, std::int64_t j1) {
             if (in > 0) detail::gemm_call(true, false, j1 - j0, in, rows, dy + j0, out, x, in, dw + j0 * in, in, T(0));
             for (std::int64_t j = j0; db && j < j1; ++j) {
                 T s = 0;
