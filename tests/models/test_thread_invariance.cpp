@@ -14,6 +14,7 @@
 #include "models/gpt.h"
 #include "models/text_classifier.h"
 #include "models/transformer.h"
+#include "models/vit.h"
 #include "nn/attention_mask.h"
 
 using namespace autograd;
@@ -97,4 +98,15 @@ TEST_CASE("the GPT's loss and gradients are the same to the bit on 1, 2, 3 and 8
         const Tensor text = ids(1, 40, 70, 0, 10);
         check_same_bits_on_1_2_3_8_threads(*model, [&] { return cross_entropy(model->forward(text), text); });
     }
+}
+
+TEST_CASE("the ViT's loss and gradients are the same to the bit on 1, 2, 3 and 8 threads", "[model]") {
+    models::ViTConfig c;
+    c.depth = 2, c.seed = 11;
+    models::ViT model(c);
+    model.eval();
+    Generator gen(12);
+    const Tensor images = randn({16, 1, 28, 28}, gen);
+    const Tensor labels = tensor(std::vector<double>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 1, 2, 3, 4, 5}, Dtype::int64);
+    check_same_bits_on_1_2_3_8_threads(model, [&] { return cross_entropy(model.forward(images), labels); });
 }
