@@ -39,10 +39,12 @@ template <class T>
 void linear_rows(const T* x, const T* w, const T* b, std::int64_t rows, std::int64_t in, std::int64_t out, T* y) {
     using detail::kGemmRowAlign;
     if (rows < kGemmRowAlign) {
-        // W's rows in a block of about 256 KiB, a multiple of kGemmRowAlign rows.
+        // W's rows in blocks of about 256 KiB, a multiple of kGemmRowAlign rows; one row of x
+        // reads W once, in one block.
         const std::int64_t row_bytes = static_cast<std::int64_t>(sizeof(T)) * std::max<std::int64_t>(in, 1);
         const std::int64_t rows_cached = (std::int64_t{256} << 10) / row_bytes;
-        const std::int64_t block = std::max(kGemmRowAlign, rows_cached / kGemmRowAlign * kGemmRowAlign);
+        const std::int64_t block =
+            rows == 1 ? out : std::max(kGemmRowAlign, rows_cached / kGemmRowAlign * kGemmRowAlign);
         parallel_for_aligned(out, rows * in, kGemmRowAlign, [&](std::int64_t j0, std::int64_t j1) {
             for (std::int64_t jb = j0; jb < j1; jb += block) {
                 const std::int64_t je = std::min(j1, jb + block);
