@@ -88,7 +88,8 @@ Trained train(const Corpus& c, const Setting& s, const Budget& b, std::uint64_t 
     config.vocab = c.vocab->size(), config.context = b.context, config.d_model = b.d_model, config.n_layers = b.layers;
     config.heads = b.heads, config.d_ff = s.d_ff, config.experts = s.experts, config.top_k = kTopK, config.seed = seed;
     auto model = models::make_gpt(config);
-    Trained t{s};
+    Trained t;
+    t.setting = s;
     t.parameters = model->parameter_count();
     // A token passes through the gate and k of the E experts: the E - k others are inactive for it.
     const std::int64_t ffn = 2 * b.d_model * s.d_ff + s.d_ff + b.d_model;  // one expert's W_1, W_2 and biases
