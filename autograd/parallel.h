@@ -65,25 +65,32 @@ struct PartSums {
     std::int64_t size;
 };
 
-// How many parts parallel_sums splits [0, n) into: at most kSumParts (a laptop's cores),
-// fewer when the work is small, and never a number that depends on the threads.
+// How many parts parallel_sums splits [0, n) into: 1, 2, 4 or 8 (kSumParts, a laptop's cores),
+// so that 2, 4 or 8 threads share them evenly. Each part's copies cost a pass to zero them and
+// one to add them, so a part gets at least kSumWorkPerCopy times their size in work (the
+// indices' cost); fewer parts when the work is small. Never a number that depends on the threads.
 inline constexpr std::int64_t kSumParts = 8;
-inline std::int64_t sum_parts(std::int64_t n, std::int64_t cost) {
+inline constexpr std::int64_t kSumWorkPerCopy = 32;
+inline std::int64_t sum_parts(std::int64_t n, std::int64_t cost, std::int64_t copy_size) {
     const std::int64_t work = std::max<std::int64_t>(n, 0) * std::max<std::int64_t>(cost, 1);
-    return std::max<std::int64_t>(1, std::min<std::int64_t>({kSumParts, n, work / kElementsPerThread}));
+    const std::int64_t most = std::min<std::int64_t>(
+        {kSumParts, n, work / kElementsPerThread, work / std::max<std::int64_t>(kSumWorkPerCopy * copy_size, 1)});
+    std::int64_t parts = 1;
+    while (parts * 2 <= most) parts *= 2;
+    return parts;
 }
 
 // Sums over [0, n) split over the threads without two threads adding into one element:
 // body(sums, begin, end) adds the terms of indices [begin, end) into sums[k], its part's own
 // copy of outs[k] (part 0's copy is outs[k].out itself), every copy zeroed first. Then each
 // element adds the other parts' copies in part order (a layer norm's dgamma and dbeta, a
-// linear layer's dW and db). The parts are sum_parts(n, cost), set by n and cost alone, and
+// linear layer's dW and db). The parts are sum_parts(n, cost, ...), set by the shapes alone, and
 // the threads share them out: the sums are the same to the bit on any number of threads.
 template <class T, std::size_t N, class Body>
 void parallel_sums(std::int64_t n, std::int64_t cost, const std::array<PartSums<T>, N>& outs, Body body) {
-    const std::int64_t parts = sum_parts(n, cost);
     std::int64_t part_size = 0;  // one part's copies, one after another
     for (const PartSums<T>& o : outs) part_size += o.size;
+    const std::int64_t parts = sum_parts(n, cost, part_size);
     const std::size_t bytes = static_cast<std::size_t>((parts - 1) * part_size) * sizeof(T);
     T* scratch = bytes ? static_cast<T*>(allocate(bytes)) : nullptr;  // parts 1 and on
     auto copies_of = [&](std::int64_t part) {

@@ -64,11 +64,12 @@ void gemv_call(std::int64_t m, std::int64_t n, const T* a, std::int64_t lda, con
         cblas_dgemv(CblasRowMajor, CblasNoTrans, M, N, 1.0, a, LDA, x, 1, 1.0, y, 1);
 }
 
-// BLAS kernels compute C in tiles a few rows tall (4, 6, 8, 12, 16 or 24 with the machine),
-// and a row at a tile's edge can round differently from one inside it. Parts of C that
-// begin on a multiple of this many rows put every row in the same place of the same tile
-// as one whole call does: a product is the same to the bit however its rows are split.
-inline constexpr std::int64_t kGemmRowAlign = 48;
+// OpenBLAS's sgemm goes over C's rows in chunks of three times its kernel's width (12 rows
+// with the Haswell and Zen kernels' width 4, 24 with a width of 8), and a row's sum can round
+// differently at a chunk's edge. Parts of C that begin on a multiple of this many rows put
+// every row in the same chunk as one whole call does: a product is the same to the bit however
+// its rows are split (docs/design.md says where this holds, and what was measured).
+inline constexpr std::int64_t kGemmRowAlign = 24;
 
 // The same, C's rows split over the threads in parts that begin on multiples of
 // kGemmRowAlign, each part one BLAS call on its thread (rows i0..i1 of C need rows i0..i1

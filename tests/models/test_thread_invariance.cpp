@@ -1,8 +1,9 @@
 // A model's loss and every gradient are the same to the bit on 1, 2, 3 and 8 threads: the
 // kernels split their loops by output elements, BLAS products by parts of C that begin on
-// a multiple of the kernels' tiles, and the sums they split (dW, db, a layer norm's dgamma
-// and dbeta) into parts set by the shapes alone. So a run gives the same numbers on a laptop
-// of any core count.
+// multiples of kGemmRowAlign rows, and the sums they split (dW, db, a layer norm's dgamma and
+// dbeta) into parts set by the shapes alone. So a run gives the same numbers on a laptop of any
+// core count, under OpenBLAS's Haswell kernels (tests/models/meson.build names them; its
+// AVX-512 kernels take another path for small products, docs/design.md).
 #include <omp.h>
 
 #include <cstring>
@@ -64,7 +65,7 @@ void check_same_bits_on_1_2_3_8_threads(nn::Module& model, const std::function<T
 }  // namespace
 
 TEST_CASE("the text classifier's loss and gradients are the same to the bit on 1, 2, 3 and 8 threads",
-          "[model]") {
+          "[threads]") {
     models::TextClassifierConfig c;
     c.vocab = 300, c.max_len = 64, c.d_model = 64, c.n_layers = 2, c.heads = 4, c.d_ff = 256, c.classes = 7, c.seed = 3;
     models::TextClassifier model(c);
@@ -73,7 +74,7 @@ TEST_CASE("the text classifier's loss and gradients are the same to the bit on 1
     check_same_bits_on_1_2_3_8_threads(model, [&] { return cross_entropy(model.forward(x), y); });
 }
 
-TEST_CASE("the Transformer's loss and gradients are the same to the bit on 1, 2, 3 and 8 threads", "[model]") {
+TEST_CASE("the Transformer's loss and gradients are the same to the bit on 1, 2, 3 and 8 threads", "[threads]") {
     models::TransformerConfig c;
     c.src_vocab = c.tgt_vocab = 50, c.n_layers = 2, c.d_model = 64, c.d_ff = 256, c.heads = 4, c.seed = 5;
     auto model = models::make_transformer(c);
@@ -85,7 +86,7 @@ TEST_CASE("the Transformer's loss and gradients are the same to the bit on 1, 2,
     });
 }
 
-TEST_CASE("the GPT's loss and gradients are the same to the bit on 1, 2, 3 and 8 threads", "[model]") {
+TEST_CASE("the GPT's loss and gradients are the same to the bit on 1, 2, 3 and 8 threads", "[threads]") {
     models::GPTConfig c;
     c.vocab = 70, c.context = 64, c.d_model = 64, c.n_layers = 2, c.heads = 4, c.d_ff = 256, c.seed = 8;
     auto model = models::make_gpt(c);
@@ -100,7 +101,7 @@ TEST_CASE("the GPT's loss and gradients are the same to the bit on 1, 2, 3 and 8
     }
 }
 
-TEST_CASE("the ViT's loss and gradients are the same to the bit on 1, 2, 3 and 8 threads", "[model]") {
+TEST_CASE("the ViT's loss and gradients are the same to the bit on 1, 2, 3 and 8 threads", "[threads]") {
     models::ViTConfig c;
     c.depth = 2, c.seed = 11;
     models::ViT model(c);
