@@ -11,9 +11,9 @@
 #include <fmt/format.h>
 
 #include "benchmarks/machine.h"
-#include "examples/figure_files.h"
-#include "examples/flags.h"
-#include "examples/output_files.h"
+#include "run/figure_files.h"
+#include "run/flags.h"
+#include "run/output_files.h"
 #include "nn/attention_mask.h"
 #include "nn/multi_head_attention.h"
 
@@ -38,10 +38,10 @@ int main(int argc, char** argv) {
     app.add_option("--heads", heads, "attention heads (must divide --d-model)")->check(CLI::Range(1, 256));
     app.add_option("--threads", threads, "threads (BLAS)")->check(CLI::Range(1, 256));
     app.add_option("--figures", figures, "draw time and memory against T into this folder (PNG and SVG)")
-        ->check(examples::path_value());
-    if (int status = examples::parse_flags(app, argc, argv, "bench_block_attention", [&] {
+        ->check(run::path_value());
+    if (int status = run::parse_flags(app, argc, argv, "bench_block_attention", [&] {
             if (d_model % heads != 0) throw CLI::ValidationError("--heads", "must divide --d-model");
-            examples::check_output_folder("--figures", figures);
+            run::check_output_folder("--figures", figures);
         });
         status >= 0)
         return status;
@@ -92,7 +92,7 @@ int main(int argc, char** argv) {
         const plot::Figure figure{fmt::format("Full against block-local causal attention (d_model {}, {} heads, {} threads)",
                                               d_model, heads, threads),
                                   2, 1100, 480, {time, memory}};
-        for (const std::string& path : examples::write_figure(figures + "/attention_cost", figure)) fmt::print("{}\n", path);
+        for (const std::string& path : run::write_figure(figures + "/attention_cost", figure)) fmt::print("{}\n", path);
     } catch (const std::exception& e) {
         fmt::print(stderr, "bench_block_attention: {}\n", e.what());
         return 1;

@@ -11,7 +11,7 @@
 
 #include "autograd/autograd.h"
 #include "benchmarks/machine.h"
-#include "examples/flags.h"
+#include "run/flags.h"
 
 using namespace autograd;
 using benchmarks::median_seconds;
@@ -28,7 +28,7 @@ struct Case {
 
 int main(int argc, char** argv) {
     CLI::App app{"GEMM speed through Lectern's matmul against raw cblas_sgemm, on 1 and 2 threads (prints figures, never fails)."};
-    if (int status = examples::parse_flags(app, argc, argv, "bench_matmul", [] {}); status >= 0) return status;
+    if (int status = run::parse_flags(app, argc, argv, "bench_matmul", [] {}); status >= 0) return status;
 
     const std::vector<Case> cases = {
         {"Linear 512->2048 on 800 tokens", {80, 10, 512}, {2048, 512}, true},

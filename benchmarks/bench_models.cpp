@@ -25,8 +25,8 @@
 #include "benchmarks/machine.h"
 #include "benchmarks/report.h"
 #include "benchmarks/workloads.h"
-#include "examples/flags.h"
-#include "examples/run_program.h"
+#include "run/flags.h"
+#include "run/run_program.h"
 
 #ifndef LECTERN_PYTORCH_REFERENCE
 #define LECTERN_PYTORCH_REFERENCE "benchmarks/pytorch_reference.py"
@@ -228,14 +228,14 @@ int main(int argc, char** argv) {
     app.add_option("--pytorch-script", o.script, "the PyTorch reference script");
     app.add_flag("--json", o.json, "run one --workload in this process and print its figures as JSON lines (what the "
                                    "driver reads from each child)");
-    if (int status = examples::parse_flags(app, argc, argv, "bench_models", [&] {
+    if (int status = run::parse_flags(app, argc, argv, "bench_models", [&] {
             if (o.json && o.workload == "all") throw CLI::ValidationError("--json", "needs one --workload");
             if (o.run.quick && app.count("--steps") == 0) o.run.steps = 3;
             if (o.run.quick && app.count("--warmup") == 0) o.run.warmup = 1;
         });
         status >= 0)
         return status;
-    return examples::run_program("bench_models", false, [&] {
+    return run::run_program("bench_models", false, [&] {
         autograd::set_num_threads(o.threads);
         return o.json ? run_one(o) : !o.sweep.empty() ? sweep(o) : drive(o);
     });

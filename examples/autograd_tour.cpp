@@ -11,8 +11,8 @@
 #include <fmt/format.h>
 
 #include "autograd/autograd.h"
-#include "examples/flags.h"
-#include "examples/output_files.h"
+#include "run/flags.h"
+#include "run/output_files.h"
 
 using namespace autograd;
 
@@ -22,7 +22,7 @@ namespace {
 // With `values`, every node shows the norms of its value and gradient, which runs loss.backward():
 // returns whether it did.
 bool draw_graph(const Tensor& loss, const std::string& path, bool values) {
-    examples::write_output(path, values ? to_dot_with_norms(loss) : to_dot(loss));
+    run::write_output(path, values ? to_dot_with_norms(loss) : to_dot(loss));
     fmt::print("graph of one step written to {}\n", path);
     const std::string png = path + ".png";
     pid_t pid = fork();
@@ -45,12 +45,12 @@ int main(int argc, char** argv) {
     std::string dot;
     bool values = false;
     app.add_option("--dot", dot, "write the autograd graph of one step as Graphviz DOT here (and PNG beside it, with graphviz)")
-        ->check(examples::path_value());
+        ->check(run::path_value());
     app.add_flag("--values", values, "label the graph's nodes with the norms of their values and gradients (runs that "
                                      "step's backward)");
-    if (int status = examples::parse_flags(app, argc, argv, "autograd_tour", [&] {
-            examples::check_output_file("--dot", dot);
-            if (!dot.empty()) examples::check_output_file("--dot", dot + ".png");
+    if (int status = run::parse_flags(app, argc, argv, "autograd_tour", [&] {
+            run::check_output_file("--dot", dot);
+            if (!dot.empty()) run::check_output_file("--dot", dot + ".png");
         });
         status >= 0)
         return status;

@@ -26,24 +26,24 @@
 #include "data/char_corpus.h"
 #include "data/text_tokens.h"
 #include "data/train_bpe.h"
-#include "examples/attention_figures.h"
-#include "examples/checkpoint_flags.h"
-#include "examples/console.h"
-#include "examples/data_parallel_run.h"
-#include "examples/expert_routing_figure.h"
-#include "examples/figure_files.h"
-#include "examples/flags.h"
-#include "examples/interruption.h"
-#include "examples/load_or_train.h"
-#include "examples/loss_curve_figure.h"
-#include "examples/machine_flags.h"
-#include "examples/memory_budget.h"
-#include "examples/output_files.h"
-#include "examples/progress_bar.h"
-#include "examples/recorded_flags.h"
-#include "examples/run_program.h"
-#include "examples/run_state.h"
-#include "examples/step_boundary.h"
+#include "run/attention_figures.h"
+#include "run/checkpoint_flags.h"
+#include "run/console.h"
+#include "run/data_parallel_run.h"
+#include "run/expert_routing_figure.h"
+#include "run/figure_files.h"
+#include "run/flags.h"
+#include "run/interruption.h"
+#include "run/load_or_train.h"
+#include "run/loss_curve_figure.h"
+#include "run/machine_flags.h"
+#include "run/memory_budget.h"
+#include "run/output_files.h"
+#include "run/progress_bar.h"
+#include "run/recorded_flags.h"
+#include "run/run_program.h"
+#include "run/run_state.h"
+#include "run/step_boundary.h"
 #include "distributed/data_parallel.h"
 #include "models/generate.h"
 #include "models/gpt.h"
@@ -77,19 +77,19 @@ struct Options {
     double val_fraction = 0.1;
     std::int64_t val_windows = 128;
     std::uint64_t seed = 1;
-    examples::MachineFlags machine;
+    run::MachineFlags machine;
     std::string prompt;
     double temperature = 0.8;
     std::int64_t top_k = 0, sample_chars = 300;
     std::string csv, figures;
     std::int64_t max_text_bytes = std::int64_t{1} << 30;
-    examples::CheckpointFlags checkpoint;
+    run::CheckpointFlags checkpoint;
     bool detect_anomaly = false;
 };
 
 // The flags a checkpoint records (recorded_flags.h): --load adopts the model's,
 // --resume all of them.
-const examples::FlagGroups kRecorded{
+const run::FlagGroups kRecorded{
     .model = {"--tokens", "--bpe-vocab", "--context", "--layers", "--d-model", "--heads", "--d-ff", "--positions", "--untie", "--block",
               "--experts", "--top-k-experts", "--dropout"},
     .training = {"--aux", "--batch", "--epochs", "--steps", "--lr", "--weight-decay", "--clip"},
@@ -136,7 +136,7 @@ data::TextTokens text_tokens(const Options& o, const std::string& bytes, const n
     while (head > 0 && head < bytes.size() && (static_cast<unsigned char>(bytes[head]) & 0xC0) == 0x80) --head;  // a whole character
     const auto start = std::chrono::steady_clock::now();
     data::TextTokens t = data::TextTokens::subwords(data::train_bpe(std::string_view(bytes).substr(0, head), o.bpe_vocab));
-    examples::say("learnt {} byte-pair merges from the first {} bytes in {:.1f} s\n", t.size() - 256, head,
+    run::say("learnt {} byte-pair merges from the first {} bytes in {:.1f} s\n", t.size() - 256, head,
                   std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     return t;
 }
@@ -238,7 +238,7 @@ Sample sample(const models::GPT& model, const Corpus& c, const Options& o, std::
 }
 
 void print_sample(const std::string& title, const Sample& s) {
-    examples::say("--- {} ---\n{}\n---\n", title, s.text);
+    run::say("--- {} ---\n{}\n---\n", title, s.text);
 }
 
 // What a resumed run restores beside the weights and AdamW's state: the step,
@@ -246,8 +246,8 @@ void print_sample(const std::string& title, const Sample& s) {
 struct Progress {
     std::int64_t step = 0;
     Generator windows;
-    examples::Curve loss, lr, val;
-    std::vector<examples::Curve> routed;  // with --experts: each expert's share of the assignments per step
+    run::Curve loss, lr, val;
+    std::vector<run::Curve> routed;  // with --experts: each expert's share of the assignments per step
 };
 
 // Each expert's share of this step's token-to-expert assignments, over every MoE layer.
@@ -271,14 +271,14 @@ nn::RunRecord run_record(const nn::RunRecord& flags, const Corpus& c, const Prog
     nn::RunRecord r = flags;
     r.text[c.tokens->is_subwords() ? "bpe_merges" : "alphabet"] = c.tokens->saved();
     r.text["corpus"] = c.digest;
-    r.tensors["step"] = examples::step_tensor(p.step);
-    r.tensors["generator.windows"] = examples::generator_tensor(p.windows);
-    r.tensors["generator.dropout"] = examples::gathered_dropout_state(comm);
-    r.tensors["curve.loss"] = examples::curve_tensor(p.loss);
-    r.tensors["curve.lr"] = examples::curve_tensor(p.lr);
-    r.tensors["curve.val"] = examples::curve_tensor(p.val);
+    r.tensors["step"] = run::step_tensor(p.step);
+    r.tensors["generator.windows"] = run::generator_tensor(p.windows);
+    r.tensors["generator.dropout"] = run::gathered_dropout_state(comm);
+    r.tensors["curve.loss"] = run::curve_tensor(p.loss);
+    r.tensors["curve.lr"] = run::curve_tensor(p.lr);
+    r.tensors["curve.val"] = run::curve_tensor(p.val);
     for (std::size_t e = 0; e < p.routed.size(); ++e)
-        r.tensors[fmt::format("curve.expert.{}", e)] = examples::curve_tensor(p.routed[e]);
+        r.tensors[fmt::format("curve.expert.{}", e)] = run::curve_tensor(p.routed[e]);
     return r;
 }
 
@@ -287,15 +287,15 @@ void restore(Progress& p, const nn::RunRecord& r, const std::string& path, const
     if (auto digest = r.text.find("corpus"); digest != r.text.end() && digest->second != c.digest)
         throw std::runtime_error(fmt::format("{} was trained on a text of {}; {} has {}: resume on the same text",
                                              path, digest->second, c.name, c.digest));
-    p.step = examples::saved_step(r, path);
-    examples::restore_generator(p.windows, r, "generator.windows");
-    examples::restore_dropout_state(r, path, comm);
-    p.loss = examples::curve_of(r, "curve.loss");
-    p.lr = examples::curve_of(r, "curve.lr");
-    p.val = examples::curve_of(r, "curve.val");
+    p.step = run::saved_step(r, path);
+    run::restore_generator(p.windows, r, "generator.windows");
+    run::restore_dropout_state(r, path, comm);
+    p.loss = run::curve_of(r, "curve.loss");
+    p.lr = run::curve_of(r, "curve.lr");
+    p.val = run::curve_of(r, "curve.val");
     p.routed.clear();
     for (std::size_t e = 0; r.tensors.contains(fmt::format("curve.expert.{}", e)); ++e)
-        p.routed.push_back(examples::curve_of(r, fmt::format("curve.expert.{}", e)));
+        p.routed.push_back(run::curve_of(r, fmt::format("curve.expert.{}", e)));
 }
 
 void write_curves(const Progress& p, const std::string& csv) {
@@ -303,8 +303,8 @@ void write_curves(const Progress& p, const std::string& csv) {
     for (std::size_t i = 0; i < p.loss.size(); ++i)
         text += fmt::format("{},{},{},,\n", p.loss[i].first, p.loss[i].second, p.lr[i].second);
     for (const auto& [step, val] : p.val) text += fmt::format("{},,,{},{}\n", step, val, std::exp(val));
-    examples::write_output(csv, text);
-    examples::say("loss curve written to {}\n", csv);
+    run::write_output(csv, text);
+    run::say("loss curve written to {}\n", csv);
 }
 
 // What each layer and head attends to over the first characters of the
@@ -322,10 +322,10 @@ void write_attention_figure(const models::GPT& model, const Corpus& c, const Opt
     std::vector<Tensor> layers;
     for (std::size_t l = 0; l < model.blocks->size(); ++l)  // [1, H, T, T]; under --block, the first block's
         layers.push_back(narrow((*model.blocks)[l].attn->last_attention(), 0, 0, 1));
-    const auto paths = examples::write_figure(
+    const auto paths = run::write_figure(
         o.figures + "/attention",
-        examples::attention_grid("char_lm: causal self-attention over the start of the validation text", layers, chars, chars));
-    examples::say("attention drawn in {} and {}\n", paths[0], paths[1]);
+        run::attention_grid("char_lm: causal self-attention over the start of the validation text", layers, chars, chars));
+    run::say("attention drawn in {} and {}\n", paths[0], paths[1]);
 }
 
 // Trains from step 0, or from the checkpoint --resume names, to the last step;
@@ -342,19 +342,19 @@ void train(models::GPT& model, const Corpus& c, const Options& o, const nn::RunR
         nn::RunRecord saved;
         nn::load_checkpoint(resume, model, &opt, &saved);
         restore(p, saved, resume, c, comm);
-        examples::say("resumed {} at step {} of {}\n", resume, p.step, total);
+        run::say("resumed {} at step {} of {}\n", resume, p.step, total);
     }
-    examples::StepBoundary boundary(o.checkpoint, total, comm);
+    run::StepBoundary boundary(o.checkpoint, total, comm);
     const auto last_start = static_cast<std::int64_t>(c.train().size()) - o.context - 1;
     const auto [first, last] = dp.share(o.batch);  // this rank's windows of every batch
     double train_seconds = 0;
     std::int64_t train_tokens = 0;
-    std::unique_ptr<examples::ProgressBar> bar;
+    std::unique_ptr<run::ProgressBar> bar;
     for (std::int64_t step = p.step + 1; step <= total; ++step) {
         const std::int64_t epoch = (step - 1) / o.steps + 1, i = (step - 1) % o.steps + 1;
         if (!bar || i == 1) {
-            examples::say("epoch {}/{}\n", epoch, o.epochs);
-            bar = std::make_unique<examples::ProgressBar>(o.steps, "tok");
+            run::say("epoch {}/{}\n", epoch, o.epochs);
+            bar = std::make_unique<run::ProgressBar>(o.steps, "tok");
         }
         std::vector<std::int64_t> starts(static_cast<std::size_t>(o.batch));
         for (auto& s : starts) s = p.windows.randint(last_start + 1);  // random windows, the same on every rank
@@ -382,7 +382,7 @@ void train(models::GPT& model, const Corpus& c, const Options& o, const nn::RunR
         if (i == o.steps && comm.is_root()) {
             train_seconds += bar->seconds();
             double val = validation_loss(model, c, o);
-            examples::say("epoch {} validation loss {}  (training {:.0f} tok/s)\n", epoch, loss_text(c, val),
+            run::say("epoch {} validation loss {}  (training {:.0f} tok/s)\n", epoch, loss_text(c, val),
                           static_cast<double>(train_tokens) / train_seconds);
             p.val.emplace_back(static_cast<double>(step), val);
             print_sample(fmt::format("sample after epoch {} (temperature {}, seed {})", epoch, o.temperature,
@@ -398,9 +398,9 @@ void train(models::GPT& model, const Corpus& c, const Options& o, const nn::RunR
     if (!comm.is_root()) return;
     if (!o.csv.empty()) write_curves(p, o.csv);
     if (!o.figures.empty())
-        examples::write_loss_curve(o.figures, {"char_lm: loss and learning rate", p.loss, p.lr, p.val, "validation loss"});
+        run::write_loss_curve(o.figures, {"char_lm: loss and learning rate", p.loss, p.lr, p.val, "validation loss"});
     if (!o.figures.empty() && !p.routed.empty())
-        examples::write_expert_routing(o.figures, fmt::format("char_lm: routing to {} experts, top-{}, aux {}", o.experts,
+        run::write_expert_routing(o.figures, fmt::format("char_lm: routing to {} experts, top-{}, aux {}", o.experts,
                                                               o.top_k_experts, o.aux),
                                        p.routed);
 }
@@ -432,46 +432,46 @@ void add_flags(CLI::App& app, Options& o) {
     app.add_option("--experts", o.experts, "a mixture of E expert MLPs in every block (004 §15.5.7); 0: one MLP")
         ->check(CLI::Range(0, 256));
     app.add_option("--top-k-experts", o.top_k_experts, "experts per token")->check(CLI::Range(1, 256));
-    app.add_option("--aux", o.aux, "coefficient of the MoE load-balancing loss")->check(examples::finite_range(0.0, 100.0));
-    app.add_option("--dropout", o.dropout, "dropout probability")->check(examples::finite_range(0.0, 0.99));
+    app.add_option("--aux", o.aux, "coefficient of the MoE load-balancing loss")->check(run::finite_range(0.0, 100.0));
+    app.add_option("--dropout", o.dropout, "dropout probability")->check(run::finite_range(0.0, 0.99));
     app.add_option("--batch", o.batch, "windows per batch")->check(CLI::Range(1, 100000));
     app.add_option("--epochs", o.epochs, "epochs (each --steps batches, then validation and a sample)")
         ->check(CLI::Range(1, 100000));
     app.add_option("--steps", o.steps, "batches per epoch")->check(CLI::Range(1, 10000000));
-    app.add_option("--lr", o.lr, "peak learning rate (AdamW; warmup, then cosine to a tenth)")->check(examples::finite_positive());
-    app.add_option("--weight-decay", o.weight_decay, "AdamW's weight decay")->check(examples::finite_range(0.0, 10.0));
-    app.add_option("--clip", o.clip, "gradient-norm clipping")->check(examples::finite_positive());
+    app.add_option("--lr", o.lr, "peak learning rate (AdamW; warmup, then cosine to a tenth)")->check(run::finite_positive());
+    app.add_option("--weight-decay", o.weight_decay, "AdamW's weight decay")->check(run::finite_range(0.0, 10.0));
+    app.add_option("--clip", o.clip, "gradient-norm clipping")->check(run::finite_positive());
     app.add_option("--val-fraction", o.val_fraction, "the text's last part held out for validation")
-        ->check(examples::finite_range(0.01, 0.5));
+        ->check(run::finite_range(0.01, 0.5));
     app.add_option("--val-windows", o.val_windows, "validation windows of --context tokens, at most")
         ->check(CLI::Range(1, 10000000));
-    app.add_option("--seed", o.seed, "seed of initialisation, batches and samples")->check(examples::seed_value());
-    examples::add_machine_flags(app, o.machine);
+    app.add_option("--seed", o.seed, "seed of initialisation, batches and samples")->check(run::seed_value());
+    run::add_machine_flags(app, o.machine);
     app.add_option("--prompt", o.prompt, "text the samples continue (default: a new entry / a new line)");
-    app.add_option("--temperature", o.temperature, "sampling temperature; 0: greedy")->check(examples::finite_range(0.0, 100.0));
+    app.add_option("--temperature", o.temperature, "sampling temperature; 0: greedy")->check(run::finite_range(0.0, 100.0));
     app.add_option("--top-k", o.top_k, "sample among the k most probable tokens; 0: all")->check(CLI::Range(0, 100000));
     app.add_option("--sample-chars", o.sample_chars, "tokens (characters or subwords) per sample, at most")->check(CLI::Range(1, 1000000));
-    examples::add_checkpoint_flags(app, o.checkpoint,
+    run::add_checkpoint_flags(app, o.checkpoint,
                                    "the model, its alphabet, AdamW's state, the generators, the loss curve");
     app.add_option("--csv", o.csv, "write the loss curve (step,loss,lr,val_loss,val_perplexity) here")
-        ->check(examples::path_value());
+        ->check(run::path_value());
     app.add_option("--figures", o.figures,
                    "draw the loss curve and the attention over the start of the validation text into this folder (PNG and SVG)")
-        ->check(examples::path_value());
+        ->check(run::path_value());
     app.add_flag("--detect-anomaly", o.detect_anomaly,
                  "check every op's output and gradient, and name the first op that makes a NaN or an infinity (slow)");
 }
 
 // The bytes a run holds: AdamW's training step (an evaluation batch is no larger).
-examples::MemoryEstimate memory_estimate(const Options& o) {
+run::MemoryEstimate memory_estimate(const Options& o) {
     const double T = static_cast<double>(o.context), D = static_cast<double>(o.d_model),
                  F = static_cast<double>(o.d_ff) * static_cast<double>(std::max<std::int64_t>(o.top_k_experts, 1)),
                  N = static_cast<double>(o.layers), H = static_cast<double>(o.heads), B = static_cast<double>(o.batch),
                  E = static_cast<double>(std::max<std::int64_t>(o.experts, 1)),
                  V = o.tokens == "subwords" ? static_cast<double>(o.bpe_vocab) : 256;  // 256: a typical alphabet
-    examples::MemoryEstimate e;
+    run::MemoryEstimate e;
     e.parameters = (V + T) * D + N * (4 * D * D + 2 * D * static_cast<double>(o.d_ff) * E);
-    e.activations = examples::transformer_activations(N, B, T, D, F, H, o.block > 0 ? static_cast<double>(o.block) : T) +
+    e.activations = run::transformer_activations(N, B, T, D, F, H, o.block > 0 ? static_cast<double>(o.block) : T) +
                     3 * B * T * V;
     return e;
 }
@@ -480,10 +480,10 @@ examples::MemoryEstimate memory_estimate(const Options& o) {
 // read (and the flags it records, adopted or refused), flags that must agree,
 // output paths that can be written and destroy no input, and the memory.
 void check_flags(CLI::App& app, Options& o, nn::RunRecord& saved, std::vector<std::string>& adopted) {
-    examples::register_input(o.text);
-    saved = examples::check_checkpoint_flags(app, o.checkpoint, "char_lm", kRecorded, adopted);
+    run::register_input(o.text);
+    saved = run::check_checkpoint_flags(app, o.checkpoint, "char_lm", kRecorded, adopted);
     if (o.d_model % o.heads != 0) throw CLI::ValidationError("--heads", "must divide --d-model");
-    examples::require_batch_per_rank("--batch", o.batch);
+    run::require_batch_per_rank("--batch", o.batch);
     if (o.experts > 0 && o.top_k_experts > o.experts)
         throw CLI::ValidationError("--top-k-experts", "must be at most --experts");
     if (o.block > o.context)
@@ -494,16 +494,16 @@ void check_flags(CLI::App& app, Options& o, nn::RunRecord& saved, std::vector<st
     } catch (const data::DatasetError&) {
         throw CLI::ValidationError("--prompt", "is not valid UTF-8");
     }
-    examples::check_output_file("--save", o.checkpoint.save);
-    examples::check_output_file("--csv", o.csv);
-    examples::check_output_folder("--figures", o.figures);
-    examples::require_memory("--batch", memory_estimate(o), o.checkpoint.load.empty());
+    run::check_output_file("--save", o.checkpoint.save);
+    run::check_output_file("--csv", o.csv);
+    run::check_output_folder("--figures", o.figures);
+    run::require_memory("--batch", memory_estimate(o), o.checkpoint.load.empty());
 }
 
 // Reads the text, trains (or loads), saves, reports validation loss and samples.
-int run(const Options& o, const nn::RunRecord& flags, const nn::RunRecord& saved, const std::vector<std::string>& adopted) {
+int work(const Options& o, const nn::RunRecord& flags, const nn::RunRecord& saved, const std::vector<std::string>& adopted) {
     const distributed::Communicator& comm = distributed::Communicator::world();
-    examples::seed_dropout(o.seed, comm);
+    run::seed_dropout(o.seed, comm);
     Corpus corpus = load_corpus(o, saved);
     if (static_cast<std::int64_t>(corpus.train().size()) < o.context + 1 ||
         static_cast<std::int64_t>(corpus.val().size()) < o.context + 1)
@@ -516,23 +516,23 @@ int run(const Options& o, const nn::RunRecord& flags, const nn::RunRecord& saved
             return 2;
         }
     auto model = models::make_gpt(model_config(o, corpus.tokens->size()));
-    examples::say("char LM on {}: {} {} ({} train, {} validation), {} of {}\n", corpus.name,
+    run::say("char LM on {}: {} {} ({} train, {} validation), {} of {}\n", corpus.name,
                   corpus.train().size() + corpus.val().size(), corpus.tokens->is_subwords() ? "subwords" : "characters",
                   corpus.train().size(), corpus.val().size(),
                   corpus.tokens->is_subwords() ? "a vocabulary" : "an alphabet", corpus.tokens->size());
-    examples::say("GPT N={} d_model={} h={} d_ff={} context {} {} positions{}{}{}, {} parameters | batch {}, {} epochs x {} "
+    run::say("GPT N={} d_model={} h={} d_ff={} context {} {} positions{}{}{}, {} parameters | batch {}, {} epochs x {} "
                "steps, AdamW lr {} | {}\n",
                o.layers, o.d_model, o.heads, o.d_ff, o.context, o.positions, o.untie ? "" : ", tied output",
                o.block > 0 ? fmt::format(", block-local L={}", o.block) : "",
                o.experts > 0 ? fmt::format(", MoE {} experts top-{}", o.experts, o.top_k_experts) : "",
-               model->parameter_count(), o.batch, o.epochs, o.steps, o.lr, examples::machine_summary(o.machine));
-    examples::say_adopted(o.checkpoint, adopted);
+               model->parameter_count(), o.batch, o.epochs, o.steps, o.lr, run::machine_summary(o.machine));
+    run::say_adopted(o.checkpoint, adopted);
     if (o.checkpoint.load.empty()) {
-        examples::timed("trained", [&] { train(*model, corpus, o, flags); });
+        run::timed("trained", [&] { train(*model, corpus, o, flags); });
     } else {
         nn::RunRecord record = flags;
         record.text[corpus.tokens->is_subwords() ? "bpe_merges" : "alphabet"] = corpus.tokens->saved();
-        examples::load_model(*model, o.checkpoint, record);
+        run::load_model(*model, o.checkpoint, record);
     }
     if (!comm.is_root()) return 0;  // rank 0 evaluates the model every rank holds
     double val = validation_loss(*model, corpus, o);
@@ -540,8 +540,8 @@ int run(const Options& o, const nn::RunRecord& flags, const nn::RunRecord& saved
     Sample final = sample(*model, corpus, o, o.seed);
     Sample again = sample(*model, corpus, o, o.seed, /*use_cache=*/false);  // the same text, recomputed
     print_sample(fmt::format("sample (temperature {}, top-k {}, seed {})", o.temperature, o.top_k, o.seed), final);
-    examples::say("validation loss {}\n", loss_text(corpus, val));
-    examples::say("sampling: {:.0f} tok/s with the KV cache, {:.0f} tok/s recomputing the window ({})\n",
+    run::say("validation loss {}\n", loss_text(corpus, val));
+    run::say("sampling: {:.0f} tok/s with the KV cache, {:.0f} tok/s recomputing the window ({})\n",
                static_cast<double>(final.tokens) / final.seconds, static_cast<double>(again.tokens) / again.seconds,
                final.text == again.text ? "same text" : "TEXTS DIFFER");
     return 0;
@@ -550,19 +550,19 @@ int run(const Options& o, const nn::RunRecord& flags, const nn::RunRecord& saved
 }  // namespace
 
 int main(int argc, char** argv) {
-    examples::join_job();  // under mpirun: one rank of a data-parallel job
+    run::join_job();  // under mpirun: one rank of a data-parallel job
     Options o;
     CLI::App app{"Train a character-level GPT on a text and sample from it."};
     add_flags(app, o);
     nn::RunRecord saved;
     std::vector<std::string> adopted;
-    if (int status = examples::parse_flags(app, argc, argv, "char_lm", [&] { check_flags(app, o, saved, adopted); });
+    if (int status = run::parse_flags(app, argc, argv, "char_lm", [&] { check_flags(app, o, saved, adopted); });
         status >= 0)
         return status;
     nn::RunRecord flags;
-    examples::record_flags(app, "char_lm", kRecorded.all(), flags);
-    return examples::run_program("char_lm", o.detect_anomaly, [&] {
-        examples::apply_machine_flags(o.machine, argv);
-        return run(o, flags, saved, adopted);
+    run::record_flags(app, "char_lm", kRecorded.all(), flags);
+    return run::run_program("char_lm", o.detect_anomaly, [&] {
+        run::apply_machine_flags(o.machine, argv);
+        return work(o, flags, saved, adopted);
     });
 }

@@ -12,22 +12,22 @@
 
 #include "autograd/autograd.h"
 #include "data/copy_task.h"
-#include "examples/attention_figures.h"
-#include "examples/checkpoint_flags.h"
-#include "examples/console.h"
-#include "examples/data_parallel_run.h"
-#include "examples/flags.h"
-#include "examples/interruption.h"
-#include "examples/load_or_train.h"
-#include "examples/machine_flags.h"
-#include "examples/loss_curve_figure.h"
-#include "examples/memory_budget.h"
-#include "examples/output_files.h"
-#include "examples/progress_bar.h"
-#include "examples/recorded_flags.h"
-#include "examples/run_program.h"
-#include "examples/run_state.h"
-#include "examples/step_boundary.h"
+#include "run/attention_figures.h"
+#include "run/checkpoint_flags.h"
+#include "run/console.h"
+#include "run/data_parallel_run.h"
+#include "run/flags.h"
+#include "run/interruption.h"
+#include "run/load_or_train.h"
+#include "run/machine_flags.h"
+#include "run/loss_curve_figure.h"
+#include "run/memory_budget.h"
+#include "run/output_files.h"
+#include "run/progress_bar.h"
+#include "run/recorded_flags.h"
+#include "run/run_program.h"
+#include "run/run_state.h"
+#include "run/step_boundary.h"
 #include "distributed/data_parallel.h"
 #include "models/greedy_decode.h"
 #include "models/transformer.h"
@@ -56,17 +56,17 @@ struct Options {
     double smoothing = 0.0;
     double beta2 = 0.98, adam_eps = 1e-9;
     std::uint64_t seed = 1;
-    examples::MachineFlags machine;
+    run::MachineFlags machine;
     std::int64_t eval_sequences = 1000, show = 5;
     std::string csv, figures;
-    examples::CheckpointFlags checkpoint;
+    run::CheckpointFlags checkpoint;
     bool detect_anomaly = false;
     bool share_embeddings = false;  // 001 "Embeddings and Softmax"; 001's own make_model does not tie
 };
 
 // The flags a checkpoint records (recorded_flags.h): --load adopts the model's,
 // --resume all of them.
-const examples::FlagGroups kRecorded{
+const run::FlagGroups kRecorded{
     .model = {"--vocab", "--seq-len", "--layers", "--d-model", "--d-ff", "--heads", "--dropout", "--norm",
               "--layer-norm", "--share-embeddings"},
     .training = {"--batch", "--epochs", "--batches-per-epoch", "--schedule", "--lr", "--warmup", "--smoothing"},
@@ -121,28 +121,28 @@ double eval_loss(const models::Transformer& model, const Options& o, const nn::L
 struct Progress {
     std::int64_t step = 0;
     Generator batches;
-    examples::Curve loss, lr, eval;
+    run::Curve loss, lr, eval;
 };
 
 // Every rank's dropout generator is gathered: call on every rank.
 nn::RunRecord run_record(const nn::RunRecord& flags, const Progress& p, const distributed::Communicator& comm) {
     nn::RunRecord r = flags;
-    r.tensors["step"] = examples::step_tensor(p.step);
-    r.tensors["generator.batches"] = examples::generator_tensor(p.batches);
-    r.tensors["generator.dropout"] = examples::gathered_dropout_state(comm);
-    r.tensors["curve.loss"] = examples::curve_tensor(p.loss);
-    r.tensors["curve.lr"] = examples::curve_tensor(p.lr);
-    r.tensors["curve.eval"] = examples::curve_tensor(p.eval);
+    r.tensors["step"] = run::step_tensor(p.step);
+    r.tensors["generator.batches"] = run::generator_tensor(p.batches);
+    r.tensors["generator.dropout"] = run::gathered_dropout_state(comm);
+    r.tensors["curve.loss"] = run::curve_tensor(p.loss);
+    r.tensors["curve.lr"] = run::curve_tensor(p.lr);
+    r.tensors["curve.eval"] = run::curve_tensor(p.eval);
     return r;
 }
 
 void restore(Progress& p, const nn::RunRecord& r, const std::string& path, const distributed::Communicator& comm) {
-    p.step = examples::saved_step(r, path);
-    examples::restore_generator(p.batches, r, "generator.batches");
-    examples::restore_dropout_state(r, path, comm);
-    p.loss = examples::curve_of(r, "curve.loss");
-    p.lr = examples::curve_of(r, "curve.lr");
-    p.eval = examples::curve_of(r, "curve.eval");
+    p.step = run::saved_step(r, path);
+    run::restore_generator(p.batches, r, "generator.batches");
+    run::restore_dropout_state(r, path, comm);
+    p.loss = run::curve_of(r, "curve.loss");
+    p.lr = run::curve_of(r, "curve.lr");
+    p.eval = run::curve_of(r, "curve.eval");
 }
 
 // The loss curve as a CSV (step,loss,lr,eval_loss).
@@ -151,8 +151,8 @@ void write_curves(const Progress& p, const std::string& csv) {
     for (std::size_t i = 0; i < p.loss.size(); ++i)
         text += fmt::format("{},{},{},\n", p.loss[i].first, p.loss[i].second, p.lr[i].second);
     for (const auto& [step, loss] : p.eval) text += fmt::format("{},,,{}\n", step, loss);
-    examples::write_output(csv, text);
-    examples::say("loss curve written to {}\n", csv);
+    run::write_output(csv, text);
+    run::say("loss curve written to {}\n", csv);
 }
 
 // Trains from step 0, or from the checkpoint --resume names, to the last step;
@@ -174,16 +174,16 @@ void train(models::Transformer& model, const Options& o, const nn::RunRecord& fl
         nn::RunRecord saved;
         nn::load_checkpoint(resume, model, &opt, &saved);
         restore(p, saved, resume, comm);
-        examples::say("resumed {} at step {} of {}\n", resume, p.step, steps);
+        run::say("resumed {} at step {} of {}\n", resume, p.step, steps);
     }
-    examples::StepBoundary boundary(o.checkpoint, steps, comm);
-    std::unique_ptr<examples::ProgressBar> bar;
+    run::StepBoundary boundary(o.checkpoint, steps, comm);
+    std::unique_ptr<run::ProgressBar> bar;
     const auto [first, last] = dp.share(o.batch);  // this rank's sequences of every batch
     for (std::int64_t step = p.step + 1; step <= steps; ++step) {
         const std::int64_t epoch = (step - 1) / o.batches_per_epoch + 1, i = (step - 1) % o.batches_per_epoch + 1;
         if (!bar || i == 1) {
-            examples::say("epoch {}/{}\n", epoch, o.epochs);
-            bar = std::make_unique<examples::ProgressBar>(o.batches_per_epoch, "tok");
+            run::say("epoch {}/{}\n", epoch, o.epochs);
+            bar = std::make_unique<run::ProgressBar>(o.batches_per_epoch, "tok");
         }
         data::CopyBatch b = data::copy_task_batch(o.vocab, o.seq_len, o.batch, p.batches);  // the same on every rank
         const std::int64_t batch_tokens = b.ntokens;
@@ -205,7 +205,7 @@ void train(models::Transformer& model, const Options& o, const nn::RunRecord& fl
         p.lr.emplace_back(static_cast<double>(step), opt.lr());
         if (i == o.batches_per_epoch && comm.is_root()) {
             double ev = eval_loss(model, o, criterion);
-            examples::say("epoch {} eval loss {:.4f}  ({} of {} steps)\n", epoch, ev, step, steps);
+            run::say("epoch {} eval loss {:.4f}  ({} of {} steps)\n", epoch, ev, step, steps);
             p.eval.emplace_back(static_cast<double>(step), ev);
         }
         boundary.after(step, [&](const std::string& path) {
@@ -217,7 +217,7 @@ void train(models::Transformer& model, const Options& o, const nn::RunRecord& fl
     if (!comm.is_root()) return;
     if (!o.csv.empty()) write_curves(p, o.csv);
     if (!o.figures.empty())
-        examples::write_loss_curve(o.figures, {"copy_task: loss and learning rate", p.loss, p.lr, p.eval, "held-out loss per epoch"});
+        run::write_loss_curve(o.figures, {"copy_task: loss and learning rate", p.loss, p.lr, p.eval, "held-out loss per epoch"});
 }
 
 // Decodes `o.show` held-out sequences for the eye, then the exact-match
@@ -241,12 +241,12 @@ void evaluate(const models::Transformer& model, const Options& o) {
                 out += fmt::format("{:>3}", c);
             }
             correct += match;
-            if (!shown && i < o.show) examples::say("  input {}\n  output{}   {}\n", in, out, match ? "match" : "DIFFERS");
+            if (!shown && i < o.show) run::say("  input {}\n  output{}   {}\n", in, out, match ? "match" : "DIFFERS");
         }
         shown = true;
         seen += n;
     }
-    examples::say("exact-match accuracy: {}/{} = {:.1f}% of held-out sequences copied exactly\n", correct, seen,
+    run::say("exact-match accuracy: {}/{} = {:.1f}% of held-out sequences copied exactly\n", correct, seen,
                100.0 * static_cast<double>(correct) / static_cast<double>(seen));
 }
 
@@ -255,9 +255,9 @@ void write_figures(models::Transformer& model, const Options& o) {
     Generator gen(o.seed + 1000003);  // the same held-out stream evaluate() draws from
     data::CopyBatch b = data::copy_task_batch(o.vocab, o.seq_len, 1, gen);
     Tensor decoded = models::greedy_decode(model, b.src, nn::padding_mask(b.src, data::kCopyPad), o.seq_len, 1).tokens;
-    examples::say("attention maps (layers down, heads across; query tokens down, key tokens across) written:\n");
-    for (const std::string& path : examples::write_attention_figures(model, b.src, decoded, data::kCopyPad, o.figures))
-        examples::say("  {}\n", path);
+    run::say("attention maps (layers down, heads across; query tokens down, key tokens across) written:\n");
+    for (const std::string& path : run::write_attention_figures(model, b.src, decoded, data::kCopyPad, o.figures))
+        run::say("  {}\n", path);
 }
 
 // The flags; the preset, read first, sets the defaults the other flags override.
@@ -267,7 +267,7 @@ void add_flags(CLI::App& app, Options& o, int argc, char** argv) {
                    "default (about 10 seconds on 2 cores), annotated (the Annotated Transformer's run, 2018 post) or "
                    "annotated2022 (its 2022 revision's run)")
         ->check(CLI::IsMember({"default", "annotated", "annotated2022"}));
-    o.preset = examples::peek_preset(argc, argv, o.preset);  // the preset sets defaults, flags override them
+    o.preset = run::peek_preset(argc, argv, o.preset);  // the preset sets defaults, flags override them
     apply_preset(o);
     app.add_option("--vocab", o.vocab, "vocabulary size V (0 pads, symbols 1..V-1)")->check(CLI::Range(3, 100000));
     app.add_option("--seq-len", o.seq_len, "sequence length, start symbol included")->check(CLI::Range(2, 4096));
@@ -275,7 +275,7 @@ void add_flags(CLI::App& app, Options& o, int argc, char** argv) {
     app.add_option("--d-model", o.d_model, "model width")->check(CLI::Range(2, 8192));
     app.add_option("--d-ff", o.d_ff, "feed-forward width")->check(CLI::Range(1, 65536));
     app.add_option("--heads", o.heads, "attention heads h (must divide d_model)")->check(CLI::Range(1, 256));
-    app.add_option("--dropout", o.dropout, "dropout probability")->check(examples::finite_range(0.0, 0.99));
+    app.add_option("--dropout", o.dropout, "dropout probability")->check(run::finite_range(0.0, 0.99));
     app.add_option("--norm", o.norm, "residual form: pre or post (003)")->check(CLI::IsMember({"pre", "post"}));
     app.add_option("--layer-norm", o.layer_norm,
                    "standard ((a - mu) / sqrt(var + 1e-5), 003) or annotated (001: (a - mu) / (unbiased std + 1e-6))")
@@ -286,35 +286,35 @@ void add_flags(CLI::App& app, Options& o, int argc, char** argv) {
     app.add_option("--schedule", o.schedule, "warmup (001: lr = factor * d_model^-0.5 * min(s^-0.5, s w^-1.5)) or cosine")
         ->check(CLI::IsMember({"warmup", "cosine"}));
     app.add_option("--lr", o.lr, "warmup: the factor; cosine: the peak learning rate")
-        ->check(examples::finite_positive());
+        ->check(run::finite_positive());
     app.add_option("--warmup", o.warmup, "warmup steps of the schedule")->check(CLI::Range(1, 100000000));
     app.add_flag("--share-embeddings", o.share_embeddings,
                  "one matrix for the source and target embeddings and the generator (001 \"Embeddings and Softmax\")");
-    app.add_option("--smoothing", o.smoothing, "label smoothing")->check(examples::finite_range(0.0, 0.99));
-    app.add_option("--seed", o.seed, "seed of initialisation and data")->check(examples::seed_value());
-    examples::add_machine_flags(app, o.machine);
+    app.add_option("--smoothing", o.smoothing, "label smoothing")->check(run::finite_range(0.0, 0.99));
+    app.add_option("--seed", o.seed, "seed of initialisation and data")->check(run::seed_value());
+    run::add_machine_flags(app, o.machine);
     app.add_option("--eval-sequences", o.eval_sequences, "held-out sequences for the accuracy")->check(CLI::Range(1, 10000000));
     app.add_option("--show", o.show, "held-out sequences to print")->check(CLI::Range(0, 100));
-    examples::add_checkpoint_flags(app, o.checkpoint, "the model, Adam's state, the generators, the loss curve");
+    run::add_checkpoint_flags(app, o.checkpoint, "the model, Adam's state, the generators, the loss curve");
     app.add_option("--csv", o.csv, "write the loss curve (step,loss,lr,eval_loss) here")
-        ->check(examples::path_value());
+        ->check(run::path_value());
     app.add_option("--figures", o.figures,
                    "after training, draw the loss curve and the attention maps of a held-out sequence into this folder (PNG and SVG)")
-        ->check(examples::path_value());
+        ->check(run::path_value());
     app.add_flag("--detect-anomaly", o.detect_anomaly,
                  "check every op's output and gradient, and name the first op that makes a NaN or an infinity (slow)");
 }
 
 // The bytes a run holds: Adam's training step, or decoding 100 sequences.
-examples::MemoryEstimate memory_estimate(const Options& o, bool training) {
+run::MemoryEstimate memory_estimate(const Options& o, bool training) {
     const auto N = static_cast<double>(o.layers), D = static_cast<double>(o.d_model), F = static_cast<double>(o.d_ff),
                V = static_cast<double>(o.vocab), T = static_cast<double>(o.seq_len), H = static_cast<double>(o.heads);
     const double B = training ? static_cast<double>(o.batch) : 100;
-    examples::MemoryEstimate e;
+    run::MemoryEstimate e;
     e.parameters = 3 * V * D + N * (4 * D * D + 2 * D * F) + N * (8 * D * D + 2 * D * F);
     // The decoder's layers hold two attentions; the generator's logits [B, T, V] are kept with their softmax.
-    e.activations = examples::transformer_activations(N, B, T, D, F, H, T) +
-                    examples::transformer_activations(1.5 * N, B, T, D, F, H, T) + 3 * B * T * V;
+    e.activations = run::transformer_activations(N, B, T, D, F, H, T) +
+                    run::transformer_activations(1.5 * N, B, T, D, F, H, T) + 3 * B * T * V;
     return e;
 }
 
@@ -322,30 +322,30 @@ examples::MemoryEstimate memory_estimate(const Options& o, bool training) {
 // read (and the flags it records, adopted or refused), flags that must agree,
 // output paths that can be written and destroy no input, and the memory.
 void check_flags(CLI::App& app, Options& o, std::vector<std::string>& adopted) {
-    examples::check_checkpoint_flags(app, o.checkpoint, "copy_task", kRecorded, adopted);
+    run::check_checkpoint_flags(app, o.checkpoint, "copy_task", kRecorded, adopted);
     if (o.d_model % o.heads != 0) throw CLI::ValidationError("--heads", "must divide --d-model");
-    examples::require_batch_per_rank("--batch", o.batch);
-    examples::check_output_file("--save", o.checkpoint.save);
-    examples::check_output_file("--csv", o.csv);
-    examples::check_output_folder("--figures", o.figures);
-    examples::require_memory("--batch", memory_estimate(o, o.checkpoint.load.empty()), o.checkpoint.load.empty());
+    run::require_batch_per_rank("--batch", o.batch);
+    run::check_output_file("--save", o.checkpoint.save);
+    run::check_output_file("--csv", o.csv);
+    run::check_output_folder("--figures", o.figures);
+    run::require_memory("--batch", memory_estimate(o, o.checkpoint.load.empty()), o.checkpoint.load.empty());
 }
 
 // Trains (or loads), saves, decodes held-out sequences and draws the figures asked for.
-int run(const Options& o, const nn::RunRecord& flags, const std::vector<std::string>& adopted) {
+int work(const Options& o, const nn::RunRecord& flags, const std::vector<std::string>& adopted) {
     const distributed::Communicator& comm = distributed::Communicator::world();
-    examples::seed_dropout(o.seed, comm);
+    run::seed_dropout(o.seed, comm);
     auto model = models::make_transformer(model_config(o));
-    examples::say("copy task: V={} length {} | Transformer N={} d_model={} d_ff={} h={} dropout {} {}-norm ({} LayerNorm){}, "
+    run::say("copy task: V={} length {} | Transformer N={} d_model={} d_ff={} h={} dropout {} {}-norm ({} LayerNorm){}, "
                "{} parameters | batch {}, {} epochs x {} batches, Adam, {} schedule (warmup {}, lr {}) | {}\n",
                o.vocab, o.seq_len, o.layers, o.d_model, o.d_ff, o.heads, o.dropout, o.norm, o.layer_norm,
                o.share_embeddings ? ", shared embeddings" : "", model->parameter_count(), o.batch, o.epochs,
-               o.batches_per_epoch, o.schedule, o.warmup, o.lr, examples::machine_summary(o.machine));
-    examples::say_adopted(o.checkpoint, adopted);
+               o.batches_per_epoch, o.schedule, o.warmup, o.lr, run::machine_summary(o.machine));
+    run::say_adopted(o.checkpoint, adopted);
     if (o.checkpoint.load.empty())
-        examples::timed("trained", [&] { train(*model, o, flags); });
+        run::timed("trained", [&] { train(*model, o, flags); });
     else
-        examples::load_model(*model, o.checkpoint, flags);
+        run::load_model(*model, o.checkpoint, flags);
     if (!comm.is_root()) return 0;  // rank 0 evaluates the model every rank holds
     evaluate(*model, o);
     if (!o.figures.empty()) write_figures(*model, o);
@@ -355,18 +355,18 @@ int run(const Options& o, const nn::RunRecord& flags, const std::vector<std::str
 }  // namespace
 
 int main(int argc, char** argv) {
-    examples::join_job();  // under mpirun: one rank of a data-parallel job
+    run::join_job();  // under mpirun: one rank of a data-parallel job
     Options o;
     CLI::App app{"Train a Transformer on the copy task, then decode held-out sequences."};
     add_flags(app, o, argc, argv);
     std::vector<std::string> adopted;
-    if (int status = examples::parse_flags(app, argc, argv, "copy_task", [&] { check_flags(app, o, adopted); });
+    if (int status = run::parse_flags(app, argc, argv, "copy_task", [&] { check_flags(app, o, adopted); });
         status >= 0)
         return status;
     nn::RunRecord flags;
-    examples::record_flags(app, "copy_task", kRecorded.all(), flags);
-    return examples::run_program("copy_task", o.detect_anomaly, [&] {
-        examples::apply_machine_flags(o.machine, argv);
-        return run(o, flags, adopted);
+    run::record_flags(app, "copy_task", kRecorded.all(), flags);
+    return run::run_program("copy_task", o.detect_anomaly, [&] {
+        run::apply_machine_flags(o.machine, argv);
+        return work(o, flags, adopted);
     });
 }

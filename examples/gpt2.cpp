@@ -18,12 +18,12 @@
 #include "autograd/autograd.h"
 #include "data/byte_pair_encoding.h"
 #include "data/char_corpus.h"  // read_text_file, TokenIds, text_batch
-#include "examples/console.h"
-#include "examples/flags.h"
-#include "examples/interruption.h"
-#include "examples/output_files.h"
-#include "examples/progress_bar.h"
-#include "examples/run_program.h"
+#include "run/console.h"
+#include "run/flags.h"
+#include "run/interruption.h"
+#include "run/output_files.h"
+#include "run/progress_bar.h"
+#include "run/run_program.h"
 #include "models/generate.h"
 #include "models/gpt2.h"
 #include "nn/clip_grad.h"
@@ -72,7 +72,7 @@ void fine_tune(models::GPT& model, const data::BytePairEncoding& bpe, const Opti
     for (auto id : ids) tokens.push_back(id);
     if (static_cast<std::int64_t>(tokens.size()) < o.context + 1)
         throw data::DatasetError(fmt::format("{}: {} tokens, --context {} needs more", o.fine_tune, tokens.size(), o.context));
-    examples::say("fine-tuning on {}: {} tokens | {} steps of {} windows of {} | AdamW lr {}\n", o.fine_tune, tokens.size(),
+    run::say("fine-tuning on {}: {} tokens | {} steps of {} windows of {} | AdamW lr {}\n", o.fine_tune, tokens.size(),
                   o.steps, o.batch, o.context, o.lr);
     model.train();
     nn::optim::AdamW opt(model.parameters(), {.lr = o.lr, .beta1 = 0.9, .beta2 = 0.95, .weight_decay = o.weight_decay});
@@ -80,7 +80,7 @@ void fine_tune(models::GPT& model, const data::BytePairEncoding& bpe, const Opti
                                       o.steps, o.lr / 10);
     Generator windows(o.seed);
     const data::TokenSpan span{&tokens, 0, tokens.size()};
-    examples::ProgressBar bar(o.steps, "tok");
+    run::ProgressBar bar(o.steps, "tok");
     for (std::int64_t step = 1; step <= o.steps; ++step) {
         std::vector<std::int64_t> starts(static_cast<std::size_t>(o.batch));
         for (auto& s : starts) s = windows.randint(static_cast<std::int64_t>(tokens.size()) - o.context);
@@ -94,19 +94,19 @@ void fine_tune(models::GPT& model, const data::BytePairEncoding& bpe, const Opti
         opt.set_lr(schedule.lr(step));
         opt.step();
         bar.update(step, b.targets.numel(), fmt::format("loss {:.3f}  lr {:.1e}", loss.item(), opt.lr()));
-        if (int stop = examples::stop_signal())
-            throw examples::Interrupted(stop, fmt::format("stopped by {} at step {} of {}; nothing saved",
-                                                          examples::signal_name(stop), step, o.steps));
+        if (int stop = run::stop_signal())
+            throw run::Interrupted(stop, fmt::format("stopped by {} at step {} of {}; nothing saved",
+                                                          run::signal_name(stop), step, o.steps));
     }
     model.eval();
     if (!o.save.empty()) {
-        examples::require_not_an_input(o.save);
+        run::require_not_an_input(o.save);
         models::save_gpt2_weights(model, o.save);
-        examples::say("weights written to {} (Hugging Face's GPT-2 layout)\n", o.save);
+        run::say("weights written to {} (Hugging Face's GPT-2 layout)\n", o.save);
     }
 }
 
-int run(const Options& o) {
+int work(const Options& o) {
     set_num_threads(o.threads);
     std::shared_ptr<models::GPT> model;
     auto start = std::chrono::steady_clock::now();
@@ -118,7 +118,7 @@ int run(const Options& o) {
     model->eval();
     const double load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const auto& c = model->config;
-    examples::say("GPT-2 {}: N={} d_model={} h={} d_ff={} context {} vocab {}, {:.1f}M parameters, {} in {:.1f} s | {} threads\n",
+    run::say("GPT-2 {}: N={} d_model={} h={} d_ff={} context {} vocab {}, {:.1f}M parameters, {} in {:.1f} s | {} threads\n",
                   o.random ? o.size + " with random weights" : o.weights, c.n_layers, c.d_model, c.heads, c.d_ff, c.context,
                   c.vocab, static_cast<double>(model->parameter_count()) / 1e6, o.random ? "made" : "loaded", load_seconds,
                   o.threads);
@@ -139,9 +139,9 @@ int run(const Options& o) {
     start = std::chrono::steady_clock::now();
     std::vector<std::int64_t> out = models::generate(*model, prompt, so, gen);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    examples::say("--- {} tokens (temperature {}, top-k {}, seed {}) ---\n{}{}\n---\n", out.size(), o.temperature, o.top_k,
+    run::say("--- {} tokens (temperature {}, top-k {}, seed {}) ---\n{}{}\n---\n", out.size(), o.temperature, o.top_k,
                   o.seed, o.prompt, bpe.decode(out));
-    examples::say("{} prompt tokens, {} new in {:.2f} s: {:.1f} tokens/s with the KV cache\n", prompt.size(), out.size(),
+    run::say("{} prompt tokens, {} new in {:.2f} s: {:.1f} tokens/s with the KV cache\n", prompt.size(), out.size(),
                   seconds, static_cast<double>(out.size()) / seconds);
     return 0;
 }
@@ -156,27 +156,27 @@ void add_flags(CLI::App& app, Options& o) {
     app.add_option("--prompt", o.prompt, "the text to continue");
     app.add_option("--tokens", o.tokens, "new tokens to generate")->check(CLI::Range(1, 100000));
     app.add_option("--top-k", o.top_k, "sample among the k most probable tokens; 0: all")->check(CLI::Range(0, 100000));
-    app.add_option("--temperature", o.temperature, "sampling temperature; 0: greedy")->check(examples::finite_range(0.0, 100.0));
-    app.add_option("--seed", o.seed, "seed of sampling, windows and --random's weights")->check(examples::seed_value());
+    app.add_option("--temperature", o.temperature, "sampling temperature; 0: greedy")->check(run::finite_range(0.0, 100.0));
+    app.add_option("--seed", o.seed, "seed of sampling, windows and --random's weights")->check(run::seed_value());
     app.add_option("--threads", o.threads, "threads (BLAS and Lectern's kernels)")->check(CLI::Range(1, 256));
     app.add_option("--fine-tune", o.fine_tune, "continue training on this text before generating")->check(CLI::ExistingFile);
     app.add_option("--save", o.save, "write the fine-tuned weights here (safetensors, Hugging Face's layout)")
-        ->check(examples::path_value());
+        ->check(run::path_value());
     app.add_option("--steps", o.steps, "fine-tuning steps")->check(CLI::Range(1, 10000000));
     app.add_option("--batch", o.batch, "fine-tuning windows per step")->check(CLI::Range(1, 4096));
     app.add_option("--context", o.context, "fine-tuning window, tokens")->check(CLI::Range(1, 1024));
-    app.add_option("--lr", o.lr, "peak learning rate (AdamW; warmup, then cosine to a tenth)")->check(examples::finite_positive());
-    app.add_option("--weight-decay", o.weight_decay, "AdamW's weight decay")->check(examples::finite_range(0.0, 10.0));
-    app.add_option("--clip", o.clip, "gradient-norm clipping")->check(examples::finite_positive());
+    app.add_option("--lr", o.lr, "peak learning rate (AdamW; warmup, then cosine to a tenth)")->check(run::finite_positive());
+    app.add_option("--weight-decay", o.weight_decay, "AdamW's weight decay")->check(run::finite_range(0.0, 10.0));
+    app.add_option("--clip", o.clip, "gradient-norm clipping")->check(run::finite_positive());
 }
 
 void check_flags(const Options& o) {
     if (o.weights.empty() && !o.random) throw CLI::ValidationError("--weights", kWhereToGetWeights);
     if (!o.weights.empty() && o.random) throw CLI::ValidationError("--random", "is instead of --weights, not with it");
     if (!o.save.empty() && o.fine_tune.empty()) throw CLI::ValidationError("--save", "writes what --fine-tune trained: give both");
-    examples::register_input(o.weights);
-    examples::register_input(o.fine_tune);
-    examples::check_output_file("--save", o.save);
+    run::register_input(o.weights);
+    run::register_input(o.fine_tune);
+    run::check_output_file("--save", o.save);
     try {
         data::decode_utf8(o.prompt);
     } catch (const data::DatasetError&) {
@@ -190,7 +190,7 @@ int main(int argc, char** argv) {
     Options o;
     CLI::App app{"Run GPT-2 from its safetensors weights: generate text, or fine-tune it on a text."};
     add_flags(app, o);
-    if (int status = examples::parse_flags(app, argc, argv, "gpt2", [&] { check_flags(o); }); status >= 0) return status;
+    if (int status = run::parse_flags(app, argc, argv, "gpt2", [&] { check_flags(o); }); status >= 0) return status;
     manual_seed(o.seed);
-    return examples::run_program("gpt2", false, [&] { return run(o); });
+    return run::run_program("gpt2", false, [&] { return work(o); });
 }

@@ -12,9 +12,9 @@
 #include <fmt/format.h>
 
 #include "autograd/autograd.h"
-#include "examples/figure_files.h"
-#include "examples/flags.h"
-#include "examples/output_files.h"
+#include "run/figure_files.h"
+#include "run/flags.h"
+#include "run/output_files.h"
 #include "nn/sinusoidal_positional_encoding.h"
 #include "plot/figure.h"
 
@@ -67,9 +67,9 @@ int main(int argc, char** argv) {
                  "shift property, each as PNG and SVG."};
     app.add_option("--positions", positions, "positions 0 .. n-1 (004 Fig. 15.25: n = 60)")->check(CLI::Range(10, 2000));
     app.add_option("--d-model", d_model, "the encoding's width d (004 Fig. 15.25: d = 32)")->check(CLI::Range(10, 1024));
-    app.add_option("--figures", dir, "the folder to draw into")->check(examples::path_value());
-    if (int status = examples::parse_flags(app, argc, argv, "positional_encoding_figure",
-                                           [&] { examples::check_output_folder("--figures", dir); });
+    app.add_option("--figures", dir, "the folder to draw into")->check(run::path_value());
+    if (int status = run::parse_flags(app, argc, argv, "positional_encoding_figure",
+                                           [&] { run::check_output_folder("--figures", dir); });
         status >= 0)
         return status;
     try {
@@ -79,7 +79,7 @@ int main(int argc, char** argv) {
         for (const auto& [name, figure] : {std::pair{"positional_encoding_matrix", matrix_figure(narrow(P, 0, 0, positions))},
                                            std::pair{"positional_encoding_columns", columns_figure(narrow(P, 0, 0, positions))},
                                            std::pair{"positional_encoding_shift", shift_figure(P, positions)}})
-            for (const std::string& path : examples::write_figure(dir + "/" + name, figure)) fmt::print("{}\n", path);
+            for (const std::string& path : run::write_figure(dir + "/" + name, figure)) fmt::print("{}\n", path);
     } catch (const std::exception& e) {
         fmt::print(stderr, "positional_encoding_figure: {}\n", e.what());
         return 1;

@@ -25,17 +25,17 @@
 #include "data/fortune_categories.h"
 #include "data/train_bpe.h"
 #include "data/word_tokens.h"
-#include "examples/console.h"
-#include "examples/figure_files.h"
-#include "examples/flags.h"
-#include "examples/interruption.h"
-#include "examples/load_or_train.h"
-#include "examples/loss_curve_figure.h"
-#include "examples/machine_flags.h"
-#include "examples/output_files.h"
-#include "examples/progress_bar.h"
-#include "examples/run_program.h"
-#include "examples/vit_figures.h"
+#include "run/console.h"
+#include "run/figure_files.h"
+#include "run/flags.h"
+#include "run/interruption.h"
+#include "run/load_or_train.h"
+#include "run/loss_curve_figure.h"
+#include "run/machine_flags.h"
+#include "run/output_files.h"
+#include "run/progress_bar.h"
+#include "run/run_program.h"
+#include "run/vit_figures.h"
 #include "models/text_classifier.h"
 #include "nn/clip_grad.h"
 #include "nn/linear.h"
@@ -65,7 +65,7 @@ struct Options {
     double bow_lr = 0.02, bow_weight_decay = 0.01;
     std::uint64_t seed = 1;
     bool quick = false;
-    examples::MachineFlags machine;
+    run::MachineFlags machine;
     std::string figures;
     bool detect_anomaly = false;
 };
@@ -230,7 +230,7 @@ struct TrainSettings {
     std::function<Score()> validate = {};
 };
 struct TrainResult {
-    examples::Curve loss, lr, val_loss;
+    run::Curve loss, lr, val_loss;
     std::int64_t best_step = 0;
     Score best{0, 0};
 };
@@ -240,7 +240,7 @@ TrainResult train(nn::Module& model, const std::vector<std::int64_t>& labels, st
     nn::optim::AdamW opt(model.parameters(), {.lr = s.lr, .weight_decay = s.weight_decay});
     nn::WarmupCosineSchedule schedule(s.lr, std::min(s.warmup, s.steps - 1), s.steps, s.lr / 100);
     BalancedSampler sampler(labels, classes, s.seed);
-    examples::ProgressBar bar(s.steps, unit);
+    run::ProgressBar bar(s.steps, unit);
     TrainResult r;
     std::vector<Tensor> params = model.parameters();
     std::vector<Tensor> best;  // the parameters at the best validation score; kept only when it validates
@@ -258,9 +258,9 @@ TrainResult train(nn::Module& model, const std::vector<std::int64_t>& labels, st
         nn::check_finite_gradients(model, step);
         nn::clip_grad_norm_(model.parameters(), s.clip);
         opt.step();
-        if (int sig = examples::stop_signal())  // Ctrl-C, kill or a closed pipe: nothing to save, stop now
-            throw examples::Interrupted(sig, fmt::format("stopped by {} at step {} of {}; nothing saved",
-                                                         examples::signal_name(sig), step, s.steps));
+        if (int sig = run::stop_signal())  // Ctrl-C, kill or a closed pipe: nothing to save, stop now
+            throw run::Interrupted(sig, fmt::format("stopped by {} at step {} of {}; nothing saved",
+                                                         run::signal_name(sig), step, s.steps));
         running = step == 1 ? value : 0.95 * running + 0.05 * value;
         r.loss.emplace_back(static_cast<double>(step), value);
         r.lr.emplace_back(static_cast<double>(step), opt.lr());
@@ -354,30 +354,30 @@ void print_results(const std::vector<std::string>& names, const Confusion& model
                    std::int64_t majority, const std::vector<std::int64_t>& train_per_class, const Chosen& model_chosen,
                    const Chosen& bow_chosen) {
     const std::size_t K = names.size();
-    examples::say("\n{:<12} {:>6} {:>7} {:>11} {:>9}   confusion of the transformer (rows: true, columns: predicted)\n",
+    run::say("\n{:<12} {:>6} {:>7} {:>11} {:>9}   confusion of the transformer (rows: true, columns: predicted)\n",
                   "category", "train", "test", "transformer", "BoW LR");
     for (std::size_t y = 0; y < K; ++y) {
         const std::int64_t n = std::accumulate(model[y].begin(), model[y].end(), std::int64_t{0});
         std::string row;
         for (auto c : model[y]) row += fmt::format("{:>4}", c);
-        examples::say("{:<12} {:>6} {:>7} {:>10.1f}% {:>8.1f}%  {}\n", names[y], train_per_class[y], n,
+        run::say("{:<12} {:>6} {:>7} {:>10.1f}% {:>8.1f}%  {}\n", names[y], train_per_class[y], n,
                       100.0 * static_cast<double>(model[y][y]) / static_cast<double>(n),
                       100.0 * static_cast<double>(bow[y][y]) / static_cast<double>(n), row);
     }
     const double acc = accuracy(model), bow_acc = accuracy(bow), major = 1.0 / static_cast<double>(K);
-    examples::say("\naccuracy ({} classes, as many fortunes of each), each model taken at its best validation step:\n", K);
-    examples::say("  {:<58} {:>10} {:>6}\n", "", "validation", "test");
-    examples::say("  {:<58} {:>9.1f}% {:>5.1f}%\n",
+    run::say("\naccuracy ({} classes, as many fortunes of each), each model taken at its best validation step:\n", K);
+    run::say("  {:<58} {:>10} {:>6}\n", "", "validation", "test");
+    run::say("  {:<58} {:>9.1f}% {:>5.1f}%\n",
                   fmt::format("majority class ({})", names[static_cast<std::size_t>(majority)]), 100 * major, 100 * major);
     for (const auto& [c, test] : {std::pair{bow_chosen, bow_acc}, std::pair{model_chosen, acc}})
-        examples::say("  {:<58} {:>9.1f}% {:>5.1f}%\n", fmt::format("{} (step {} of {})", c.what, c.step, c.steps),
+        run::say("  {:<58} {:>9.1f}% {:>5.1f}%\n", fmt::format("{} (step {} of {})", c.what, c.step, c.steps),
                       100 * c.validation.accuracy, 100 * test);
     const double over_bow = 100 * (acc - bow_acc), over_major = 100 * (acc - major);
     if (acc > bow_acc && acc > major)
-        examples::say("the transformer beats the bag of words by {:.1f} points and the majority class by {:.1f}\n",
+        run::say("the transformer beats the bag of words by {:.1f} points and the majority class by {:.1f}\n",
                       over_bow, over_major);
     else
-        examples::say("the transformer does NOT beat {}: {:+.1f} points against the bag of words, {:+.1f} against the "
+        run::say("the transformer does NOT beat {}: {:+.1f} points against the bag of words, {:+.1f} against the "
                       "majority class\n",
                       acc <= bow_acc ? "the bag of words" : "the majority class", over_bow, over_major);
 }
@@ -424,36 +424,36 @@ void add_flags(CLI::App& app, Options& o, int argc, char** argv) {
     app.add_option("--layers", o.layers, "encoder layers N")->check(CLI::Range(1, 64))->capture_default_str();
     app.add_option("--heads", o.heads, "attention heads (divide D)")->check(CLI::Range(1, 64))->capture_default_str();
     app.add_option("--d-ff", o.d_ff, "MLP hidden width")->check(CLI::Range(1, 16384))->capture_default_str();
-    app.add_option("--dropout", o.dropout, "dropout")->check(examples::finite_range(0.0, 0.99))->capture_default_str();
+    app.add_option("--dropout", o.dropout, "dropout")->check(run::finite_range(0.0, 0.99))->capture_default_str();
     app.add_option("--token-drop", o.token_drop, "leave out each token of a training text with this probability")
-        ->check(examples::finite_range(0.0, 0.9))->capture_default_str();
+        ->check(run::finite_range(0.0, 0.9))->capture_default_str();
     app.add_option("--pretrain-steps", o.pretrain_steps,
                    "first pre-train the encoder as a masked language model on every fortunes file but the held-out "
                    "fortunes, for this many steps (0: none)")
         ->check(CLI::Range(0, 10000000))->capture_default_str();
     app.add_option("--mask-prob", o.mask_prob, "pre-training: the share of tokens masked and predicted")
-        ->check(examples::finite_range(0.01, 0.9))->capture_default_str();
+        ->check(run::finite_range(0.01, 0.9))->capture_default_str();
     app.add_option("--steps", o.steps, "training steps of the transformer")->check(CLI::Range(1, 10000000))->capture_default_str();
     app.add_option("--batch", o.batch, "fortunes per step (both models)")->check(CLI::Range(1, 4096))->capture_default_str();
     app.add_option("--warmup", o.warmup, "linear warmup steps before the cosine decay")
         ->check(CLI::Range(0, 10000000))->capture_default_str();
     app.add_option("--lr", o.lr, "peak learning rate of the transformer (AdamW)")
-        ->check(examples::finite_positive())->capture_default_str();
+        ->check(run::finite_positive())->capture_default_str();
     app.add_option("--weight-decay", o.weight_decay, "AdamW's decoupled weight decay")
-        ->check(examples::finite_range(0.0, 10.0))->capture_default_str();
-    app.add_option("--clip", o.clip, "gradient clipping: max global norm")->check(examples::finite_positive())->capture_default_str();
+        ->check(run::finite_range(0.0, 10.0))->capture_default_str();
+    app.add_option("--clip", o.clip, "gradient clipping: max global norm")->check(run::finite_positive())->capture_default_str();
     app.add_option("--bow-steps", o.bow_steps, "training steps of the bag-of-words baseline")
         ->check(CLI::Range(1, 10000000))->capture_default_str();
-    app.add_option("--bow-lr", o.bow_lr, "its peak learning rate")->check(examples::finite_positive())->capture_default_str();
+    app.add_option("--bow-lr", o.bow_lr, "its peak learning rate")->check(run::finite_positive())->capture_default_str();
     app.add_option("--bow-weight-decay", o.bow_weight_decay, "its weight decay")
-        ->check(examples::finite_range(0.0, 10.0))->capture_default_str();
+        ->check(run::finite_range(0.0, 10.0))->capture_default_str();
     app.add_option("--bow-min-count", o.bow_min_count, "a word is a feature if this many training fortunes hold it")
         ->check(CLI::Range(1, 1000000))->capture_default_str();
     app.add_option("--seed", o.seed, "seed of the split, initialisation and sampling")
-        ->check(examples::seed_value())->capture_default_str();
-    examples::add_machine_flags(app, o.machine);
+        ->check(run::seed_value())->capture_default_str();
+    run::add_machine_flags(app, o.machine);
     app.add_option("--figures", o.figures, "draw the confusion matrix and the loss curves into this folder (PNG and SVG)")
-        ->check(examples::path_value());
+        ->check(run::path_value());
     app.add_flag("--detect-anomaly", o.detect_anomaly,
                  "check every op's output and gradient, and name the first op that makes a NaN or an infinity (slow)");
 }
@@ -465,10 +465,10 @@ void check_flags(const Options& o) {
     std::sort(sorted.begin(), sorted.end());
     if (auto it = std::adjacent_find(sorted.begin(), sorted.end()); it != sorted.end())
         throw CLI::ValidationError("--categories", fmt::format("'{}' is named twice", *it));
-    examples::check_output_folder("--figures", o.figures);
+    run::check_output_folder("--figures", o.figures);
 }
 
-int run(const Options& o) {
+int work(const Options& o) {
     manual_seed(o.seed);  // dropout
     std::vector<std::vector<std::string>> by_class;
     for (const auto& c : o.categories) by_class.push_back(data::read_fortune_entries(o.fortunes, c));
@@ -512,19 +512,19 @@ int run(const Options& o) {
     std::string counts;
     for (std::size_t k = 0; k < o.categories.size(); ++k)
         counts += fmt::format("{}{} {}", k ? ", " : "", o.categories[k], split.train_per_class[k]);
-    examples::say("fortunes of {} categories from {}: {} training ({}), {} validation and {} test ({} and {} per "
+    run::say("fortunes of {} categories from {}: {} training ({}), {} validation and {} test ({} and {} per "
                   "category); {} fortunes found in two categories left out\n",
                   K, o.fortunes, split.train.size(), counts, split.validation.size(), split.test.size(), o.val_per_class,
                   o.test_per_class, split.ambiguous);
-    examples::say("tokens: {} ({} ids), {:.1f} per training fortune; {} training, {} validation and {} test fortunes "
+    run::say("tokens: {} ({} ids), {:.1f} per training fortune; {} training, {} validation and {} test fortunes "
                   "cut to --max-len {}\n",
                   tokenizer.description, mc.vocab, static_cast<double>(tokens) / static_cast<double>(train_set.ids.size()),
                   train_set.truncated, val_set.truncated, test_set.truncated, o.max_len);
-    examples::say("transformer: {} pooling, N={} D={} heads={} d_ff={} dropout {}, {} parameters | AdamW lr {} wd {}, "
+    run::say("transformer: {} pooling, N={} D={} heads={} d_ff={} dropout {}, {} parameters | AdamW lr {} wd {}, "
                   "warmup {} + cosine, batch {} balanced by class, tokens left out {}, {} steps, validated every {} | {}\n",
                   o.pooling, o.layers, o.d_model, o.heads, o.d_ff, o.dropout, model.parameter_count(), o.lr,
                   o.weight_decay, o.warmup, o.batch, o.token_drop, o.steps, o.eval_every,
-                  examples::machine_summary(o.machine));
+                  run::machine_summary(o.machine));
 
     // The majority class of the training set: on a balanced test set it scores 1/K.
     const auto majority = static_cast<std::int64_t>(
@@ -543,11 +543,11 @@ int run(const Options& o) {
     const std::int64_t V = bow_vocab.size();
     Generator bow_gen(o.seed);
     nn::Linear regression(V, K, true, bow_gen);
-    examples::say("\nbag of words: {} words held by at least {} training fortunes; logistic regression, AdamW lr {} "
+    run::say("\nbag of words: {} words held by at least {} training fortunes; logistic regression, AdamW lr {} "
                   "wd {}, {} steps\n",
                   V, o.bow_min_count, o.bow_lr, o.bow_weight_decay, o.bow_steps);
     TrainResult bow_run;
-    examples::timed("trained", [&] {
+    run::timed("trained", [&] {
         bow_run = train(regression, train_set.labels, K,
                         {o.bow_steps, o.batch, o.warmup, o.bow_lr, o.bow_weight_decay, o.clip, o.seed + 1, o.eval_every,
                          [&] {
@@ -571,10 +571,10 @@ int run(const Options& o) {
         Generator head_gen(o.seed + 4), mask_gen(o.seed + 5);
         MaskedLanguageModel lm(classifier, head_gen);
         const std::int64_t offset = mc.pooling == models::Pooling::cls ? 1 : 0;  // h_N^0 is [CLASS]
-        examples::say("\npre-training the encoder as a masked language model: {} fortunes of {} files (the held-out "
+        run::say("\npre-training the encoder as a masked language model: {} fortunes of {} files (the held-out "
                       "ones left out), {:.0f}% of tokens masked, {} steps\n",
                       corpus.ids.size(), data::kFortuneFiles.size(), 100 * o.mask_prob, o.pretrain_steps);
-        examples::timed("pre-trained", [&] {
+        run::timed("pre-trained", [&] {
             train(lm, std::vector<std::int64_t>(corpus.ids.size(), 0), 1,
                   {o.pretrain_steps, o.batch, o.warmup, o.lr, o.weight_decay, o.clip, o.seed + 6}, "text",
                   [&](const std::vector<std::size_t>& rows) {
@@ -590,10 +590,10 @@ int run(const Options& o) {
                   });
         });
     }
-    examples::say("\ntransformer\n");
+    run::say("\ntransformer\n");
     Generator drop_gen(o.seed + 3);
     TrainResult run;
-    examples::timed("trained", [&] {
+    run::timed("trained", [&] {
         run = train(model, train_set.labels, K,
                     {o.steps, o.batch, o.warmup, o.lr, o.weight_decay, o.clip, o.seed + 2, o.eval_every,
                      [&] {
@@ -615,11 +615,11 @@ int run(const Options& o) {
                   {"bag-of-words logistic regression", bow_run.best, bow_run.best_step, o.bow_steps});
 
     if (!o.figures.empty()) {
-        examples::say("\nfigures written:\n");
+        run::say("\nfigures written:\n");
         for (const std::string& path :
-             examples::write_figure(o.figures + "/text_confusion", examples::confusion_figure(confusion, o.categories, "fortunes")))
-            examples::say("  {}\n", path);
-        examples::write_loss_curve(o.figures, {"text_classifier: the transformer's loss and learning rate", run.loss,
+             run::write_figure(o.figures + "/text_confusion", run::confusion_figure(confusion, o.categories, "fortunes")))
+            run::say("  {}\n", path);
+        run::write_loss_curve(o.figures, {"text_classifier: the transformer's loss and learning rate", run.loss,
                                                run.lr, run.val_loss, "validation loss"});
     }
     return 0;
@@ -632,10 +632,10 @@ int main(int argc, char** argv) {
     CLI::App app{"Train an encoder-only Transformer to tell which fortunes file a fortune comes from, beside a "
                  "majority-class and a bag-of-words baseline."};
     add_flags(app, o, argc, argv);
-    if (int status = examples::parse_flags(app, argc, argv, "text_classifier", [&] { check_flags(o); }); status >= 0)
+    if (int status = run::parse_flags(app, argc, argv, "text_classifier", [&] { check_flags(o); }); status >= 0)
         return status;
-    return examples::run_program("text_classifier", o.detect_anomaly, [&] {
-        examples::apply_machine_flags(o.machine, argv);
-        return run(o);
+    return run::run_program("text_classifier", o.detect_anomaly, [&] {
+        run::apply_machine_flags(o.machine, argv);
+        return work(o);
     });
 }

@@ -25,23 +25,23 @@
 #include "data/sword_module.h"
 #include "data/train_bpe.h"
 #include "data/verse_corpus.h"
-#include "examples/attention_figures.h"
-#include "examples/checkpoint_flags.h"
-#include "examples/console.h"
-#include "examples/data_parallel_run.h"
-#include "examples/figure_files.h"
-#include "examples/flags.h"
-#include "examples/interruption.h"
-#include "examples/load_or_train.h"
-#include "examples/loss_curve_figure.h"
-#include "examples/machine_flags.h"
-#include "examples/memory_budget.h"
-#include "examples/output_files.h"
-#include "examples/progress_bar.h"
-#include "examples/recorded_flags.h"
-#include "examples/run_program.h"
-#include "examples/run_state.h"
-#include "examples/step_boundary.h"
+#include "run/attention_figures.h"
+#include "run/checkpoint_flags.h"
+#include "run/console.h"
+#include "run/data_parallel_run.h"
+#include "run/figure_files.h"
+#include "run/flags.h"
+#include "run/interruption.h"
+#include "run/load_or_train.h"
+#include "run/loss_curve_figure.h"
+#include "run/machine_flags.h"
+#include "run/memory_budget.h"
+#include "run/output_files.h"
+#include "run/progress_bar.h"
+#include "run/recorded_flags.h"
+#include "run/run_program.h"
+#include "run/run_state.h"
+#include "run/step_boundary.h"
 #include "distributed/data_parallel.h"
 #include "models/beam_search.h"
 #include "models/greedy_decode.h"
@@ -86,17 +86,17 @@ struct Options {
     std::int64_t warmup = 800;
     double smoothing = 0.1;
     std::uint64_t seed = 1;
-    examples::MachineFlags machine;
+    run::MachineFlags machine;
     std::int64_t eval_verses = 0;  // 0: all of validation, each epoch
     std::int64_t beam = 1;
     double length_penalty = 0.6;
     std::int64_t show = 4;
     std::string figures;
-    examples::CheckpointFlags checkpoint;
+    run::CheckpointFlags checkpoint;
     bool detect_anomaly = false;
 };
 
-const examples::FlagGroups kRecorded{
+const run::FlagGroups kRecorded{
     .model = {"--task", "--vocab", "--context", "--layers", "--d-model", "--d-ff", "--heads", "--dropout"},
     .training = {"--batch", "--epochs", "--train-limit", "--lr", "--warmup", "--smoothing"},
     .run = {"--seed", "--threads"},
@@ -195,7 +195,7 @@ Corpus load_corpus(const Options& o, const nn::RunRecord& saved) {
     Corpus c;
     c.verses = data::pair_verses(data::read_sword_module(task.source_module), data::read_sword_module(task.target_module),
                                  data::default_held_out_books());
-    examples::say("{}: {} and {} verses, {} paired ({} train, {} validation: Ruth, Philippians; {} test: Esther, Jonah, "
+    run::say("{}: {} and {} verses, {} paired ({} train, {} validation: Ruth, Philippians; {} test: Esther, Jonah, "
                   "James), {} without a partner, {} with an empty side skipped\n",
                   task.description, c.verses.source_verses, c.verses.target_verses,
                   c.verses.train.size() + c.verses.validation.size() + c.verses.test.size(), c.verses.train.size(),
@@ -204,11 +204,11 @@ Corpus load_corpus(const Options& o, const nn::RunRecord& saved) {
     auto merges = saved.tensors.find("bpe.merges");
     if (merges != saved.tensors.end()) {
         c.vocab.bpe = bpe_of_merges(merges->second);
-        examples::say("BPE: the checkpoint's {} merges\n", merges->second.size(0));
+        run::say("BPE: the checkpoint's {} merges\n", merges->second.size(0));
     } else {
         std::string text;
         for (const data::VersePair& p : train) text += p.source + "\n" + p.target + "\n";
-        examples::timed("BPE merges learnt from the training verses", [&] {
+        run::timed("BPE merges learnt from the training verses", [&] {
             c.vocab.bpe = std::make_unique<data::BytePairEncoding>(data::train_bpe(text, o.vocab));
         });
     }
@@ -220,7 +220,7 @@ Corpus load_corpus(const Options& o, const nn::RunRecord& saved) {
     c.test = tokenize_split(c.verses.test, c.vocab, o.context);
     for (auto [name, s] : {std::pair{"training", &c.train}, {"validation", &c.validation}, {"test", &c.test}})
         if (s->truncated_sources + s->truncated_targets > 0)
-            examples::say("{}: {} sources and {} targets longer than --context {} tokens were truncated\n", name,
+            run::say("{}: {} sources and {} targets longer than --context {} tokens were truncated\n", name,
                           s->truncated_sources, s->truncated_targets, o.context);
     return c;
 }
@@ -385,17 +385,17 @@ std::string scores(const std::vector<std::string>& hyps, const std::vector<std::
 
 struct Progress {
     std::int64_t step = 0;
-    examples::Curve loss, lr, bleu;
+    run::Curve loss, lr, bleu;
 };
 
 nn::RunRecord run_record(const nn::RunRecord& flags, const Corpus& c, const Progress& p) {
     nn::RunRecord r = flags;
     r.tensors["bpe.merges"] = merges_tensor(*c.vocab.bpe);
-    r.tensors["step"] = examples::step_tensor(p.step);
-    r.tensors["generator.dropout"] = examples::gathered_dropout_state(distributed::Communicator::world());
-    r.tensors["curve.loss"] = examples::curve_tensor(p.loss);
-    r.tensors["curve.lr"] = examples::curve_tensor(p.lr);
-    r.tensors["curve.bleu"] = examples::curve_tensor(p.bleu);
+    r.tensors["step"] = run::step_tensor(p.step);
+    r.tensors["generator.dropout"] = run::gathered_dropout_state(distributed::Communicator::world());
+    r.tensors["curve.loss"] = run::curve_tensor(p.loss);
+    r.tensors["curve.lr"] = run::curve_tensor(p.lr);
+    r.tensors["curve.bleu"] = run::curve_tensor(p.bleu);
     return r;
 }
 
@@ -410,25 +410,25 @@ void train(models::Transformer& model, const Corpus& c, const Options& o, const 
     if (!o.checkpoint.resume.empty()) {
         nn::RunRecord saved;
         nn::load_checkpoint(o.checkpoint.resume, model, &opt, &saved);
-        p.step = examples::saved_step(saved, o.checkpoint.resume);
-        examples::restore_dropout_state(saved, o.checkpoint.resume, comm);
-        p.loss = examples::curve_of(saved, "curve.loss");
-        p.lr = examples::curve_of(saved, "curve.lr");
-        p.bleu = examples::curve_of(saved, "curve.bleu");
-        examples::say("resumed {} at step {} of {}\n", o.checkpoint.resume, p.step, steps);
+        p.step = run::saved_step(saved, o.checkpoint.resume);
+        run::restore_dropout_state(saved, o.checkpoint.resume, comm);
+        p.loss = run::curve_of(saved, "curve.loss");
+        p.lr = run::curve_of(saved, "curve.lr");
+        p.bleu = run::curve_of(saved, "curve.bleu");
+        run::say("resumed {} at step {} of {}\n", o.checkpoint.resume, p.step, steps);
     }
-    examples::StepBoundary boundary(o.checkpoint, steps, comm);
+    run::StepBoundary boundary(o.checkpoint, steps, comm);
     if (task_named(o.task).copy_baseline)
-        examples::say("validation ({} verses), the source copied: {}\n", c.validation.pairs.size(),
+        run::say("validation ({} verses), the source copied: {}\n", c.validation.pairs.size(),
                       scores(sources_of(c.validation), targets_of(c.validation)));
-    std::unique_ptr<examples::ProgressBar> bar;
+    std::unique_ptr<run::ProgressBar> bar;
     std::vector<std::vector<std::size_t>> batches;
     for (std::int64_t step = p.step + 1; step <= steps; ++step) {
         const std::int64_t epoch = (step - 1) / per_epoch + 1, i = (step - 1) % per_epoch + 1;
         if (!bar || i == 1 || batches.empty()) {
             batches = epoch_batches(c.train, o.batch, o.seed, epoch);
-            if (!bar || i == 1) examples::say("epoch {}/{}\n", epoch, o.epochs);
-            bar = std::make_unique<examples::ProgressBar>(per_epoch, "tok");
+            if (!bar || i == 1) run::say("epoch {}/{}\n", epoch, o.epochs);
+            bar = std::make_unique<run::ProgressBar>(per_epoch, "tok");
         }
         Batch b = make_batch(c.train, batches[static_cast<std::size_t>(i - 1)], c.vocab);
         opt.zero_grad();
@@ -448,10 +448,10 @@ void train(models::Transformer& model, const Corpus& c, const Options& o, const 
         if (i == per_epoch) {
             Outputs val = translate(model, c.validation, c.vocab, o, 1);
             const data::BleuScore bleu = data::corpus_bleu(val.texts, targets_of(c.validation));
-            examples::say("epoch {} validation ({} verses, greedy): {}\n", epoch, c.validation.pairs.size(),
+            run::say("epoch {} validation ({} verses, greedy): {}\n", epoch, c.validation.pairs.size(),
                           scores(val.texts, targets_of(c.validation)));
             const std::size_t k = c.validation.pairs.size() / 2;  // one verse, to watch it change from epoch to epoch
-            examples::say("  {}: {}\n  {}  model: {}\n", c.validation.pairs[k].ref, c.validation.pairs[k].target,
+            run::say("  {}: {}\n  {}  model: {}\n", c.validation.pairs[k].ref, c.validation.pairs[k].target,
                           std::string(c.validation.pairs[k].ref.size(), ' '), val.texts[k]);
             p.bleu.emplace_back(static_cast<double>(step), bleu.score);
         }
@@ -462,7 +462,7 @@ void train(models::Transformer& model, const Corpus& c, const Options& o, const 
     }
     boundary.finish(dp);
     if (!o.figures.empty())
-        examples::write_loss_curve(o.figures, {fmt::format("translate {}: loss and learning rate", o.task), p.loss, p.lr,
+        run::write_loss_curve(o.figures, {fmt::format("translate {}: loss and learning rate", o.task), p.loss, p.lr,
                                                {}, "validation"});
 }
 
@@ -505,35 +505,35 @@ void write_cross_attention(models::Transformer& model, const Corpus& c, const Op
     std::vector<std::string> queries, keys;
     for (std::int64_t id : y) queries.push_back(subword_label(c.vocab.token(id)));
     for (std::int64_t id : one.examples[0].src) keys.push_back(subword_label(c.vocab.token(id)));
-    plot::Figure f = examples::attention_grid(fmt::format("Cross-attention of {} ({})", one.pairs[0].ref, o.task), cross,
+    plot::Figure f = run::attention_grid(fmt::format("Cross-attention of {} ({})", one.pairs[0].ref, o.task), cross,
                                               queries, keys);
     for (plot::Panel& panel : f.panels) {
         auto& m = std::get<plot::HeatMap>(panel);
         m.x_label = "source subword (KJV)";
         m.y_label = "output subword (the model's)";
     }
-    examples::say("{} ({}): {}\n  translated: {}\n", one.pairs[0].ref, o.task, one.pairs[0].source, out.texts[0]);
-    for (const std::string& path : examples::write_figure(o.figures + "/cross_attention", f)) examples::say("  {}\n", path);
+    run::say("{} ({}): {}\n  translated: {}\n", one.pairs[0].ref, o.task, one.pairs[0].source, out.texts[0]);
+    for (const std::string& path : run::write_figure(o.figures + "/cross_attention", f)) run::say("  {}\n", path);
 }
 
 void evaluate(models::Transformer& model, const Corpus& c, const Options& o) {
     const Task& task = task_named(o.task);
     Outputs test;
-    examples::timed(o.beam == 1 ? "test verses translated (greedy, KV cache)" : "test verses translated (beam search)",
+    run::timed(o.beam == 1 ? "test verses translated (greedy, KV cache)" : "test verses translated (beam search)",
                     [&] { test = translate(model, c.test, c.vocab, o, o.beam); });
     const std::vector<std::string> refs = targets_of(c.test);
     for (std::int64_t i = 0; i < o.show && i < static_cast<std::int64_t>(test.texts.size()); ++i) {
         const auto k = static_cast<std::size_t>(i) * c.test.pairs.size() / static_cast<std::size_t>(std::max<std::int64_t>(o.show, 1));
-        examples::say("  {}\n    source:    {}\n    reference: {}\n    model:     {}\n", c.test.pairs[k].ref,
+        run::say("  {}\n    source:    {}\n    reference: {}\n    model:     {}\n", c.test.pairs[k].ref,
                       c.test.pairs[k].source, c.test.pairs[k].target, test.texts[k]);
     }
     if (test.dropped_symbols + test.replaced_bytes > 0)
-        examples::say("in the outputs: {} start or padding symbols dropped, {} bytes that were not UTF-8 replaced by U+FFFD\n",
+        run::say("in the outputs: {} start or padding symbols dropped, {} bytes that were not UTF-8 replaced by U+FFFD\n",
                       test.dropped_symbols, test.replaced_bytes);
-    examples::say("test books (Esther, Jonah, James; {} verses), {}:\n", c.test.pairs.size(),
+    run::say("test books (Esther, Jonah, James; {} verses), {}:\n", c.test.pairs.size(),
                   o.beam == 1 ? std::string("greedy") : fmt::format("beam {} (length penalty {})", o.beam, o.length_penalty));
-    examples::say("  model              {}\n", scores(test.texts, refs));
-    if (task.copy_baseline) examples::say("  copy the source    {}\n", scores(sources_of(c.test), refs));
+    run::say("  model              {}\n", scores(test.texts, refs));
+    if (task.copy_baseline) run::say("  copy the source    {}\n", scores(sources_of(c.test), refs));
 }
 
 void add_flags(CLI::App& app, Options& o, int argc, char** argv) {
@@ -552,71 +552,71 @@ void add_flags(CLI::App& app, Options& o, int argc, char** argv) {
     app.add_option("--d-model", o.d_model, "model width")->check(CLI::Range(2, 8192));
     app.add_option("--d-ff", o.d_ff, "feed-forward width")->check(CLI::Range(1, 65536));
     app.add_option("--heads", o.heads, "attention heads h (must divide d_model)")->check(CLI::Range(1, 256));
-    app.add_option("--dropout", o.dropout, "dropout probability")->check(examples::finite_range(0.0, 0.99));
+    app.add_option("--dropout", o.dropout, "dropout probability")->check(run::finite_range(0.0, 0.99));
     app.add_option("--batch", o.batch, "verse pairs per batch")->check(CLI::Range(1, 100000));
     app.add_option("--epochs", o.epochs, "epochs over the training verses")->check(CLI::Range(1, 100000));
     app.add_option("--train-limit", o.train_limit, "train on this many verses spread over the Bible (0: all)")
         ->check(CLI::Range(0, 1000000));
     app.add_option("--lr", o.lr, "the warmup schedule's factor (001: lr = factor * d_model^-0.5 * min(s^-0.5, s w^-1.5))")
-        ->check(examples::finite_positive());
+        ->check(run::finite_positive());
     app.add_option("--warmup", o.warmup, "warmup steps of the schedule")->check(CLI::Range(1, 100000000));
-    app.add_option("--smoothing", o.smoothing, "label smoothing")->check(examples::finite_range(0.0, 0.99));
-    app.add_option("--seed", o.seed, "seed of initialisation, dropout and batch order")->check(examples::seed_value());
-    examples::add_machine_flags(app, o.machine);
+    app.add_option("--smoothing", o.smoothing, "label smoothing")->check(run::finite_range(0.0, 0.99));
+    app.add_option("--seed", o.seed, "seed of initialisation, dropout and batch order")->check(run::seed_value());
+    run::add_machine_flags(app, o.machine);
     app.add_option("--eval-verses", o.eval_verses, "validation verses translated each epoch (0: all)")
         ->check(CLI::Range(0, 1000000));
     app.add_option("--beam", o.beam, "beam width for the test verses (1: greedy decoding)")->check(CLI::Range(1, 64));
     app.add_option("--length-penalty", o.length_penalty, "beam search's alpha in lp = ((5 + n) / 6)^alpha")
-        ->check(examples::finite_range(0.0, 5.0));
+        ->check(run::finite_range(0.0, 5.0));
     app.add_option("--show", o.show, "test translations to print")->check(CLI::Range(0, 100));
-    examples::add_checkpoint_flags(app, o.checkpoint, "the model, its BPE merges, Adam's state, the loss curve");
+    run::add_checkpoint_flags(app, o.checkpoint, "the model, its BPE merges, Adam's state, the loss curve");
     app.add_option("--figures", o.figures,
                    "draw the loss curve and the cross-attention of a translated test verse into this folder (PNG and SVG)")
-        ->check(examples::path_value());
+        ->check(run::path_value());
     app.add_flag("--detect-anomaly", o.detect_anomaly, "name the first op that makes a NaN or an infinity (slow)");
 }
 
-examples::MemoryEstimate memory_estimate(const Options& o, bool training) {
+run::MemoryEstimate memory_estimate(const Options& o, bool training) {
     const auto N = static_cast<double>(o.layers), D = static_cast<double>(o.d_model), F = static_cast<double>(o.d_ff),
                V = static_cast<double>(o.vocab + 3), T = static_cast<double>(o.context), H = static_cast<double>(o.heads);
     const double B = training ? static_cast<double>(o.batch) : 64;
-    examples::MemoryEstimate e;
+    run::MemoryEstimate e;
     e.parameters = V * D + N * (4 * D * D + 2 * D * F) + N * (8 * D * D + 2 * D * F);
-    e.activations = examples::transformer_activations(N, B, T, D, F, H, T) +
-                    examples::transformer_activations(1.5 * N, B, T, D, F, H, T) + 3 * B * T * V;
+    e.activations = run::transformer_activations(N, B, T, D, F, H, T) +
+                    run::transformer_activations(1.5 * N, B, T, D, F, H, T) + 3 * B * T * V;
     return e;
 }
 
 void check_flags(CLI::App& app, Options& o, nn::RunRecord& saved, std::vector<std::string>& adopted) {
-    saved = examples::check_checkpoint_flags(app, o.checkpoint, "translate", kRecorded, adopted);
+    saved = run::check_checkpoint_flags(app, o.checkpoint, "translate", kRecorded, adopted);
     if (o.d_model % o.heads != 0) throw CLI::ValidationError("--heads", "must divide --d-model");
     const Task& task = task_named(o.task);
     for (const std::string& module : {task.source_module, task.target_module})
         if (!data::sword_module_installed(module))
             throw CLI::ValidationError("--task", fmt::format("the SWORD module {} is not installed: apt-get install {}",
                                                              module, data::debian_package_of(module)));
-    examples::check_output_file("--save", o.checkpoint.save);
-    examples::check_output_folder("--figures", o.figures);
-    examples::require_memory("--batch", memory_estimate(o, o.checkpoint.load.empty()), o.checkpoint.load.empty());
+    run::check_output_file("--save", o.checkpoint.save);
+    run::check_output_folder("--figures", o.figures);
+    run::require_memory("--batch", memory_estimate(o, o.checkpoint.load.empty()), o.checkpoint.load.empty());
 }
 
-int run(const Options& o, const nn::RunRecord& flags, const nn::RunRecord& saved, const std::vector<std::string>& adopted) {
-    examples::seed_dropout(o.seed, distributed::Communicator::world());
+int work(const Options& o, const nn::RunRecord& flags, const nn::RunRecord& saved, const std::vector<std::string>& adopted) {
+    run::seed_dropout(o.seed, distributed::Communicator::world());
     Corpus corpus = load_corpus(o, saved);
     auto model = models::make_transformer(model_config(o, corpus.vocab.size()));
-    examples::say("Transformer N={} d_model={} d_ff={} h={} dropout {}, shared embeddings, {} parameters | vocabulary {} "
+    run::say("Transformer N={} d_model={} d_ff={} h={} dropout {}, shared embeddings, {} parameters | vocabulary {} "
                   "(BPE {} + <pad> <s> </s>), context {} | batch {}, {} epochs x {} batches, Adam, warmup {} (lr {}), "
                   "smoothing {} | {}\n",
                   o.layers, o.d_model, o.d_ff, o.heads, o.dropout, model->parameter_count(), corpus.vocab.size(),
                   corpus.vocab.bpe->vocab_size(), o.context, o.batch, o.epochs, batches_per_epoch(corpus.train, o.batch),
-                  o.warmup, o.lr, o.smoothing, examples::machine_summary(o.machine));
-    examples::say_adopted(o.checkpoint, adopted);
+                  o.warmup, o.lr, o.smoothing, run::machine_summary(o.machine));
+    run::say_adopted(o.checkpoint, adopted);
     if (o.checkpoint.load.empty()) {
-        examples::timed("trained", [&] { train(*model, corpus, o, flags); });
+        run::timed("trained", [&] { train(*model, corpus, o, flags); });
     } else {
         nn::RunRecord record = flags;
         record.tensors["bpe.merges"] = merges_tensor(*corpus.vocab.bpe);
-        examples::load_model(*model, o.checkpoint, record);
+        run::load_model(*model, o.checkpoint, record);
     }
     evaluate(*model, corpus, o);
     if (!o.figures.empty()) write_cross_attention(*model, corpus, o);
@@ -631,13 +631,13 @@ int main(int argc, char** argv) {
     add_flags(app, o, argc, argv);
     nn::RunRecord saved;
     std::vector<std::string> adopted;
-    if (int status = examples::parse_flags(app, argc, argv, "translate", [&] { check_flags(app, o, saved, adopted); });
+    if (int status = run::parse_flags(app, argc, argv, "translate", [&] { check_flags(app, o, saved, adopted); });
         status >= 0)
         return status;
     nn::RunRecord flags;
-    examples::record_flags(app, "translate", kRecorded.all(), flags);
-    return examples::run_program("translate", o.detect_anomaly, [&] {
-        examples::apply_machine_flags(o.machine, argv);
-        return run(o, flags, saved, adopted);
+    run::record_flags(app, "translate", kRecorded.all(), flags);
+    return run::run_program("translate", o.detect_anomaly, [&] {
+        run::apply_machine_flags(o.machine, argv);
+        return work(o, flags, saved, adopted);
     });
 }

@@ -15,24 +15,24 @@
 
 #include "autograd/autograd.h"
 #include "data/image_batches.h"
-#include "examples/checkpoint_flags.h"
-#include "examples/console.h"
-#include "examples/data_parallel_run.h"
-#include "examples/figure_files.h"
-#include "examples/flags.h"
-#include "examples/interruption.h"
-#include "examples/load_or_train.h"
-#include "examples/loss_curve_figure.h"
-#include "examples/machine_flags.h"
-#include "examples/memory_budget.h"
-#include "examples/output_files.h"
-#include "examples/progress_bar.h"
-#include "examples/recorded_flags.h"
-#include "examples/run_program.h"
-#include "examples/run_state.h"
-#include "examples/step_boundary.h"
+#include "run/checkpoint_flags.h"
+#include "run/console.h"
+#include "run/data_parallel_run.h"
+#include "run/figure_files.h"
+#include "run/flags.h"
+#include "run/interruption.h"
+#include "run/load_or_train.h"
+#include "run/loss_curve_figure.h"
+#include "run/machine_flags.h"
+#include "run/memory_budget.h"
+#include "run/output_files.h"
+#include "run/progress_bar.h"
+#include "run/recorded_flags.h"
+#include "run/run_program.h"
+#include "run/run_state.h"
+#include "run/step_boundary.h"
 #include "distributed/data_parallel.h"
-#include "examples/vit_figures.h"
+#include "run/vit_figures.h"
 #include "models/attention_rollout.h"
 #include "models/vit.h"
 #include "nn/checkpoint.h"
@@ -55,17 +55,17 @@ struct Options {
     double lr = 3e-3, weight_decay = 0.05, min_lr = 1e-5, smoothing = 0.1, clip = 1.0;
     std::int64_t warmup = 400;  // steps
     std::uint64_t seed = 1;
-    examples::MachineFlags machine;
+    run::MachineFlags machine;
     std::int64_t train_limit = 0;  // 0: all 60,000
     std::string data_dir = "/usr/share/datasets/fashion-mnist";
     std::string figures;
-    examples::CheckpointFlags checkpoint;
+    run::CheckpointFlags checkpoint;
     bool detect_anomaly = false;
 };
 
 // The flags a checkpoint records (recorded_flags.h): --load adopts the model's,
 // --resume all of them.
-const examples::FlagGroups kRecorded{
+const run::FlagGroups kRecorded{
     .model = {"--patch", "--d-model", "--depth", "--heads", "--mlp", "--pooling", "--dropout"},
     .training = {"--epochs", "--batch", "--lr", "--weight-decay", "--warmup", "--min-lr", "--smoothing", "--clip",
                  "--train-limit"},
@@ -114,36 +114,36 @@ TestResult evaluate(const models::ViT& model, data::ImageBatches& test,
 // the shuffled order and position of the batches, and dropout's generator.
 // The run's curves: training loss and learning rate per step, test loss per epoch.
 struct Curves {
-    examples::Curve loss, lr, test;
+    run::Curve loss, lr, test;
 };
 
 // Every rank's dropout generator is gathered: call on every rank.
 nn::RunRecord run_record(const nn::RunRecord& flags, std::int64_t step, const data::ImageBatches& batches,
                          const Curves& curves, const distributed::Communicator& comm) {
     nn::RunRecord r = flags;
-    r.tensors["curve.loss"] = examples::curve_tensor(curves.loss);
-    r.tensors["curve.lr"] = examples::curve_tensor(curves.lr);
-    r.tensors["curve.test"] = examples::curve_tensor(curves.test);
+    r.tensors["curve.loss"] = run::curve_tensor(curves.loss);
+    r.tensors["curve.lr"] = run::curve_tensor(curves.lr);
+    r.tensors["curve.test"] = run::curve_tensor(curves.test);
     data::ImageBatches::Position at = batches.position();
-    r.tensors["step"] = examples::step_tensor(step);
-    r.tensors["generator.dropout"] = examples::gathered_dropout_state(comm);
+    r.tensors["step"] = run::step_tensor(step);
+    r.tensors["generator.dropout"] = run::gathered_dropout_state(comm);
     Generator shuffle;
     shuffle.set_state(at.generator);
-    r.tensors["generator.shuffle"] = examples::generator_tensor(shuffle);
+    r.tensors["generator.shuffle"] = run::generator_tensor(shuffle);
     Tensor order = Tensor::empty({static_cast<std::int64_t>(at.order.size())}, Dtype::int64);
     std::copy(at.order.begin(), at.order.end(), order.data<std::int64_t>());
     r.tensors["batches.order"] = order;
-    r.tensors["batches.position"] = examples::step_tensor(at.pos);
+    r.tensors["batches.position"] = run::step_tensor(at.pos);
     return r;
 }
 
 std::int64_t restore(const nn::RunRecord& r, const std::string& path, data::ImageBatches& batches, Curves& curves,
                      const distributed::Communicator& comm) {
-    std::int64_t step = examples::saved_step(r, path);
-    curves = {examples::curve_of(r, "curve.loss"), examples::curve_of(r, "curve.lr"), examples::curve_of(r, "curve.test")};
-    examples::restore_dropout_state(r, path, comm);
+    std::int64_t step = run::saved_step(r, path);
+    curves = {run::curve_of(r, "curve.loss"), run::curve_of(r, "curve.lr"), run::curve_of(r, "curve.test")};
+    run::restore_dropout_state(r, path, comm);
     Generator shuffle;
-    examples::restore_generator(shuffle, r, "generator.shuffle");
+    run::restore_generator(shuffle, r, "generator.shuffle");
     auto order = r.tensors.find("batches.order"), pos = r.tensors.find("batches.position");
     if (order == r.tensors.end() || pos == r.tensors.end() || order->second.dtype() != Dtype::int64 ||
         pos->second.dtype() != Dtype::int64 || pos->second.numel() != 1)
@@ -172,18 +172,18 @@ void train(models::ViT& model, data::ImageBatches& train_set, data::ImageBatches
         nn::RunRecord saved;
         nn::load_checkpoint(resume, model, &opt, &saved);
         first = restore(saved, resume, train_set, curves, comm);
-        examples::say("resumed {} at step {} of {}\n", resume, first, steps);
+        run::say("resumed {} at step {} of {}\n", resume, first, steps);
     }
-    examples::StepBoundary boundary(o.checkpoint, steps, comm);
+    run::StepBoundary boundary(o.checkpoint, steps, comm);
     auto start = std::chrono::steady_clock::now();
-    std::unique_ptr<examples::ProgressBar> bar;
+    std::unique_ptr<run::ProgressBar> bar;
     double running = 0;
     for (std::int64_t step = first + 1; step <= steps; ++step) {
         const std::int64_t epoch = (step - 1) / per_epoch + 1, i = (step - 1) % per_epoch + 1;
         if (i == 1) train_set.reset();  // a new epoch's order
         if (!bar || i == 1) {
-            examples::say("epoch {}/{}\n", epoch, o.epochs);
-            bar = std::make_unique<examples::ProgressBar>(per_epoch, "img");
+            run::say("epoch {}/{}\n", epoch, o.epochs);
+            bar = std::make_unique<run::ProgressBar>(per_epoch, "img");
         }
         data::ImageBatch b;
         train_set.next(b);  // the same batch on every rank
@@ -213,8 +213,8 @@ void train(models::ViT& model, data::ImageBatches& train_set, data::ImageBatches
             const TestResult test = evaluate(model, test_set, nullptr);
             curves.test.emplace_back(static_cast<double>(step), test.loss);
             const double acc = test.accuracy;
-            examples::say("epoch {} test accuracy {:.2f}%  ({} elapsed)\n", epoch, 100 * acc,
-                          examples::ProgressBar::clock(
+            run::say("epoch {} test accuracy {:.2f}%  ({} elapsed)\n", epoch, 100 * acc,
+                          run::ProgressBar::clock(
                               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()));
         }
         boundary.after(step, [&](const std::string& path) {
@@ -224,7 +224,7 @@ void train(models::ViT& model, data::ImageBatches& train_set, data::ImageBatches
     }
     boundary.finish(dp);
     if (comm.is_root() && !o.figures.empty())
-        examples::write_loss_curve(o.figures, {"vit_fashion_mnist: loss and learning rate", curves.loss, curves.lr,
+        run::write_loss_curve(o.figures, {"vit_fashion_mnist: loss and learning rate", curves.loss, curves.lr,
                                                curves.test, "test loss per epoch"});
 }
 
@@ -232,14 +232,14 @@ void train(models::ViT& model, data::ImageBatches& train_set, data::ImageBatches
 std::vector<std::vector<std::int64_t>> report(models::ViT& model, data::ImageBatches& test_set) {
     std::vector<std::vector<std::int64_t>> confusion(10, std::vector<std::int64_t>(10, 0));
     double acc = evaluate(model, test_set, &confusion).accuracy;
-    examples::say("\ntest accuracy {:.2f}% on {} images\n\n{:<12} {:>8}   confusion (rows: true class, columns: predicted)\n",
+    run::say("\ntest accuracy {:.2f}% on {} images\n\n{:<12} {:>8}   confusion (rows: true class, columns: predicted)\n",
                100 * acc, test_set.size(), "class", "accuracy");
     for (int y = 0; y < 10; ++y) {
         std::int64_t total = 0;
         for (auto c : confusion[y]) total += c;
         std::string row;
         for (auto c : confusion[y]) row += fmt::format("{:>5}", c);
-        examples::say("{:<12} {:>7.1f}%  {}\n", data::kFashionMnistClasses[y],
+        run::say("{:<12} {:>7.1f}%  {}\n", data::kFashionMnistClasses[y],
                    100.0 * static_cast<double>(confusion[y][y]) / static_cast<double>(std::max<std::int64_t>(total, 1)), row);
     }
     return confusion;
@@ -255,19 +255,19 @@ void write_figures(const models::ViT& model, const data::ImageSet& test, double 
     Tensor images = (narrow(test.images, 0, 0, n) - mean) / std;
     Tensor pred = argmax(model.forward(images), -1);
     Tensor rollout = models::attention_rollout(model);  // [n, N]
-    std::vector<examples::RolloutExample> shown;
+    std::vector<run::RolloutExample> shown;
     for (std::int64_t i = 0; i < n; ++i)
         shown.push_back({select(select(test.images, 0, i), 0, 0), select(rollout, 0, i),
                          data::kFashionMnistClasses[static_cast<std::int64_t>(test.labels.at({i}))],
                          data::kFashionMnistClasses[pred.data<std::int64_t>()[i]]});
     const std::vector<std::string> classes(std::begin(data::kFashionMnistClasses), std::end(data::kFashionMnistClasses));
-    for (const auto& [name, figure] : {std::pair{"rollout", examples::rollout_figure(shown, model.config.pooling == models::Pooling::cls
+    for (const auto& [name, figure] : {std::pair{"rollout", run::rollout_figure(shown, model.config.pooling == models::Pooling::cls
                                                                                       ? "the [CLASS] row"
                                                                                       : "the mean of the rows")},
-                                       std::pair{"confusion", examples::confusion_figure(confusion, classes)},
+                                       std::pair{"confusion", run::confusion_figure(confusion, classes)},
                                        std::pair{"embedding_components",
-                                                 examples::embedding_components_figure(model.embed->proj->weight, model.embed->patch)}})
-        for (const std::string& path : examples::write_figure(dir + "/" + name, figure)) examples::say("  {}\n", path);
+                                                 run::embedding_components_figure(model.embed->proj->weight, model.embed->patch)}})
+        for (const std::string& path : run::write_figure(dir + "/" + name, figure)) run::say("  {}\n", path);
 }
 
 // The flags; the preset, read first, sets the defaults the other flags override.
@@ -275,7 +275,7 @@ void add_flags(CLI::App& app, Options& o, int argc, char** argv) {
     app.option_defaults()->always_capture_default();  // the values a checkpoint records
     app.add_option("--preset", o.preset, "default (>= 88% in about 2 minutes) or long (aims at 91%)")
         ->check(CLI::IsMember({"default", "long"}));
-    o.preset = examples::peek_preset(argc, argv, o.preset);  // the preset sets defaults, flags override them
+    o.preset = run::peek_preset(argc, argv, o.preset);  // the preset sets defaults, flags override them
     apply_preset(o);
     app.add_option("--patch", o.patch, "patch size P (divides 28)")->check(CLI::IsMember({1, 2, 4, 7, 14, 28}));
     app.add_option("--d-model", o.d_model, "token width D")->check(CLI::Range(2, 4096));
@@ -285,35 +285,35 @@ void add_flags(CLI::App& app, Options& o, int argc, char** argv) {
     app.add_option("--pooling", o.pooling,
                    "cls: the head reads a [CLASS] token; mean: the mean of the patch outputs, no [CLASS] token (002)")
         ->check(CLI::IsMember({"cls", "mean"}));
-    app.add_option("--dropout", o.dropout, "dropout")->check(examples::finite_range(0.0, 0.99));
+    app.add_option("--dropout", o.dropout, "dropout")->check(run::finite_range(0.0, 0.99));
     app.add_option("--epochs", o.epochs, "epochs")->check(CLI::Range(1, 10000));
     app.add_option("--batch", o.batch, "images per batch")->check(CLI::Range(1, 60000));
-    app.add_option("--lr", o.lr, "peak learning rate (AdamW)")->check(examples::finite_positive());
-    app.add_option("--weight-decay", o.weight_decay, "AdamW's decoupled weight decay")->check(examples::finite_range(0.0, 10.0));
+    app.add_option("--lr", o.lr, "peak learning rate (AdamW)")->check(run::finite_positive());
+    app.add_option("--weight-decay", o.weight_decay, "AdamW's decoupled weight decay")->check(run::finite_range(0.0, 10.0));
     app.add_option("--warmup", o.warmup, "linear warmup steps before the cosine decay")->check(CLI::Range(0, 10000000));
-    app.add_option("--min-lr", o.min_lr, "learning rate at the end of the cosine")->check(examples::finite_range(0.0, 1.0));
-    app.add_option("--smoothing", o.smoothing, "label smoothing")->check(examples::finite_range(0.0, 0.99));
-    app.add_option("--clip", o.clip, "gradient clipping: max global norm")->check(examples::finite_positive());
-    app.add_option("--seed", o.seed, "seed of initialisation and shuffling")->check(examples::seed_value());
-    examples::add_machine_flags(app, o.machine);
+    app.add_option("--min-lr", o.min_lr, "learning rate at the end of the cosine")->check(run::finite_range(0.0, 1.0));
+    app.add_option("--smoothing", o.smoothing, "label smoothing")->check(run::finite_range(0.0, 0.99));
+    app.add_option("--clip", o.clip, "gradient clipping: max global norm")->check(run::finite_positive());
+    app.add_option("--seed", o.seed, "seed of initialisation and shuffling")->check(run::seed_value());
+    run::add_machine_flags(app, o.machine);
     app.add_option("--train-limit", o.train_limit, "train on the first N images only (0: all)")->check(CLI::Range(0, 60000));
     app.add_option("--data", o.data_dir, "folder of the gzipped IDX files");
-    examples::add_checkpoint_flags(app, o.checkpoint, "the model, AdamW's state, the generators, the data's position");
+    run::add_checkpoint_flags(app, o.checkpoint, "the model, AdamW's state, the generators, the data's position");
     app.add_option("--figures", o.figures,
                    "draw the attention rollout of 8 test images and the confusion matrix into this folder (PNG and SVG)")
-        ->check(examples::path_value());
+        ->check(run::path_value());
     app.add_flag("--detect-anomaly", o.detect_anomaly,
                  "check every op's output and gradient, and name the first op that makes a NaN or an infinity (slow)");
 }
 
 // The bytes a run holds: AdamW's training step, or a test batch of 500.
-examples::MemoryEstimate memory_estimate(const Options& o, bool training) {
+run::MemoryEstimate memory_estimate(const Options& o, bool training) {
     const double P = static_cast<double>(o.patch), N = (28 / P) * (28 / P) + (o.pooling == "cls" ? 1 : 0),
                  D = static_cast<double>(o.d_model), F = static_cast<double>(o.mlp), L = static_cast<double>(o.depth), H = static_cast<double>(o.heads);
     const double B = static_cast<double>(std::max<std::int64_t>(training ? o.batch : 0, 500));
-    examples::MemoryEstimate e;
+    run::MemoryEstimate e;
     e.parameters = P * P * D + N * D + L * (4 * D * D + 2 * D * F) + 10 * D;
-    e.activations = B * 28 * 28 + examples::transformer_activations(L, B, N, D, F, H, N);
+    e.activations = B * 28 * 28 + run::transformer_activations(L, B, N, D, F, H, N);
     return e;
 }
 
@@ -321,18 +321,18 @@ examples::MemoryEstimate memory_estimate(const Options& o, bool training) {
 // read (and the flags it records, adopted or refused), flags that must agree,
 // output paths that can be written and destroy no input, and the memory.
 void check_flags(CLI::App& app, Options& o, std::vector<std::string>& adopted) {
-    examples::check_checkpoint_flags(app, o.checkpoint, "vit_fashion_mnist", kRecorded, adopted);
+    run::check_checkpoint_flags(app, o.checkpoint, "vit_fashion_mnist", kRecorded, adopted);
     if (o.d_model % o.heads != 0) throw CLI::ValidationError("--heads", "must divide --d-model");
-    examples::require_batch_per_rank("--batch", o.batch);
-    examples::check_output_file("--save", o.checkpoint.save);
-    examples::check_output_folder("--figures", o.figures);
-    examples::require_memory("--batch", memory_estimate(o, o.checkpoint.load.empty()), o.checkpoint.load.empty());
+    run::require_batch_per_rank("--batch", o.batch);
+    run::check_output_file("--save", o.checkpoint.save);
+    run::check_output_folder("--figures", o.figures);
+    run::require_memory("--batch", memory_estimate(o, o.checkpoint.load.empty()), o.checkpoint.load.empty());
 }
 
 // Loads Fashion-MNIST, trains (or loads), saves, reports test accuracy and draws the figures asked for.
-int run(const Options& o, const nn::RunRecord& flags, const std::vector<std::string>& adopted) {
+int work(const Options& o, const nn::RunRecord& flags, const std::vector<std::string>& adopted) {
     const distributed::Communicator& comm = distributed::Communicator::world();
-    examples::seed_dropout(o.seed, comm);
+    run::seed_dropout(o.seed, comm);
     data::ImageSet train_images = data::load_fashion_mnist(data::Split::train, o.data_dir);
     data::ImageSet test_images = data::load_fashion_mnist(data::Split::test, o.data_dir);
     // Normalised with the whole training set's statistics, so a checkpoint
@@ -350,26 +350,26 @@ int run(const Options& o, const nn::RunRecord& flags, const std::vector<std::str
     data::ImageBatches train_set(train_images, o.batch, mean, std, true, o.seed);
     data::ImageBatches test_set(test_images, 500, mean, std, false, 0);
     models::ViT model(model_config(o));
-    examples::say("ViT on Fashion-MNIST: {} training / {} test images | patch {} ({} patches), {} pooling, D={} L={} "
+    run::say("ViT on Fashion-MNIST: {} training / {} test images | patch {} ({} patches), {} pooling, D={} L={} "
                "heads={} MLP={} dropout {}, {} parameters | AdamW lr {} wd {}, warmup {} + cosine, smoothing {}, batch {}, "
                "{} epochs | {}\n",
                train_set.size(), test_set.size(), o.patch, model.embed->n_patches,
                o.pooling == "cls" ? "[CLASS]" : "mean", o.d_model, o.depth, o.heads,
                o.mlp, o.dropout, model.parameter_count(), o.lr, o.weight_decay, o.warmup, o.smoothing, o.batch,
-               o.epochs, examples::machine_summary(o.machine));
-    examples::say_adopted(o.checkpoint, adopted);
+               o.epochs, run::machine_summary(o.machine));
+    run::say_adopted(o.checkpoint, adopted);
     if (o.checkpoint.load.empty()) {
-        double seconds = examples::timed("trained", [&] { train(model, train_set, test_set, o, flags); });
+        double seconds = run::timed("trained", [&] { train(model, train_set, test_set, o, flags); });
         if (o.checkpoint.resume.empty())
-            examples::say("{:.0f} images/s, including the per-epoch test passes\n",
+            run::say("{:.0f} images/s, including the per-epoch test passes\n",
                           static_cast<double>(o.epochs * train_set.size()) / seconds);
     } else {
-        examples::load_model(model, o.checkpoint, flags);
+        run::load_model(model, o.checkpoint, flags);
     }
     if (!comm.is_root()) return 0;  // rank 0 evaluates the model every rank holds
     const auto confusion = report(model, test_set);
     if (!o.figures.empty()) {
-        examples::say("\nfigures written:\n");
+        run::say("\nfigures written:\n");
         write_figures(model, test_images, mean, std, confusion, o.figures);
     }
     return 0;
@@ -378,18 +378,18 @@ int run(const Options& o, const nn::RunRecord& flags, const std::vector<std::str
 }  // namespace
 
 int main(int argc, char** argv) {
-    examples::join_job();  // under mpirun: one rank of a data-parallel job
+    run::join_job();  // under mpirun: one rank of a data-parallel job
     Options o;
     CLI::App app{"Train a Vision Transformer on Fashion-MNIST and evaluate it on the test set."};
     add_flags(app, o, argc, argv);
     std::vector<std::string> adopted;
-    if (int status = examples::parse_flags(app, argc, argv, "vit_fashion_mnist", [&] { check_flags(app, o, adopted); });
+    if (int status = run::parse_flags(app, argc, argv, "vit_fashion_mnist", [&] { check_flags(app, o, adopted); });
         status >= 0)
         return status;
     nn::RunRecord flags;
-    examples::record_flags(app, "vit_fashion_mnist", kRecorded.all(), flags);
-    return examples::run_program("vit_fashion_mnist", o.detect_anomaly, [&] {
-        examples::apply_machine_flags(o.machine, argv);
-        return run(o, flags, adopted);
+    run::record_flags(app, "vit_fashion_mnist", kRecorded.all(), flags);
+    return run::run_program("vit_fashion_mnist", o.detect_anomaly, [&] {
+        run::apply_machine_flags(o.machine, argv);
+        return work(o, flags, adopted);
     });
 }

@@ -18,14 +18,14 @@
 #include <fmt/format.h>
 
 #include "autograd/allocator.h"
-#include "examples/console.h"
+#include "run/console.h"
 #include "examples/experiments/registry.h"
 #include "examples/experiments/report.h"
 #include "examples/experiments/scaling.h"
 #include "nn/attention_mask.h"
 #include "nn/multi_head_attention.h"
 
-namespace examples::experiments {
+namespace run::experiments {
 
 namespace {
 
@@ -144,4 +144,4 @@ Experiment attention_cost_experiment() {
             run};
 }
 
-}  // namespace examples::experiments
+}  // namespace run::experiments

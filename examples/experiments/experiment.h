@@ -7,7 +7,7 @@
 #include <functional>
 #include <string>
 
-namespace examples::experiments {
+namespace run::experiments {
 
 struct Options {
     bool quick = false;    // the test suite's form: the same measurement, smaller, in seconds
@@ -21,4 +21,4 @@ struct Experiment {
     std::function<void(const Options&)> run;
 };
 
-}  // namespace examples::experiments
+}  // namespace run::experiments

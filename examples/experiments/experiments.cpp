@@ -9,46 +9,46 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include "examples/console.h"
+#include "run/console.h"
 #include "examples/experiments/registry.h"
-#include "examples/flags.h"
-#include "examples/machine_flags.h"
-#include "examples/output_files.h"
-#include "examples/run_program.h"
+#include "run/flags.h"
+#include "run/machine_flags.h"
+#include "run/output_files.h"
+#include "run/run_program.h"
 
 namespace {
 
-using examples::experiments::Experiment;
+using run::experiments::Experiment;
 
 void list(const std::vector<Experiment>& all) {
     std::size_t width = 0;
     for (const Experiment& e : all) width = std::max(width, e.name.size());
-    for (const Experiment& e : all) examples::say("{:<{}}  {}\n", e.name, width, e.claim);
+    for (const Experiment& e : all) run::say("{:<{}}  {}\n", e.name, width, e.claim);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    const std::vector<Experiment> all = examples::experiments::all_experiments();
+    const std::vector<Experiment> all = run::experiments::all_experiments();
     std::vector<std::string> names;
     for (const Experiment& e : all) names.push_back(e.name);
     std::string name;
     bool show_list = false;
-    examples::experiments::Options o;
-    examples::MachineFlags machine;
+    run::experiments::Options o;
+    run::MachineFlags machine;
     CLI::App app{"Runs one of the notes' claims as an experiment: a table, figures, and whether the claim held."};
     app.add_option("name", name, "the experiment (--list names them)")->check(CLI::IsMember(names));
     app.add_flag("--list", show_list, "name every experiment and its claim");
     app.add_flag("--quick", o.quick, "the same measurement, smaller: seconds instead of minutes (the test suite's form)");
-    app.add_option("--figures", o.figures, "draw the figures into this folder (PNG and SVG)")->check(examples::path_value());
+    app.add_option("--figures", o.figures, "draw the figures into this folder (PNG and SVG)")->check(run::path_value());
     app.add_option("--seed", o.seed, "the first seed; experiments over several seeds use the next ones too")
-        ->check(examples::seed_value());
-    examples::add_machine_flags(app, machine);
-    if (int status = examples::parse_flags(app, argc, argv, "experiments",
+        ->check(run::seed_value());
+    run::add_machine_flags(app, machine);
+    if (int status = run::parse_flags(app, argc, argv, "experiments",
                                            [&] {
                                                if (!show_list && name.empty())
                                                    throw CLI::ValidationError("name", "name an experiment, or --list");
-                                               examples::check_output_folder("--figures", o.figures);
+                                               run::check_output_folder("--figures", o.figures);
                                            });
         status >= 0)
         return status;
@@ -56,12 +56,12 @@ int main(int argc, char** argv) {
         list(all);
         return 0;
     }
-    return examples::run_program("experiments", false, [&] {
-        examples::apply_machine_flags(machine, argv);
+    return run::run_program("experiments", false, [&] {
+        run::apply_machine_flags(machine, argv);
         for (const Experiment& e : all)
             if (e.name == name) {
-                examples::say("{}: {}{} | {}\n", e.name, e.claim, o.quick ? " (quick form)" : "",
-                              examples::machine_summary(machine));
+                run::say("{}: {}{} | {}\n", e.name, e.claim, o.quick ? " (quick form)" : "",
+                              run::machine_summary(machine));
                 e.run(o);
             }
         return 0;

@@ -17,7 +17,7 @@
 #include <fmt/format.h>
 
 #include "data/char_corpus.h"
-#include "examples/console.h"
+#include "run/console.h"
 #include "examples/experiments/registry.h"
 #include "examples/experiments/report.h"
 #include "examples/experiments/window_means.h"
@@ -26,7 +26,7 @@
 #include "nn/lr_schedule.h"
 #include "nn/optim/adamw.h"
 
-namespace examples::experiments {
+namespace run::experiments {
 
 namespace {
 
@@ -216,4 +216,4 @@ Experiment experts_experiment() {
             run_experts};
 }
 
-}  // namespace examples::experiments
+}  // namespace run::experiments

@@ -15,13 +15,13 @@
 
 #include <fmt/format.h>
 
-#include "examples/console.h"
+#include "run/console.h"
 #include "examples/experiments/registry.h"
 #include "examples/experiments/report.h"
 #include "examples/experiments/scaling.h"
 #include "models/gpt.h"
 
-namespace examples::experiments {
+namespace run::experiments {
 
 namespace {
 
@@ -123,4 +123,4 @@ Experiment kv_cache_experiment() {
             run};
 }
 
-}  // namespace examples::experiments
+}  // namespace run::experiments

@@ -10,12 +10,12 @@
 
 #include <fmt/format.h>
 
-#include "examples/console.h"
+#include "run/console.h"
 #include "examples/experiments/registry.h"
 #include "examples/experiments/report.h"
 #include "examples/experiments/seq2seq_training.h"
 
-namespace examples::experiments {
+namespace run::experiments {
 
 namespace {
 
@@ -133,4 +133,4 @@ Experiment label_smoothing_experiment() {
             run_label_smoothing};
 }
 
-}  // namespace examples::experiments
+}  // namespace run::experiments

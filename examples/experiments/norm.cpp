@@ -12,13 +12,13 @@
 
 #include <fmt/format.h>
 
-#include "examples/console.h"
+#include "run/console.h"
 #include "examples/experiments/registry.h"
 #include "examples/experiments/report.h"
 #include "examples/experiments/seq2seq_training.h"
 #include "examples/experiments/window_means.h"
 
-namespace examples::experiments {
+namespace run::experiments {
 
 namespace {
 
@@ -121,4 +121,4 @@ Experiment norm_experiment() {
             run};
 }
 
-}  // namespace examples::experiments
+}  // namespace run::experiments

@@ -15,13 +15,13 @@
 
 #include <fmt/format.h>
 
-#include "examples/console.h"
+#include "run/console.h"
 #include "examples/experiments/registry.h"
 #include "examples/experiments/report.h"
 #include "examples/experiments/seq2seq_training.h"
 #include "examples/experiments/window_means.h"
 
-namespace examples::experiments {
+namespace run::experiments {
 
 namespace {
 
@@ -124,4 +124,4 @@ Experiment positions_experiment() {
             run_positions};
 }
 
-}  // namespace examples::experiments
+}  // namespace run::experiments

@@ -1,6 +1,6 @@
 #include "examples/experiments/registry.h"
 
-namespace examples::experiments {
+namespace run::experiments {
 
 std::vector<Experiment> all_experiments() {
     return {
@@ -15,4 +15,4 @@ std::vector<Experiment> all_experiments() {
     };
 }
 
-}  // namespace examples::experiments
+}  // namespace run::experiments

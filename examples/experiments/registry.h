@@ -5,7 +5,7 @@
 
 #include "examples/experiments/experiment.h"
 
-namespace examples::experiments {
+namespace run::experiments {
 
 std::vector<Experiment> all_experiments();
 
@@ -18,4 +18,4 @@ Experiment label_smoothing_experiment();
 Experiment experts_experiment();
 Experiment vit_pooling_experiment();
 
-}  // namespace examples::experiments
+}  // namespace run::experiments

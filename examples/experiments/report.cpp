@@ -5,10 +5,10 @@
 #include <fmt/format.h>
 
 #include "autograd/errors.h"
-#include "examples/console.h"
-#include "examples/figure_files.h"
+#include "run/console.h"
+#include "run/figure_files.h"
 
-namespace examples::experiments {
+namespace run::experiments {
 
 Table::Table(std::vector<std::string> header) : header_(std::move(header)) {}
 
@@ -44,4 +44,4 @@ void draw(const Options& options, const std::string& stem, const plot::Figure& f
     for (const std::string& path : write_figure(options.figures + "/" + stem, figure)) say("figure written: {}\n", path);
 }
 
-}  // namespace examples::experiments
+}  // namespace run::experiments

@@ -8,7 +8,7 @@
 #include "examples/experiments/experiment.h"
 #include "plot/figure.h"
 
-namespace examples::experiments {
+namespace run::experiments {
 
 // Columns as wide as their widest cell, the header underlined:
 //   d_k   scaled   entropy
@@ -31,4 +31,4 @@ void verdict(bool held, const std::string& because);
 // <figures>/<stem>.png and .svg when --figures names a folder; says where.
 void draw(const Options& options, const std::string& stem, const plot::Figure& figure);
 
-}  // namespace examples::experiments
+}  // namespace run::experiments

@@ -16,14 +16,14 @@
 
 #include <fmt/format.h>
 
-#include "examples/console.h"
+#include "run/console.h"
 #include "examples/experiments/registry.h"
 #include "examples/experiments/report.h"
 #include "examples/experiments/seq2seq_training.h"
 #include "examples/experiments/window_means.h"
 #include "nn/scaled_dot_product_attention.h"
 
-namespace examples::experiments {
+namespace run::experiments {
 
 namespace {
 
@@ -155,4 +155,4 @@ Experiment scale_experiment() {
             run};
 }
 
-}  // namespace examples::experiments
+}  // namespace run::experiments

@@ -9,7 +9,7 @@
 
 #include "autograd/errors.h"
 
-namespace examples::experiments {
+namespace run::experiments {
 
 double process_cpu_seconds() {
     timespec t{};
@@ -52,4 +52,4 @@ double log_log_slope(const std::vector<double>& x, const std::vector<double>& y)
     return sxy / sxx;
 }
 
-}  // namespace examples::experiments
+}  // namespace run::experiments

@@ -10,7 +10,7 @@
 #include <functional>
 #include <vector>
 
-namespace examples::experiments {
+namespace run::experiments {
 
 struct Timing {
     double wall = 0, cpu = 0;  // seconds, each the median of its repeats
@@ -25,4 +25,4 @@ Timing median_time(const std::function<void()>& f, int repeats);
 // The least-squares slope of log y against log x; needs two or more points, all > 0.
 double log_log_slope(const std::vector<double>& x, const std::vector<double>& y);
 
-}  // namespace examples::experiments
+}  // namespace run::experiments

@@ -10,7 +10,7 @@
 #include "nn/non_finite.h"
 #include "nn/optim/adam.h"
 
-namespace examples::experiments {
+namespace run::experiments {
 
 using namespace autograd;
 
@@ -88,4 +88,4 @@ Seq2SeqResult train_seq2seq(const Seq2SeqRun& run) {
     return r;
 }
 
-}  // namespace examples::experiments
+}  // namespace run::experiments

@@ -10,7 +10,7 @@
 #include "data/sequence_tasks.h"
 #include "models/transformer.h"
 
-namespace examples::experiments {
+namespace run::experiments {
 
 struct Seq2SeqRun {
     models::TransformerConfig model;  // src_vocab and tgt_vocab are set to `vocab`
@@ -36,4 +36,4 @@ struct Seq2SeqResult {
 
 Seq2SeqResult train_seq2seq(const Seq2SeqRun& run);
 
-}  // namespace examples::experiments
+}  // namespace run::experiments

@@ -14,7 +14,7 @@
 #include <fmt/format.h>
 
 #include "data/image_batches.h"
-#include "examples/console.h"
+#include "run/console.h"
 #include "examples/experiments/registry.h"
 #include "examples/experiments/report.h"
 #include "models/vit.h"
@@ -22,7 +22,7 @@
 #include "nn/lr_schedule.h"
 #include "nn/optim/adamw.h"
 
-namespace examples::experiments {
+namespace run::experiments {
 
 namespace {
 
@@ -108,7 +108,7 @@ void run_vit_pooling(const Options& o) {
     const data::ImageSet test_all = data::load_fashion_mnist(data::Split::test);
     const auto [mean, std] = data::pixel_statistics(train_all);
     const data::ImageSet train = first(train_all, b.train_images), test = first(test_all, b.test_images);
-    examples::say("ViT D 64, depth 3, 4 heads, MLP 128 | {} training images x {} epochs, batch {} | accuracy on the "
+    run::say("ViT D 64, depth 3, 4 heads, MLP 128 | {} training images x {} epochs, batch {} | accuracy on the "
                   "first {} test images | seed {}\n",
                   b.train_images, b.epochs, b.batch, b.test_images, o.seed);
 
@@ -117,7 +117,7 @@ void run_vit_pooling(const Options& o) {
         for (models::Pooling pooling : {models::Pooling::cls, models::Pooling::mean}) {
             PoolingRun r{pooling, patch};
             train_and_test(r, train, test, mean, std, b, o.seed);
-            examples::say("  patch {:>2}, {:<4} pooling: {:.2f}%, {:.1f} ms a step ({:.1f} ms of CPU)\n", patch,
+            run::say("  patch {:>2}, {:<4} pooling: {:.2f}%, {:.1f} ms a step ({:.1f} ms of CPU)\n", patch,
                           models::pooling_name(pooling), 100 * r.accuracy, r.step_ms, r.step_cpu_ms);
             runs.push_back(r);
         }
@@ -130,7 +130,7 @@ void run_vit_pooling(const Options& o) {
                    r.pooling == models::Pooling::cls ? "[CLASS]" : "mean", fmt::format("{:.2f}%", 100 * r.accuracy),
                    fmt::format("{:.1f} ms", r.step_ms), fmt::format("{:.1f} ms", r.step_cpu_ms)});
     }
-    examples::say("\n");
+    run::say("\n");
     table.print();
 
     // The pooling claim: the two differ by no more than chance. The difference of
@@ -196,4 +196,4 @@ Experiment vit_pooling_experiment() {
             run_vit_pooling};
 }
 
-}  // namespace examples::experiments
+}  // namespace run::experiments

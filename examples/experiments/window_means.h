@@ -11,7 +11,7 @@
 
 #include "plot/figure.h"
 
-namespace examples::experiments {
+namespace run::experiments {
 
 inline plot::Curve window_means(std::string name, const std::vector<double>& x, const std::vector<double>& y,
                                 std::size_t width) {
@@ -26,4 +26,4 @@ inline plot::Curve window_means(std::string name, const std::vector<double>& x, 
     return c;
 }
 
-}  // namespace examples::experiments
+}  // namespace run::experiments

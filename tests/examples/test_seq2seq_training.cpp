@@ -3,7 +3,7 @@
 #include "examples/experiments/report.h"
 #include "examples/experiments/seq2seq_training.h"
 
-using namespace examples::experiments;
+using namespace run::experiments;
 
 namespace {
 

@@ -9,13 +9,13 @@
 #include <fmt/format.h>
 
 #include "catalog.h"
-#include "examples/flags.h"
+#include "run/flags.h"
 
 int main(int argc, char** argv) {
     std::string filter;
     CLI::App app{"The float64 gradient check of every op and module, one row each, then a summary."};
     app.add_option("filter", filter, "only the cases whose name contains this text");
-    if (int status = examples::parse_flags(app, argc, argv, "gradcheck_report", [] {}); status >= 0) return status;
+    if (int status = run::parse_flags(app, argc, argv, "gradcheck_report", [] {}); status >= 0) return status;
 
     fmt::print("float64 gradient checks: central differences, eps 1e-6, pass if |a - n| <= 1e-5 + 1e-3 |n|\n\n");
     fmt::print("{:<9} {:<32} {:<40} {:>10} {:>10}  {}\n", "layer", "name", "shapes", "max abs", "max rel", "result");

@@ -1,0 +1,27 @@
+#pragma once
+// The flags of a transformer's size, shared by every program that builds one:
+//   --layers N (the ViT's --depth), --d-model D, --heads h, --d-ff F, --dropout p
+// with one check the flags cannot make alone: h divides D (003: d_k = D / h).
+#include <cstdint>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+namespace run {
+
+struct ModelFlags {
+    std::int64_t layers, d_model, heads, d_ff;
+    double dropout;
+};
+
+// `layers` names the layer count's flag and says what it counts.
+struct LayersFlag {
+    std::string name = "--layers", help = "N, layers";
+};
+
+void add_model_flags(CLI::App& app, ModelFlags& m, const LayersFlag& layers = {});
+
+// CLI::ValidationError("--heads", ...) unless h divides D.
+void check_model_flags(const ModelFlags& m);
+
+}  // namespace run

@@ -1,0 +1,31 @@
+#pragma once
+// The files a program writes (a checkpoint, a CSV, a figure) never destroy
+// what it reads or what it already wrote. Each output path is checked when the
+// flags are read (check_output_file) and again when it is written
+// (write_output): it must have a name, must not be an existing folder, device,
+// FIFO or socket, and must not be the same file as an input the program
+// registered (register_input) or another output. Writes are atomic
+// (nn::write_file_atomically) and every failure is an error naming the file.
+#include <string>
+#include <string_view>
+
+namespace run {
+
+// A file the program reads: no output may ever be written over it.
+void register_input(const std::string& path);
+
+// Flag time: `path` may be written later by this program. Empty paths are the
+// caller's "not asked for". Throws CLI::ValidationError naming `flag`.
+void check_output_file(const std::string& flag, const std::string& path);
+// A folder the program will fill: made now if missing, and writable.
+void check_output_folder(const std::string& flag, const std::string& path);
+
+// Writes `bytes` to `path` atomically, after checking it against the inputs;
+// std::runtime_error naming the file on any failure.
+void write_output(const std::string& path, std::string_view bytes);
+
+// The same checks as write_output, for a writer that is not write_output (a
+// checkpoint): throws std::runtime_error if `path` is an input.
+void require_not_an_input(const std::string& path);
+
+}  // namespace run

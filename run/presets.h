@@ -1,0 +1,20 @@
+#pragma once
+// A preset is a named set of defaults: read before the other flags are added,
+// so that a flag given on the command line overrides what its preset set.
+// `--quick`, where a program has it, is the preset "quick" (the test suite's
+// short run). The chosen preset is the --preset flag's recorded value.
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+namespace run {
+
+// The preset the command line names (--preset NAME, or --quick for "quick"),
+// or `fallback`; a name not in `names` is left for the full parse to refuse.
+std::string chosen_preset(int argc, char** argv, const std::vector<std::string>& names, const std::string& fallback);
+
+// Adds --preset (one of `names`), and --quick when "quick" is one of them.
+void add_preset_flags(CLI::App& app, std::string& preset, const std::vector<std::string>& names, const std::string& help);
+
+}  // namespace run

@@ -1,0 +1,37 @@
+#include "run/step_boundary.h"
+
+#include <fmt/format.h>
+
+#include "run/console.h"
+#include "run/data_parallel_run.h"
+#include "run/interruption.h"
+#include "run/output_files.h"
+#include "run/progress_bar.h"
+
+namespace run {
+
+StepBoundary::StepBoundary(const CheckpointFlags& flags, std::int64_t steps, const distributed::Communicator& comm)
+    : path_(flags.save), steps_(steps), comm_(comm), every_(flags.save_every) {}
+
+void StepBoundary::after(std::int64_t step, const std::function<void(const std::string&)>& save) {
+    const StepDecision d = decide(comm_, stop_signal(), every_.due(step));
+    if (!path_.empty() && (d.save || d.stop || step == steps_)) {
+        if (comm_.is_root()) require_not_an_input(path_);
+        save(path_);
+        every_.saved();
+        saved_at_ = step;
+    }
+    if (!d.stop) return;
+    const std::string what = saved_at_ == step
+                                 ? fmt::format("{} written (--resume {} continues)", path_, path_)
+                                 : std::string("nothing saved (--save FILE keeps a run)");
+    throw Interrupted(d.stop, fmt::format("stopped by {} at step {} of {}; {}", signal_name(d.stop), step, steps_, what));
+}
+
+void StepBoundary::finish(const distributed::DataParallel& dp) const {
+    if (saved_at_ > 0) say("checkpoint written to {}\n", path_);
+    if (comm_.size() > 1)
+        say("summing the gradients over {} processes took {}\n", comm_.size(), ProgressBar::clock(dp.sync_seconds()));
+}
+
+}  // namespace run

@@ -1,0 +1,37 @@
+#pragma once
+// What every training loop does after a step: save the run to --save when
+// --save-every is due, when a signal asked it to stop, or at the last step
+// (rank 0 writes; the ranks agree on when); then stop if asked, with one line
+// saying what was saved. A run stopped here resumes to the same result.
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "distributed/communicator.h"
+#include "distributed/data_parallel.h"
+#include "run/checkpoint_flags.h"
+#include "run/run_state.h"
+
+namespace run {
+
+class StepBoundary {
+public:
+    StepBoundary(const CheckpointFlags& flags, std::int64_t steps, const distributed::Communicator& comm);
+
+    // After step `step`: when a save is due, calls save(path) on every rank
+    // (it may gather from the ranks; rank 0 writes), then throws Interrupted if
+    // a signal asked the run to stop.
+    void after(std::int64_t step, const std::function<void(const std::string&)>& save);
+    // Says where the run's checkpoint was written, if it was, and in a job of
+    // several processes what summing their gradients cost.
+    void finish(const distributed::DataParallel& dp) const;
+
+private:
+    std::string path_;
+    std::int64_t steps_;
+    const distributed::Communicator& comm_;
+    SaveSchedule every_;
+    std::int64_t saved_at_ = -1;
+};
+
+}  // namespace run

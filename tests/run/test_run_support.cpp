@@ -1,0 +1,129 @@
+// What the programs share for their files and flags: outputs that never
+// replace a device, an input or another output; writes whose failure is an
+// error naming the file; flags recorded in a checkpoint and adopted or refused.
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "check.h"
+#include "temp_files.h"
+#include "run/output_files.h"
+#include "run/recorded_flags.h"
+#include "run/run_state.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using testing::read_all;
+using testing::with_file_limit;
+
+}  // namespace
+
+TEST_CASE("an output may not be a device, a FIFO, a folder, an input or another output", "[io][errors]") {
+    testing::TempDir dir("outputs");
+    const std::string input = dir.file("corpus.txt"), link = dir.file("link.txt"), fifo = dir.file("fifo");
+    std::ofstream(input) << "the training text";
+    fs::create_symlink(input, link);
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    run::register_input(input);
+    CHECK_THROWS_WITH(run::check_output_file("--save", "/dev/null"), Catch::Contains("is not a regular file"));  // only looked at
+    CHECK_THROWS_WITH(run::check_output_file("--save", fifo), Catch::Contains("is not a regular file"));
+    CHECK_THROWS_WITH(run::check_output_file("--csv", dir.path.string()), Catch::Contains("is a folder"));
+    CHECK_THROWS_WITH(run::check_output_file("--save", input), Catch::Contains("is an input of this run"));
+    CHECK_THROWS_WITH(run::check_output_file("--save", link), Catch::Contains("the same file as " + input));
+    // Two outputs with one name, the second one not yet existing.
+    run::check_output_file("--save", dir.file("m.ckpt"));
+    CHECK_THROWS_WITH(run::check_output_file("--csv", dir.file("./m.ckpt")),
+                      Catch::Contains("already another output"));
+    // Checked again when written, whatever the flags said.
+    CHECK_THROWS_WITH(run::write_output(link, "x"), Catch::Contains("an input of this run"));
+    CHECK(read_all(input) == "the training text");
+    CHECK(fs::is_fifo(fifo));
+}
+
+TEST_CASE("a write that fails is an error naming the file, and the old file survives", "[io][errors]") {
+    testing::TempDir dir("outputs");
+    const std::string csv = dir.file("loss.csv");
+    run::write_output(csv, "step,loss\n");
+    const std::string big(1 << 16, 'x');
+    with_file_limit(4096, [&] { CHECK_THROWS_WITH(run::write_output(csv, big), Catch::Contains("cannot write " + csv)); });
+    CHECK(read_all(csv) == "step,loss\n");
+}
+
+TEST_CASE("recorded flags are adopted when not given and refused when given otherwise", "[io][errors]") {
+    auto make = [](std::int64_t& heads, double& dropout, bool& untie) {
+        auto app = std::make_unique<CLI::App>();
+        app->option_defaults()->always_capture_default();
+        app->add_option("--heads", heads);
+        app->add_option("--dropout", dropout);
+        app->add_flag("--untie", untie);
+        return app;
+    };
+    std::int64_t heads = 4;
+    double dropout = 0.1;
+    bool untie = false;
+    auto saver = make(heads, dropout, untie);
+    const char* saved_argv[] = {"p", "--heads", "8", "--untie"};
+    saver->parse(4, const_cast<char**>(saved_argv));
+    nn::RunRecord record;
+    run::record_flags(*saver, "copy_task", {"--heads", "--dropout", "--untie"}, record);
+    CHECK(record.text.at("flag.--heads") == "8");
+    CHECK(record.text.at("flag.--dropout") == "0.1");
+    CHECK(record.text.at("flag.--untie") == "true");
+
+    std::int64_t h2 = 4;
+    double d2 = 0.1;
+    bool u2 = false;
+    auto loader = make(h2, d2, u2);
+    const char* load_argv[] = {"p", "--dropout", "0.10"};  // the same value, written otherwise
+    loader->parse(3, const_cast<char**>(load_argv));
+    auto adopted = run::adopt_flags(*loader, record, "copy_task", {"--heads", "--dropout", "--untie"}, "--load", "m");
+    CHECK(adopted == std::vector<std::string>{"--heads 8", "--untie=true"});
+    CHECK(h2 == 8);
+    CHECK(u2);
+
+    std::int64_t h3 = 4;
+    double d3 = 0.1;
+    bool u3 = false;
+    auto refuser = make(h3, d3, u3);
+    const char* refuse_argv[] = {"p", "--heads", "2"};
+    refuser->parse(3, const_cast<char**>(refuse_argv));
+    CHECK_THROWS_WITH(run::adopt_flags(*refuser, record, "copy_task", {"--heads"}, "--load", "m"),
+                      Catch::Contains("2 here, but m was saved with --heads 8"));
+    CHECK_THROWS_WITH(run::adopt_flags(*refuser, record, "char_lm", {"--heads"}, "--load", "m"),
+                      Catch::Contains("m is a checkpoint of copy_task, not of char_lm"));
+}
+
+TEST_CASE("--save-every takes N steps or N minutes", "[io]") {
+    std::string good = "500", minutes = "10m", zero = "0", word = "often", negative = "-5";
+    CHECK(run::save_every_value()(good).empty());
+    CHECK(run::save_every_value()(minutes).empty());
+    CHECK_FALSE(run::save_every_value()(zero).empty());
+    CHECK_FALSE(run::save_every_value()(word).empty());
+    CHECK_FALSE(run::save_every_value()(negative).empty());
+    run::SaveSchedule every(good);
+    CHECK(every.due(500));
+    CHECK(every.due(1000));
+    CHECK_FALSE(every.due(499));
+    CHECK_FALSE(run::SaveSchedule("").due(500));
+    CHECK_FALSE(run::SaveSchedule(minutes).due(1));  // ten minutes have not passed
+}
+
+TEST_CASE("a generator's state survives a checkpoint's tensor: the same numbers follow", "[io]") {
+    autograd::Generator a(42);
+    a.normal();  // leaves Box-Muller's spare held: part of the state
+    nn::RunRecord record;
+    record.tensors["g"] = run::generator_tensor(a);
+    autograd::Generator b(7);
+    run::restore_generator(b, record, "g");
+    for (int i = 0; i < 5; ++i) CHECK(a.normal() == b.normal());
+    CHECK(a.next_u64() == b.next_u64());
+    record.tensors["g"] = autograd::zeros({6}, autograd::Dtype::int64);
+    CHECK_THROWS_WITH(run::restore_generator(b, record, "g"), Catch::Contains("all-zero state"));
+}
