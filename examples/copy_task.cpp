@@ -12,31 +12,24 @@
 
 #include "autograd/autograd.h"
 #include "data/copy_task.h"
+#include "models/greedy_decode.h"
+#include "models/transformer.h"
+#include "nn/attention_mask.h"
+#include "nn/loss.h"
+#include "nn/lr_schedule.h"
+#include "nn/optim/adam.h"
 #include "run/attention_figures.h"
 #include "run/checkpoint_flags.h"
 #include "run/console.h"
 #include "run/data_parallel_run.h"
 #include "run/flags.h"
-#include "run/interruption.h"
 #include "run/load_or_train.h"
-#include "run/machine_flags.h"
-#include "run/loss_curve_figure.h"
 #include "run/memory_budget.h"
+#include "run/model_flags.h"
 #include "run/output_files.h"
-#include "run/progress_bar.h"
-#include "run/recorded_flags.h"
-#include "run/run_program.h"
-#include "run/run_state.h"
-#include "run/step_boundary.h"
-#include "distributed/data_parallel.h"
-#include "models/greedy_decode.h"
-#include "models/transformer.h"
-#include "nn/attention_mask.h"
-#include "nn/checkpoint.h"
-#include "nn/loss.h"
-#include "nn/lr_schedule.h"
-#include "nn/non_finite.h"
-#include "nn/optim/adam.h"
+#include "run/presets.h"
+#include "run/program.h"
+#include "run/training_loop.h"
 
 using namespace autograd;
 
@@ -45,8 +38,7 @@ namespace {
 struct Options {
     std::string preset = "default";
     std::int64_t vocab = 11, seq_len = 10;
-    std::int64_t layers = 2, d_model = 64, d_ff = 256, heads = 4;
-    double dropout = 0.0;
+    run::ModelFlags model{.layers = 2, .d_model = 64, .heads = 4, .d_ff = 256, .dropout = 0.0};
     std::string norm = "pre";
     std::string layer_norm = "standard";  // or "annotated": 001's formula
     std::int64_t batch = 64, epochs = 30, batches_per_epoch = 50;
@@ -56,11 +48,10 @@ struct Options {
     double smoothing = 0.0;
     double beta2 = 0.98, adam_eps = 1e-9;
     std::uint64_t seed = 1;
-    run::MachineFlags machine;
+    run::CommonFlags common;
     std::int64_t eval_sequences = 1000, show = 5;
     std::string csv, figures;
     run::CheckpointFlags checkpoint;
-    bool detect_anomaly = false;
     bool share_embeddings = false;  // 001 "Embeddings and Softmax"; 001's own make_model does not tie
 };
 
@@ -70,7 +61,7 @@ const run::FlagGroups kRecorded{
     .model = {"--vocab", "--seq-len", "--layers", "--d-model", "--d-ff", "--heads", "--dropout", "--norm",
               "--layer-norm", "--share-embeddings"},
     .training = {"--batch", "--epochs", "--batches-per-epoch", "--schedule", "--lr", "--warmup", "--smoothing"},
-    .run = {"--seed", "--threads"},
+    .run = {"--seed", "--preset"},
 };
 
 // The Annotated Transformer's copy task (001's full post, beyond the excerpt): V=11,
@@ -81,7 +72,8 @@ const run::FlagGroups kRecorded{
 // 20 batches, Adam(lr 0.5) under LambdaLR, so the factor is 0.5.
 void apply_preset(Options& o) {
     if (o.preset == "annotated" || o.preset == "annotated2022") {
-        o.layers = 2, o.d_model = 512, o.d_ff = 2048, o.heads = 8, o.dropout = 0.1, o.norm = "pre";
+        o.model = {.layers = 2, .d_model = 512, .heads = 8, .d_ff = 2048, .dropout = 0.1};
+        o.norm = "pre";
         o.layer_norm = "annotated";
         o.warmup = 400;
     }
@@ -92,7 +84,8 @@ void apply_preset(Options& o) {
 models::TransformerConfig model_config(const Options& o) {
     models::TransformerConfig c;
     c.src_vocab = c.tgt_vocab = o.vocab;
-    c.n_layers = o.layers, c.d_model = o.d_model, c.d_ff = o.d_ff, c.heads = o.heads, c.dropout = o.dropout;
+    c.n_layers = o.model.layers, c.d_model = o.model.d_model, c.d_ff = o.model.d_ff, c.heads = o.model.heads;
+    c.dropout = o.model.dropout;
     c.norm = o.norm == "post" ? nn::Norm::post : nn::Norm::pre;
     c.layer_norm = o.layer_norm == "annotated" ? nn::LayerNormFormula::annotated : nn::LayerNormFormula::standard;
     c.share_embeddings = o.share_embeddings;
@@ -116,108 +109,36 @@ double eval_loss(const models::Transformer& model, const Options& o, const nn::L
     return total / 5;
 }
 
-// What a resumed run restores beside the weights and Adam's state: the step,
-// the generators of the batches and of dropout, and the curves so far.
-struct Progress {
-    std::int64_t step = 0;
-    Generator batches;
-    run::Curve loss, lr, eval;
-};
-
-// Every rank's dropout generator is gathered: call on every rank.
-nn::RunRecord run_record(const nn::RunRecord& flags, const Progress& p, const distributed::Communicator& comm) {
-    nn::RunRecord r = flags;
-    r.tensors["step"] = run::step_tensor(p.step);
-    r.tensors["generator.batches"] = run::generator_tensor(p.batches);
-    r.tensors["generator.dropout"] = run::gathered_dropout_state(comm);
-    r.tensors["curve.loss"] = run::curve_tensor(p.loss);
-    r.tensors["curve.lr"] = run::curve_tensor(p.lr);
-    r.tensors["curve.eval"] = run::curve_tensor(p.eval);
-    return r;
-}
-
-void restore(Progress& p, const nn::RunRecord& r, const std::string& path, const distributed::Communicator& comm) {
-    p.step = run::saved_step(r, path);
-    run::restore_generator(p.batches, r, "generator.batches");
-    run::restore_dropout_state(r, path, comm);
-    p.loss = run::curve_of(r, "curve.loss");
-    p.lr = run::curve_of(r, "curve.lr");
-    p.eval = run::curve_of(r, "curve.eval");
-}
-
-// The loss curve as a CSV (step,loss,lr,eval_loss).
-void write_curves(const Progress& p, const std::string& csv) {
-    std::string text = "step,loss,lr,eval_loss\n";
-    for (std::size_t i = 0; i < p.loss.size(); ++i)
-        text += fmt::format("{},{},{},\n", p.loss[i].first, p.loss[i].second, p.lr[i].second);
-    for (const auto& [step, loss] : p.eval) text += fmt::format("{},,,{}\n", step, loss);
-    run::write_output(csv, text);
-    run::say("loss curve written to {}\n", csv);
-}
-
-// Trains from step 0, or from the checkpoint --resume names, to the last step;
-// saves to --save at each --save-every, on a stop signal and at the end.
+// Trains from step 0, or from the checkpoint --resume names, to the last step
+// (run::TrainingLoop: it saves, resumes, stops on signals and shares the
+// batches between the ranks of an mpirun job).
 void train(models::Transformer& model, const Options& o, const nn::RunRecord& flags) {
-    const distributed::Communicator& comm = distributed::Communicator::world();
-    distributed::DataParallel dp(model);  // under mpirun: rank 0's weights everywhere
     nn::optim::Adam opt(model.parameters(), {.lr = 0, .beta1 = 0.9, .beta2 = o.beta2, .eps = o.adam_eps});
     const std::int64_t steps = o.epochs * o.batches_per_epoch;
-    nn::WarmupSchedule warmup(o.d_model, o.warmup, 1.0);
+    nn::WarmupSchedule warmup(o.model.d_model, o.warmup, 1.0);
     std::unique_ptr<nn::WarmupCosineSchedule> cosine;
     if (o.schedule == "cosine")
         cosine = std::make_unique<nn::WarmupCosineSchedule>(o.lr, std::min(o.warmup, steps - 1), steps);
-    auto lr_at = [&](std::int64_t step) { return cosine ? cosine->lr(step) : o.lr * warmup.lr(step); };
     nn::LabelSmoothingLoss criterion(o.vocab, data::kCopyPad, o.smoothing);
-    Progress p{0, Generator(o.seed), {}, {}, {}};
-    const std::string& resume = o.checkpoint.resume;
-    if (!resume.empty()) {
-        nn::RunRecord saved;
-        nn::load_checkpoint(resume, model, &opt, &saved);
-        restore(p, saved, resume, comm);
-        run::say("resumed {} at step {} of {}\n", resume, p.step, steps);
-    }
-    run::StepBoundary boundary(o.checkpoint, steps, comm);
-    std::unique_ptr<run::ProgressBar> bar;
-    const auto [first, last] = dp.share(o.batch);  // this rank's sequences of every batch
-    for (std::int64_t step = p.step + 1; step <= steps; ++step) {
-        const std::int64_t epoch = (step - 1) / o.batches_per_epoch + 1, i = (step - 1) % o.batches_per_epoch + 1;
-        if (!bar || i == 1) {
-            run::say("epoch {}/{}\n", epoch, o.epochs);
-            bar = std::make_unique<run::ProgressBar>(o.batches_per_epoch, "tok");
-        }
-        data::CopyBatch b = data::copy_task_batch(o.vocab, o.seq_len, o.batch, p.batches);  // the same on every rank
+    run::TrainingLoop loop(model, opt,
+                           {.steps = steps, .epoch_steps = o.batches_per_epoch, .unit = "tok",
+                            .lr = [&](std::int64_t step) { return cosine ? cosine->lr(step) : o.lr * warmup.lr(step); }},
+                           o.checkpoint, flags);
+    Generator batches(o.seed);
+    loop.keep("batches", batches);
+    loop.evaluate = [&](std::int64_t epoch, std::int64_t step) {
+        const double ev = eval_loss(model, o, criterion);
+        run::say("epoch {} eval loss {:.4f}  ({} of {} steps)\n", epoch, ev, step, steps);
+        loop.curve("eval").emplace_back(static_cast<double>(step), ev);
+    };
+    const auto [first, last] = loop.share(o.batch);  // this rank's sequences of every batch
+    loop.run([&](std::int64_t) {
+        data::CopyBatch b = data::copy_task_batch(o.vocab, o.seq_len, o.batch, batches);  // the same on every rank
         const std::int64_t batch_tokens = b.ntokens;
-        if (comm.size() > 1) b = data::copy_task_rows(b, first, last);
-        opt.zero_grad();
-        Tensor loss = batch_loss(model, b, criterion);  // the mean over this rank's tokens
-        const double share = dp.weight(b.ntokens);
-        const double loss_value = comm.sum(loss.item() * share);  // the batch's mean
-        nn::check_finite_loss(loss_value, step);
-        (comm.size() > 1 ? loss * share : loss).backward();
-        dp.sync_gradients();
-        nn::check_finite_gradients(model, step);
-        opt.set_lr(lr_at(step));
-        opt.step();
-        p.step = step;
-        bar->update(i, batch_tokens * 2,  // source and target tokens
-                    fmt::format("loss {:.4f}  lr {:.1e}", loss_value, opt.lr()));
-        p.loss.emplace_back(static_cast<double>(step), loss_value);
-        p.lr.emplace_back(static_cast<double>(step), opt.lr());
-        if (i == o.batches_per_epoch && comm.is_root()) {
-            double ev = eval_loss(model, o, criterion);
-            run::say("epoch {} eval loss {:.4f}  ({} of {} steps)\n", epoch, ev, step, steps);
-            p.eval.emplace_back(static_cast<double>(step), ev);
-        }
-        boundary.after(step, [&](const std::string& path) {
-            nn::RunRecord record = run_record(flags, p, comm);
-            if (comm.is_root()) nn::save_checkpoint(path, model, &opt, &record);
-        });
-    }
-    boundary.finish(dp);
-    if (!comm.is_root()) return;
-    if (!o.csv.empty()) write_curves(p, o.csv);
-    if (!o.figures.empty())
-        run::write_loss_curve(o.figures, {"copy_task: loss and learning rate", p.loss, p.lr, p.eval, "held-out loss per epoch"});
+        if (loop.communicator().size() > 1) b = data::copy_task_rows(b, first, last);
+        return run::StepLoss{batch_loss(model, b, criterion), b.ntokens, batch_tokens * 2};  // source and target tokens
+    });
+    loop.finish({"copy_task: loss and learning rate", "eval", "held-out loss per epoch"}, o.csv, o.figures);
 }
 
 // Decodes `o.show` held-out sequences for the eye, then the exact-match
@@ -263,19 +184,15 @@ void write_figures(models::Transformer& model, const Options& o) {
 // The flags; the preset, read first, sets the defaults the other flags override.
 void add_flags(CLI::App& app, Options& o, int argc, char** argv) {
     app.option_defaults()->always_capture_default();  // the values a checkpoint records
-    app.add_option("--preset", o.preset,
-                   "default (about 10 seconds on 2 cores), annotated (the Annotated Transformer's run, 2018 post) or "
-                   "annotated2022 (its 2022 revision's run)")
-        ->check(CLI::IsMember({"default", "annotated", "annotated2022"}));
-    o.preset = run::peek_preset(argc, argv, o.preset);  // the preset sets defaults, flags override them
+    const std::vector<std::string> presets = {"default", "annotated", "annotated2022"};
+    o.preset = run::chosen_preset(argc, argv, presets, o.preset);  // the preset sets defaults, flags override them
     apply_preset(o);
+    run::add_preset_flags(app, o.preset, presets,
+                          "default (about 10 seconds on 2 cores), annotated (the Annotated Transformer's run, 2018 "
+                          "post) or annotated2022 (its 2022 revision's run)");
     app.add_option("--vocab", o.vocab, "vocabulary size V (0 pads, symbols 1..V-1)")->check(CLI::Range(3, 100000));
     app.add_option("--seq-len", o.seq_len, "sequence length, start symbol included")->check(CLI::Range(2, 4096));
-    app.add_option("--layers", o.layers, "N, layers in each stack")->check(CLI::Range(1, 64));
-    app.add_option("--d-model", o.d_model, "model width")->check(CLI::Range(2, 8192));
-    app.add_option("--d-ff", o.d_ff, "feed-forward width")->check(CLI::Range(1, 65536));
-    app.add_option("--heads", o.heads, "attention heads h (must divide d_model)")->check(CLI::Range(1, 256));
-    app.add_option("--dropout", o.dropout, "dropout probability")->check(run::finite_range(0.0, 0.99));
+    run::add_model_flags(app, o.model, {.help = "N, layers in each stack"});
     app.add_option("--norm", o.norm, "residual form: pre or post (003)")->check(CLI::IsMember({"pre", "post"}));
     app.add_option("--layer-norm", o.layer_norm,
                    "standard ((a - mu) / sqrt(var + 1e-5), 003) or annotated (001: (a - mu) / (unbiased std + 1e-6))")
@@ -292,23 +209,22 @@ void add_flags(CLI::App& app, Options& o, int argc, char** argv) {
                  "one matrix for the source and target embeddings and the generator (001 \"Embeddings and Softmax\")");
     app.add_option("--smoothing", o.smoothing, "label smoothing")->check(run::finite_range(0.0, 0.99));
     app.add_option("--seed", o.seed, "seed of initialisation and data")->check(run::seed_value());
-    run::add_machine_flags(app, o.machine);
+    run::add_common_flags(app, o.common);
     app.add_option("--eval-sequences", o.eval_sequences, "held-out sequences for the accuracy")->check(CLI::Range(1, 10000000));
     app.add_option("--show", o.show, "held-out sequences to print")->check(CLI::Range(0, 100));
     run::add_checkpoint_flags(app, o.checkpoint, "the model, Adam's state, the generators, the loss curve");
-    app.add_option("--csv", o.csv, "write the loss curve (step,loss,lr,eval_loss) here")
+    app.add_option("--csv", o.csv, "write the curves (step,loss,lr,eval: the held-out loss) here")
         ->check(run::path_value());
     app.add_option("--figures", o.figures,
                    "after training, draw the loss curve and the attention maps of a held-out sequence into this folder (PNG and SVG)")
         ->check(run::path_value());
-    app.add_flag("--detect-anomaly", o.detect_anomaly,
-                 "check every op's output and gradient, and name the first op that makes a NaN or an infinity (slow)");
 }
 
 // The bytes a run holds: Adam's training step, or decoding 100 sequences.
 run::MemoryEstimate memory_estimate(const Options& o, bool training) {
-    const auto N = static_cast<double>(o.layers), D = static_cast<double>(o.d_model), F = static_cast<double>(o.d_ff),
-               V = static_cast<double>(o.vocab), T = static_cast<double>(o.seq_len), H = static_cast<double>(o.heads);
+    const auto N = static_cast<double>(o.model.layers), D = static_cast<double>(o.model.d_model),
+               F = static_cast<double>(o.model.d_ff), V = static_cast<double>(o.vocab), T = static_cast<double>(o.seq_len),
+               H = static_cast<double>(o.model.heads);
     const double B = training ? static_cast<double>(o.batch) : 100;
     run::MemoryEstimate e;
     e.parameters = 3 * V * D + N * (4 * D * D + 2 * D * F) + N * (8 * D * D + 2 * D * F);
@@ -323,7 +239,7 @@ run::MemoryEstimate memory_estimate(const Options& o, bool training) {
 // output paths that can be written and destroy no input, and the memory.
 void check_flags(CLI::App& app, Options& o, std::vector<std::string>& adopted) {
     run::check_checkpoint_flags(app, o.checkpoint, "copy_task", kRecorded, adopted);
-    if (o.d_model % o.heads != 0) throw CLI::ValidationError("--heads", "must divide --d-model");
+    run::check_model_flags(o.model);
     run::require_batch_per_rank("--batch", o.batch);
     run::check_output_file("--save", o.checkpoint.save);
     run::check_output_file("--csv", o.csv);
@@ -338,9 +254,10 @@ int work(const Options& o, const nn::RunRecord& flags, const std::vector<std::st
     auto model = models::make_transformer(model_config(o));
     run::say("copy task: V={} length {} | Transformer N={} d_model={} d_ff={} h={} dropout {} {}-norm ({} LayerNorm){}, "
                "{} parameters | batch {}, {} epochs x {} batches, Adam, {} schedule (warmup {}, lr {}) | {}\n",
-               o.vocab, o.seq_len, o.layers, o.d_model, o.d_ff, o.heads, o.dropout, o.norm, o.layer_norm,
+               o.vocab, o.seq_len, o.model.layers, o.model.d_model, o.model.d_ff, o.model.heads, o.model.dropout, o.norm,
+               o.layer_norm,
                o.share_embeddings ? ", shared embeddings" : "", model->parameter_count(), o.batch, o.epochs,
-               o.batches_per_epoch, o.schedule, o.warmup, o.lr, run::machine_summary(o.machine));
+               o.batches_per_epoch, o.schedule, o.warmup, o.lr, run::machine_summary(o.common.machine));
     run::say_adopted(o.checkpoint, adopted);
     if (o.checkpoint.load.empty())
         run::timed("trained", [&] { train(*model, o, flags); });
@@ -355,18 +272,10 @@ int work(const Options& o, const nn::RunRecord& flags, const std::vector<std::st
 }  // namespace
 
 int main(int argc, char** argv) {
-    run::join_job();  // under mpirun: one rank of a data-parallel job
     Options o;
     CLI::App app{"Train a Transformer on the copy task, then decode held-out sequences."};
     add_flags(app, o, argc, argv);
     std::vector<std::string> adopted;
-    if (int status = run::parse_flags(app, argc, argv, "copy_task", [&] { check_flags(app, o, adopted); });
-        status >= 0)
-        return status;
-    nn::RunRecord flags;
-    run::record_flags(app, "copy_task", kRecorded.all(), flags);
-    return run::run_program("copy_task", o.detect_anomaly, [&] {
-        run::apply_machine_flags(o.machine, argv);
-        return work(o, flags, adopted);
-    });
+    return run::program_main("copy_task", app, argc, argv, o.common, [&] { check_flags(app, o, adopted); },
+                             [&] { return work(o, run::recorded_flags(app, "copy_task", kRecorded), adopted); });
 }

@@ -16,6 +16,12 @@ std::vector<std::string> FlagGroups::all() const {
     return out;
 }
 
+nn::RunRecord recorded_flags(const CLI::App& app, const std::string& program, const FlagGroups& groups) {
+    nn::RunRecord record;
+    record_flags(app, program, groups.all(), record);
+    return record;
+}
+
 void add_checkpoint_flags(CLI::App& app, CheckpointFlags& flags, const std::string& what_save_holds) {
     app.add_option("--save", flags.save,
                    fmt::format("write a checkpoint here ({}) after training, at each --save-every, and when stopped "
@@ -48,7 +54,7 @@ nn::RunRecord check_checkpoint_flags(CLI::App& app, CheckpointFlags& flags, cons
         }
         adopted = adopt_flags(app, record, program, groups.all(), "--resume", flags.resume);
         if (flags.save.empty()) flags.save = flags.resume;  // the run's checkpoint, carried on
-        else register_input(flags.resume);
+        else if (!same_file(flags.save, flags.resume)) register_input(flags.resume);
     } else if (!flags.load.empty()) {
         for (const std::string& name : groups.training)
             if (app.get_option(name)->count() > 0)

@@ -4,7 +4,9 @@
 //                      --save-every, and when the run is stopped by a signal)
 //   --save-every N|Nm  also every N steps or every N minutes
 //   --load FILE        evaluate a saved model without training
-//   --resume FILE      continue a saved run where it stopped (--save defaults to FILE)
+//   --resume FILE      continue a saved run where it stopped (--save defaults to
+//                      FILE; the original command with --resume FILE appended
+//                      works, its --save naming FILE)
 // and what they need checked before any work: --load and --resume exclude each
 // other; the file exists and is a sound checkpoint of this program; the flags
 // it records are adopted or, given with other values, refused
@@ -31,6 +33,9 @@ struct FlagGroups {
     std::vector<std::string> model, training, run;
     std::vector<std::string> all() const;
 };
+
+// The run record of the flags `groups` names, for the checkpoints the run writes.
+nn::RunRecord recorded_flags(const CLI::App& app, const std::string& program, const FlagGroups& groups);
 
 void add_checkpoint_flags(CLI::App& app, CheckpointFlags& flags, const std::string& what_save_holds);
 

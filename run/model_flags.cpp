@@ -16,7 +16,7 @@ void add_model_flags(CLI::App& app, ModelFlags& m, const LayersFlag& layers) {
 
 void check_model_flags(const ModelFlags& m) {
     if (m.d_model % m.heads != 0)
-        throw CLI::ValidationError("--heads", fmt::format("{} must divide --d-model {}", m.heads, m.d_model));
+        throw CLI::ValidationError("--heads", fmt::format("must divide --d-model ({} does not divide {})", m.heads, m.d_model));
 }
 
 }  // namespace run

@@ -30,15 +30,6 @@ Registry& registry() {
     return r;
 }
 
-// Two paths name the same file: the same inode when both exist, the same
-// absolute path (links in the folders resolved) when one does not yet.
-bool same_file(const std::string& a, const std::string& b) {
-    std::error_code ec;
-    if (fs::exists(a, ec) && fs::exists(b, ec)) return fs::equivalent(a, b, ec);
-    fs::path ca = fs::weakly_canonical(a, ec), cb = fs::weakly_canonical(b, ec);
-    return !ec && ca == cb;
-}
-
 std::string input_clash(const std::string& path, const std::string& input) {
     return path == input ? fmt::format("{} is an input of this run; it is never overwritten", path)
                          : fmt::format("{} is the same file as {}, an input of this run; it is never overwritten", path,
@@ -72,6 +63,13 @@ void probe_writable(const std::string& flag, const fs::path& folder) {
 }
 
 }  // namespace
+
+bool same_file(const std::string& a, const std::string& b) {
+    std::error_code ec;
+    if (fs::exists(a, ec) && fs::exists(b, ec)) return fs::equivalent(a, b, ec);
+    fs::path ca = fs::weakly_canonical(a, ec), cb = fs::weakly_canonical(b, ec);
+    return !ec && ca == cb;
+}
 
 void register_input(const std::string& path) {
     if (!path.empty()) registry().inputs.push_back(path);

@@ -11,6 +11,10 @@
 
 namespace run {
 
+// Two paths name the same file: the same inode when both exist, the same
+// absolute path (links in the folders resolved) when one does not yet.
+bool same_file(const std::string& a, const std::string& b);
+
 // A file the program reads: no output may ever be written over it.
 void register_input(const std::string& path);
 
