@@ -17,8 +17,8 @@ DataParallel::DataParallel(nn::Module& model, Communicator& comm) : model_(model
         comm_.broadcast(p.raw_data(), static_cast<std::size_t>(p.numel()) * autograd::dtype_size(p.dtype()));
 }
 
-std::pair<std::int64_t, std::int64_t> DataParallel::share(std::int64_t n) const {
-    const std::int64_t size = comm_.size(), r = comm_.rank(), base = n / size, extra = n % size;
+std::pair<std::int64_t, std::int64_t> DataParallel::share(std::int64_t n, const Communicator& comm) {
+    const std::int64_t size = comm.size(), r = comm.rank(), base = n / size, extra = n % size;
     const std::int64_t begin = r * base + std::min(r, extra);
     return {begin, begin + base + (r < extra ? 1 : 0)};
 }

@@ -28,7 +28,8 @@ public:
 
     // Rows [begin, end) of a batch of `n` rows that this rank computes: the
     // ranks take consecutive parts, the first n % size ranks one row more.
-    std::pair<std::int64_t, std::int64_t> share(std::int64_t n) const;
+    std::pair<std::int64_t, std::int64_t> share(std::int64_t n) const { return share(n, comm_); }
+    static std::pair<std::int64_t, std::int64_t> share(std::int64_t n, const Communicator& comm);
 
     // n_r / n: this rank's part of the batch's counted items (one collective).
     double weight(std::int64_t local_count);

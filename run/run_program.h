@@ -13,6 +13,7 @@
 #include "autograd/autograd.h"
 #include "run/console.h"
 #include "run/interruption.h"
+#include "run/job_agreement.h"
 #include "nn/non_finite.h"
 
 namespace run {
@@ -26,6 +27,9 @@ inline int run_program(const char* program, bool detect_anomaly, const std::func
     } catch (const Interrupted& e) {
         if (!console_quiet()) fmt::print(stderr, "{}: {}\n", program, e.what());  // every rank stopped at one step
         return 128 + e.signal;
+    } catch (const JobMismatch& e) {
+        if (!console_quiet()) fmt::print(stderr, "{}: {}\n", program, e.what());  // every rank found it
+        return 1;
     } catch (const nn::NonFiniteError& e) {
         fmt::print(stderr, "{}: {}: training stopped, nothing saved (try a lower --lr; --detect-anomaly names the op)\n",
                    program, e.what());

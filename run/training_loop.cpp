@@ -10,6 +10,7 @@
 #include "nn/non_finite.h"
 #include "run/console.h"
 #include "run/data_parallel_run.h"
+#include "run/job_agreement.h"
 #include "run/loss_curve_figure.h"
 #include "run/output_files.h"
 #include "run/progress_bar.h"
@@ -26,8 +27,7 @@ TrainingLoop::TrainingLoop(nn::Module& model, nn::optim::Optimizer& opt, LoopPla
       plan_(std::move(plan)),
       checkpoint_(checkpoint),
       flags_(std::move(flags)),
-      comm_(distributed::Communicator::world()),
-      dp_(model) {
+      comm_(distributed::Communicator::world()) {
     if (plan_.steps < 1 || plan_.epoch_steps < 1)
         throw std::logic_error(fmt::format("TrainingLoop: {} steps in epochs of {}", plan_.steps, plan_.epoch_steps));
     curve("loss");
@@ -80,6 +80,8 @@ void TrainingLoop::restore(const nn::RunRecord& r, const std::string& path) {
 }
 
 void TrainingLoop::run(const std::function<StepLoss(std::int64_t)>& step_loss) {
+    require_same_job(comm_, job_description(flags_, model_, {{"--save", !checkpoint_.save.empty()}}));
+    dp_ = std::make_unique<distributed::DataParallel>(model_);
     if (resumed()) {
         nn::RunRecord saved;
         nn::load_checkpoint(checkpoint_.resume, model_, &opt_, &saved);
@@ -105,11 +107,11 @@ void TrainingLoop::run(const std::function<StepLoss(std::int64_t)>& step_loss) {
         const StepLoss s = step_loss(step);
         const bool mine = s.loss.defined();  // an epoch's short last batch may leave a rank no row
         const Tensor& shown = s.shown.defined() ? s.shown : s.loss;
-        const double share = dp_.weight(mine ? s.counted : 0);
+        const double share = dp_->weight(mine ? s.counted : 0);
         const double value = comm_.sum(mine ? shown.item() * share : 0.0);  // the batch's mean
         nn::check_finite_loss(s.shown.defined() ? comm_.sum(mine ? s.loss.item() * share : 0.0) : value, step);
         if (mine) (comm_.size() > 1 ? s.loss * share : s.loss).backward();
-        dp_.sync_gradients();
+        dp_->sync_gradients();
         nn::check_finite_gradients(model_, step);
         if (clip) nn::clip_grad_norm_(model_.parameters(), plan_.clip);
         opt_.step();
@@ -127,7 +129,7 @@ void TrainingLoop::run(const std::function<StepLoss(std::int64_t)>& step_loss) {
             if (comm_.is_root()) nn::save_checkpoint(path, model_, &opt_, &r);
         });
     }
-    boundary.finish(dp_);
+    boundary.finish(*dp_);
 }
 
 void TrainingLoop::finish(const Figure& figure, const std::string& csv, const std::string& figures) const {

@@ -72,9 +72,8 @@ struct StepLoss {
 
 class TrainingLoop {
 public:
-    // Joins the job's data parallelism (rank 0's weights on every rank). The
-    // checkpoint flags say where to save and what to resume from; `flags` is
-    // the run record of the program's flags (run::record_flags).
+    // The checkpoint flags say where to save and what to resume from; `flags`
+    // is the run record of the program's flags (run::recorded_flags).
     TrainingLoop(nn::Module& model, nn::optim::Optimizer& opt, LoopPlan plan, const CheckpointFlags& checkpoint,
                  nn::RunRecord flags);
 
@@ -95,7 +94,9 @@ public:
     const std::vector<std::pair<std::string, Curve>>& curves() const { return curves_; }
 
     // Rows [begin, end) of a batch of n rows that this rank computes.
-    std::pair<std::int64_t, std::int64_t> share(std::int64_t n) const { return dp_.share(n); }
+    std::pair<std::int64_t, std::int64_t> share(std::int64_t n) const {
+        return distributed::DataParallel::share(n, comm_);
+    }
     const distributed::Communicator& communicator() const { return comm_; }
     std::int64_t step() const { return step_; }
     std::int64_t epoch_of(std::int64_t step) const { return (step - 1) / plan_.epoch_steps + 1; }
@@ -110,9 +111,12 @@ public:
     // Appended to the progress bar's metrics ("best validation 71.1% (step 850)").
     std::function<std::string()> bar_note;
 
-    // Restores the run --resume names, if any, then trains from the step after
-    // the last one taken to plan.steps. Throws run::Interrupted after a stop
-    // signal, once the run is saved.
+    // Checks that the ranks of an mpirun job run one job (run/job_agreement.h:
+    // the flags and texts the record holds, the parameters, --save), joins the
+    // job's data parallelism (rank 0's weights on every rank), restores the
+    // run --resume names, if any, then trains from the step after the last one
+    // taken to plan.steps. Throws run::Interrupted after a stop signal, once
+    // the run is saved.
     void run(const std::function<StepLoss(std::int64_t step)>& step_loss);
 
     // On rank 0: the curves as CSV (one row a step, a column a curve) and the
@@ -133,7 +137,7 @@ private:
     CheckpointFlags checkpoint_;
     nn::RunRecord flags_;
     const distributed::Communicator& comm_;
-    distributed::DataParallel dp_;
+    std::unique_ptr<distributed::DataParallel> dp_;
     std::int64_t step_ = 0;
     std::vector<std::pair<std::string, Curve>> curves_;
     std::vector<std::pair<std::string, autograd::Generator*>> generators_;
