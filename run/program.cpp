@@ -1,5 +1,7 @@
 #include "run/program.h"
 
+#include <cstdio>
+
 #include "run/data_parallel_run.h"
 #include "run/flags.h"
 #include "run/run_program.h"
@@ -15,6 +17,9 @@ void add_common_flags(CLI::App& app, CommonFlags& flags) {
 int program_main(const char* program, CLI::App& app, int argc, char** argv, CommonFlags& common,
                  const std::function<void()>& check_flags, const std::function<int()>& work) {
     join_job();  // under mpirun: one rank of a data-parallel job
+    // A line reaches a log as soon as it is printed, so a run killed with its
+    // output redirected leaves the log of what it did.
+    std::setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);
     if (int status = parse_flags(app, argc, argv, program, check_flags); status >= 0) return status;
     return run_program(program, common.detect_anomaly, [&] {
         apply_machine_flags(common.machine, argv);

@@ -23,7 +23,11 @@ inline int run_program(const char* program, bool detect_anomaly, const std::func
         install_stop_handlers();
         std::optional<autograd::AnomalyGuard> anomaly;
         if (detect_anomaly) anomaly.emplace();
-        return work();
+        const int status = work();
+        // A signal in a phase that does not stop on it (decoding, sampling)
+        // still ends the program with its status.
+        if (const int sig = stop_signal()) throw Interrupted(sig, fmt::format("stopped by {}", signal_name(sig)));
+        return status;
     } catch (const Interrupted& e) {
         if (!console_quiet()) fmt::print(stderr, "{}: {}\n", program, e.what());  // every rank stopped at one step
         return 128 + e.signal;

@@ -93,7 +93,9 @@ std::int64_t saved_step(const nn::RunRecord& record, const std::string& path) {
         throw std::runtime_error(fmt::format("{} holds no training state to resume (a checkpoint of a finished run of "
                                              "an older version?); --load evaluates it",
                                              path));
-    return it->second.data<std::int64_t>()[0];
+    const std::int64_t step = it->second.data<std::int64_t>()[0];
+    if (step < 0) throw std::runtime_error(fmt::format("{} records step {}: a damaged checkpoint", path, step));
+    return step;
 }
 
 Tensor step_tensor(std::int64_t step) {

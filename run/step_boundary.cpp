@@ -28,6 +28,13 @@ void StepBoundary::after(std::int64_t step, const std::function<void(const std::
     throw Interrupted(d.stop, fmt::format("stopped by {} at step {} of {}; {}", signal_name(d.stop), step, steps_, what));
 }
 
+void StepBoundary::stop_if_asked() const {
+    const int stop = comm_.max(stop_signal());
+    if (!stop) return;
+    const std::string what = saved_at_ == steps_ ? fmt::format("{} written", path_) : std::string("nothing saved");
+    throw Interrupted(stop, fmt::format("stopped by {} after the last step ({}); {}", signal_name(stop), steps_, what));
+}
+
 void StepBoundary::finish(const distributed::DataParallel& dp) const {
     if (saved_at_ > 0) say("checkpoint written to {}\n", path_);
     if (comm_.size() > 1)

@@ -25,6 +25,9 @@ public:
     // Says where the run's checkpoint was written, if it was, and in a job of
     // several processes what summing their gradients cost.
     void finish(const distributed::DataParallel& dp) const;
+    // After the last step: throws Interrupted if a signal came since the last
+    // boundary (during the final save, say), the run being saved.
+    void stop_if_asked() const;
 
 private:
     std::string path_;

@@ -130,6 +130,7 @@ void TrainingLoop::run(const std::function<StepLoss(std::int64_t)>& step_loss) {
         });
     }
     boundary.finish(*dp_);
+    boundary.stop_if_asked();  // a signal that came during the last save
 }
 
 void TrainingLoop::finish(const Figure& figure, const std::string& csv, const std::string& figures) const {
