@@ -16,15 +16,4 @@ Tensor PositionalEncoding::drop(const Tensor& y) const {
     return autograd::dropout(y, dropout, is_training(), autograd::default_generator());
 }
 
-NoPositionalEncoding::NoPositionalEncoding(std::int64_t d, double p) : d_model(d) {
-    if (d <= 0) throw autograd::ValueError(fmt::format("NoPositionalEncoding: d_model must be positive, got {}", d));
-    dropout = p;
-}
-
-// No table, so no longest sequence: any start and T.
-Tensor NoPositionalEncoding::forward(const Tensor& x, std::int64_t start) const {
-    check_input("NoPositionalEncoding", x, start, d_model, start + (x.dim() == 3 ? x.size(1) : 0));
-    return drop(x);
-}
-
 }  // namespace nn
