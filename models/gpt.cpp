@@ -7,6 +7,7 @@
 
 #include "nn/attention_mask.h"
 #include "nn/init.h"
+#include "nn/make_positional_encoding.h"
 
 namespace models {
 

@@ -9,6 +9,7 @@
 #include "nn/layer_norm.h"
 #include "nn/learned_positional_embedding.h"
 #include "nn/linear.h"
+#include "nn/make_positional_encoding.h"
 #include "nn/positional_encoding.h"
 
 namespace models {
@@ -40,7 +41,7 @@ struct GPTConfig {
 // A decoder-only language model (002 "Decoders (e.g., ChatGPT)"; the layout of
 // nanoGPT / GPT-2):
 //   h_0 = POS(E_tok[x])    E_tok[x] + P[:T] with learned, sinusoidal or binary P; E_tok[x] alone;
-//                          or [E_tok[x] ; P_K[:T]] with E_tok K narrower (nn/positional_encoding.h)
+//                          or [E_tok[x] ; P_K[:T]] with E_tok K narrower (nn/make_positional_encoding.h)
 //   h_l = GPTBlock(h_{l-1}),  l = 1..N                        (pre-norm, causal)
 //   logits = LN(h_N) W_out,   W_out = E_tok^T when tied
 // Trained by next-token cross-entropy; sampled auto-regressively (generate.h).

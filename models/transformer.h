@@ -7,6 +7,7 @@
 #include "models/encoder.h"
 #include "models/generator.h"
 #include "nn/embedding.h"
+#include "nn/make_positional_encoding.h"
 #include "nn/positional_encoding.h"
 
 namespace models {
@@ -25,7 +26,7 @@ struct TransformerConfig {
     bool scaled_attention = true;  // false: every attention without 1/sqrt(d_k) (001's dot-product attention)
     nn::AttentionPattern encoder_attention;  // the encoder's self-attention: full, or local (004 §15.6.1)
     bool share_embeddings = false;  // one matrix for source, target and generator (001 "Embeddings and Softmax")
-    // How source and target learn where each token is (nn/positional_encoding.h): 001's sinusoid
+    // How source and target learn where each token is (nn/make_positional_encoding.h): 001's sinusoid
     // added, or none, learned, 004's binary code, the sinusoid concatenated.
     nn::Positions positions = nn::Positions::sinusoidal;
     std::int64_t position_width = 0;  // K of concatenated positions; 0: nn::default_concat_width(d_model)

@@ -5,21 +5,17 @@
 //
 // Format, version 4 (integers little-endian, as written by x86-64 and ARM):
 //   magic     8 bytes   "LECTERN\0"
-//   version   u32       4 (versions 1 to 3 load too: they hold no run record;
-//                       see "name" and "step" below)
+//   version   u32       4 (versions 1 to 3 load too: checkpoint_migration.h says
+//                       how they differ and how they are read)
 //   flags     u32       bit 0: the file holds optimizer state
 //   step      i64       the optimizer's step count (0 without optimizer state)
 //   count     u32       number of tensor records that follow
 //   record    count times:
-//     kind      u8      0 = parameter, 1 = optimizer state, 2 = run record (version 4)
+//     kind      u8      0 = parameter, 1 = optimizer state, 2 = run record
 //     name_len  u32     then name_len bytes of the name
-//                       (parameter: "encoder.layers.0.self_attn.w_q.weight"; in
-//                        versions 1 and 2 the ViT's "embed.position" was not yet
-//                        a module: it loads as "embed.position.weight";
+//                       (parameter: "encoder.layers.0.self_attn.w_q.weight";
 //                        optimizer state: "exp_avg.3" = state "exp_avg" of parameter 3;
-//                        "step.3" = int64 [1], parameter 3's update count, new in
-//                        version 2: a version 1 file gives every parameter with
-//                        state the file's step count, as version 1 bias-corrected)
+//                        "step.3" = int64 [1], parameter 3's update count)
 //                       run record: "config.--heads", "alphabet", "generator.data", ...
 //     dtype     u8      0 = float32, 1 = float64, 2 = int64, 3 = text (bytes, rank 1;
 //                       run records only)

@@ -1,6 +1,7 @@
 #pragma once
 // The checkpoint file's constants, shared by the writer (checkpoint_save.cpp)
-// and the reader (checkpoint_load.cpp). The format is described in checkpoint.h.
+// and the reader (checkpoint_load.cpp, checkpoint_migration.cpp). The format is
+// described in checkpoint.h.
 #include <zlib.h>
 
 #include <bit>
@@ -14,9 +15,7 @@ namespace nn::checkpoint_format {
 static_assert(std::endian::native == std::endian::little, "the checkpoint format is little-endian");
 
 inline constexpr char kMagic[8] = {'L', 'E', 'C', 'T', 'E', 'R', 'N', '\0'};
-// 2: per-parameter step counts ("step.<i>") in the optimizer state;
-// 3: the ViT's position table is a LearnedPositionalEmbedding ("position" -> "position.weight");
-// 4: run records (kind 2), whose text has dtype code 3.
+// The version this build writes; checkpoint_migration.h reads the older ones.
 inline constexpr std::uint32_t kVersion = 4;
 enum Kind : std::uint8_t { kParameter = 0, kOptimizerState = 1, kRunRecord = 2 };
 inline constexpr std::uint8_t kTextCode = 3;

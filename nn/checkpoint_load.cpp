@@ -13,11 +13,13 @@
 
 #include "nn/checkpoint.h"
 #include "nn/checkpoint_format.h"
+#include "nn/checkpoint_migration.h"
 
 namespace nn {
 
 using namespace autograd;
 using namespace checkpoint_format;
+using checkpoint_migration::kOldestVersion;
 
 namespace {
 
@@ -77,7 +79,7 @@ struct Reader {
     Record record(std::uint32_t index) {
         Record r;
         auto kind = get<std::uint8_t>("a record's kind");
-        if (kind > (version >= 4 ? kRunRecord : kOptimizerState)) corrupt(fmt::format("record {} has kind {}", index, kind));
+        if (kind > checkpoint_migration::last_kind(version)) corrupt(fmt::format("record {} has kind {}", index, kind));
         r.kind = static_cast<Kind>(kind);
         auto len = get<std::uint32_t>("a name's length");
         need(len, "a name");
@@ -126,24 +128,6 @@ std::string read_file(const std::string& path) {
     return bytes;
 }
 
-// Version 1 kept one step count for the whole optimizer, and bias-corrected
-// every parameter with it: each parameter that has state is given that count.
-void add_version1_step_counts(std::vector<std::pair<std::string, Tensor>>& state, std::int64_t step) {
-    std::set<std::string> indices;
-    for (const auto& [name, t] : state)
-        if (auto dot = name.rfind('.'); dot != std::string::npos) indices.insert(name.substr(dot + 1));
-    for (const std::string& i : indices)
-        state.emplace_back("step." + i, autograd::tensor({static_cast<double>(step)}, {1}, Dtype::int64));
-}
-
-// Before version 3, PatchEmbedding kept E_pos as its own parameter "position";
-// it is now a LearnedPositionalEmbedding, whose table is "position.weight".
-std::string version3_name(const std::string& name) {
-    const std::string old = "position";
-    bool is_old = name == old || (name.size() > old.size() && name.ends_with("." + old));
-    return is_old ? name + ".weight" : name;
-}
-
 // A checkpoint file whose layout and checksum have been verified; its tensors
 // are still bytes in `bytes`.
 struct CheckedFile {
@@ -166,9 +150,9 @@ CheckedFile read_checked(const std::string& path) {
                                           bytes.size(), kHeader + 4));
     Reader r{bytes, path, sizeof kMagic, bytes.size() - 4, 0};
     f.version = r.get<std::uint32_t>("the version");
-    if (f.version < 1 || f.version > kVersion)
-        throw CheckpointError(fmt::format("load_checkpoint: {} has format version {}; this build reads versions 1 to {}",
-                                          path, f.version, kVersion));
+    if (f.version < kOldestVersion || f.version > kVersion)
+        throw CheckpointError(fmt::format("load_checkpoint: {} has format version {}; this build reads versions {} to {}",
+                                          path, f.version, kOldestVersion, kVersion));
     r.version = f.version;
     f.flags = r.get<std::uint32_t>("the flags");
     f.step = r.get<std::int64_t>("the step count");
@@ -242,16 +226,18 @@ void load_checkpoint(const std::string& path, Module& module, optim::Optimizer* 
         if (rec.kind == kRunRecord) continue;
         if (rec.kind == kOptimizerState) {
             state.emplace_back(rec.name, tensor_of(file, rec));
-        } else if (!saved.emplace(file.version < 3 ? version3_name(rec.name) : rec.name, tensor_of(file, rec)).second) {
-            throw CheckpointError(
-                fmt::format("load_checkpoint: {} is corrupted: parameter '{}' appears twice", path, printable(rec.name)));
+        } else {
+            const std::string name = checkpoint_migration::parameter_name(file.version, rec.name);
+            if (!saved.emplace(name, tensor_of(file, rec)).second)
+                throw CheckpointError(fmt::format("load_checkpoint: {} is corrupted: parameter '{}' appears twice", path,
+                                                  printable(rec.name)));
         }
     }
     auto params = module.named_parameters();
     check_parameters(saved, params, path);
     if (optimizer) {
         if (!(file.flags & 1u)) throw CheckpointError(fmt::format("load_checkpoint: {} holds no optimizer state", path));
-        if (file.version == 1) add_version1_step_counts(state, file.step);
+        checkpoint_migration::upgrade_optimizer_state(file.version, file.step, state);
         try {
             optimizer->load_state(state, file.step);  // validates everything before changing the optimizer
         } catch (const Error& e) {

@@ -1,7 +1,7 @@
 #pragma once
 // Inverted dropout's factor for each element, shared by dropout (dropout.cpp) and the
-// dropout on attention's weights inside multi_head_attention (attention.cpp). Internal
-// to autograd.
+// dropout on attention's weights inside multi_head_attention (attention.cpp and
+// attention_head.cpp). Internal to autograd.
 //   factor = keep / (1 - p),  keep ~ Bernoulli(1 - p)
 // Element i is kept when the i-th number of a stream keyed by one draw of the generator,
 // read as a uniform in [0, 1) of 32 bits, is below 1 - p. Any element can be drawn

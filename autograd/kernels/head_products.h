@@ -1,5 +1,5 @@
 #pragma once
-// The matrix products of one attention head (attention.cpp): a few dozen rows and columns,
+// The matrix products of one attention head (attention_head.cpp): a few dozen rows and columns,
 // where a BLAS call's fixed costs, packing both operands into buffers and taking one from
 // a pool shared by the threads, outweigh the arithmetic. Internal to autograd.
 //   C[i][0..n) = sum over x < k of A(i, x) B[x][0..n),   i < m

@@ -2,8 +2,8 @@
 // Attention's masked softmax on one float32 row and its backward: each computes
 // reference::masked_softmax_row or reference::masked_softmax_row_backward (reference/
 // softmax_row.h, the equations); tested equal in tests/autograd/test_fast_equals_reference.cpp.
-// Used by masked_softmax (softmax.cpp) and multi_head_attention (attention.cpp). Internal to
-// autograd. Compiled in their own file: inlined into a caller's loops, GCC turns the exp's
+// Used by masked_softmax (softmax.cpp) and attention's head kernel (attention_head.cpp).
+// Internal to autograd. Compiled in their own file: inlined into a caller's loops, GCC turns the exp's
 // selects into branches, and the row's loop stays scalar.
 #include <cstdint>
 

@@ -1,7 +1,7 @@
 #include "autograd/ops/attention.h"
 
+#include <algorithm>
 #include <cmath>
-#include <memory>
 #include <optional>
 #include <type_traits>
 
@@ -10,8 +10,8 @@
 #include "autograd/checks.h"
 #include "autograd/factories.h"
 #include "autograd/graph.h"
+#include "autograd/kernels/attention_head.h"
 #include "autograd/kernels/dropout_draw.h"
-#include "autograd/kernels/head_products.h"
 #include "autograd/kernels/softmax_row.h"
 #include "autograd/matrix_view.h"
 #include "autograd/parallel.h"
@@ -24,11 +24,13 @@ namespace {
 // "Multi-head attention"; 004 §15.5.1 eq. 15.54 and §15.5.2 eq. 15.55-15.56), or unscaled
 // dot-product attention when the caller's scale is 1, head by head:
 // reference::attention_head's equations (reference/attention.h), which float64 runs, and
-// head_forward and head_backward below, their float32 twins. Head i reads its own columns of
-// q, k and v where they lie and writes its own columns of z: no copy into [B, H, T, d] and
-// back. One thread does a (batch entry, head) from start to end, with P still in its cache:
-// no result depends on the number of threads. The products are kernels/head_products.h's,
-// not BLAS's: at a head's few dozen rows a BLAS call's fixed costs outweigh its arithmetic.
+// kernels/attention_head.h's twins for float32.
+//   S = Q K^T,  P = softmax(M + scale S),  P~ = P f,  Z = P~ V   (f: dropout's factors)
+// Backward:
+//   dV = P~^T dZ,  dP = (dZ V^T) f,  dS = scale P (dP - sum(dP P)),  dQ = dS K,  dK = dS^T Q
+// Head i reads its own columns of q, k and v where they lie and writes its own columns of z:
+// no copy into [B, H, T, d] and back. One thread does a (batch entry, head) from start to
+// end: no result depends on the number of threads.
 
 struct Sizes {
     std::int64_t B, Tq, Tk, H, dk, dv;
@@ -88,10 +90,7 @@ MaskView mask_view(const Tensor& mask, const Sizes& s) {
     return {mask.data<std::int64_t>(), broadcast_strides(mask.shape(), {s.B, s.Tq, s.Tk})};
 }
 
-// Dropout's draw on P, kept for the backward; none in evaluation and for p = 0. Element e of
-// head bh's P is element bh Tq Tk + e of the [B, H, Tq, Tk] weights: the same factors as
-// autograd::dropout on the weights would draw.
-using DropoutOnP = std::optional<detail::DropoutDraw>;
+using detail::DropoutOnP;
 
 // Dropout's factor f(e) for element e of the P whose first element is element `first` of the
 // weights, as the reference kernel takes it: 1 without dropout.
@@ -103,70 +102,12 @@ auto factor_of(const DropoutOnP& drop, std::int64_t first) {
     };
 }
 
-// One thread's buffers, sized for any (batch entry, head): S (or dP), P~ and dS, and room to
-// pack a product's operand.
+// One thread's buffers for the float32 kernel, reused head after head; none for float64,
+// whose reference allocates its own.
 template <class T>
-struct HeadScratch {
-    std::unique_ptr<T[]> s, p_dropped, ds, pack;
-    HeadScratch(const Sizes& sz, bool backward)
-        : s(new T[sz.p_size()]),
-          p_dropped(new T[sz.p_size()]),
-          ds(backward ? new T[sz.p_size()] : nullptr),
-          pack(new T[detail::pack_size(std::max(sz.Tq, sz.Tk), std::max(sz.dk, sz.dv))]) {}
-};
-
-// P~ = P f: P itself without dropout, else P's dropped copy in `out`.
-template <class T>
-MatrixView<const T> dropped(MatrixView<const T> P, const DropoutOnP& drop, std::int64_t first, T* out) {
-    if (!drop) return P;
-    detail::apply_dropout(*drop, P.data, out, P.rows * P.cols, first);
-    return packed_view<const T>(out, P.rows, P.cols);
-}
-
-// Computes reference::attention_head on one head; tested equal in
-// tests/autograd/test_fast_equals_reference.cpp. `first`: P's first element in the weights.
-// softmax_row: kernels/softmax_row.h's row function for every head of the call.
-void head_forward(MatrixView<const float> Q, MatrixView<const float> K, MatrixView<const float> V,
-                  const MaskRows& mask, float scale, detail::SoftmaxRow* softmax_row, const DropoutOnP& drop,
-                  std::int64_t first, MatrixView<float> Z, MatrixView<float> P, HeadScratch<float>& scratch) {
-    const MatrixView<float> S = packed_view(scratch.s.get(), Q.rows, K.rows);
-    detail::product_abt(Q, K, S, scratch.pack.get());  // S = Q K^T
-    for (std::int64_t i = 0; i < S.rows; ++i)          // P = softmax(M + scale S)
-        softmax_row(S.row(i), P.row(i), S.cols, mask.row(i), mask.col_step, scale);
-    const MatrixView<const float> Pd = dropped<float>(P, drop, first, scratch.p_dropped.get());  // P~ = P f
-    detail::product_ab(Pd, V, Z, scratch.pack.get());                                          // Z = P~ V
-}
-
-// Computes reference::attention_head_backward on one head; tested equal in
-// tests/autograd/test_fast_equals_reference.cpp. Writes each of dQ, dK and dV whose data is
-// not null.
-void head_backward(MatrixView<const float> dZ, MatrixView<const float> Q, MatrixView<const float> K,
-                   MatrixView<const float> V, MatrixView<const float> P, float scale, const DropoutOnP& drop,
-                   std::int64_t first, MatrixView<float> dQ, MatrixView<float> dK, MatrixView<float> dV,
-                   HeadScratch<float>& scratch) {
-    float* pack = scratch.pack.get();
-    if (dV.data) {
-        const MatrixView<const float> Pd = dropped<float>(P, drop, first, scratch.p_dropped.get());  // P~ = P f
-        detail::product_atb(Pd, dZ, dV, pack);                                                      // dV = P~^T dZ
-    }
-    if (!dQ.data && !dK.data) return;
-    const MatrixView<float> dP = packed_view(scratch.s.get(), P.rows, P.cols);
-    const MatrixView<float> dS = packed_view(scratch.ds.get(), P.rows, P.cols);
-    detail::product_abt(dZ, V, dP, pack);                                                 // dP~ = dZ V^T
-    if (drop) detail::apply_dropout(*drop, dP.data, dP.data, dP.rows * dP.cols, first);  // dP = dP~ f
-    for (std::int64_t i = 0; i < dP.rows; ++i)  // dS = scale P (dP - sum(dP P))
-        detail::masked_softmax_row_backward(dP.row(i), P.row(i), dS.row(i), dP.cols, scale);
-    if (dQ.data) detail::product_ab<float>(dS, K, dQ, pack);   // dQ = dS K
-    if (dK.data) detail::product_atb<float>(dS, Q, dK, pack);  // dK = dS^T Q
-}
-
-// Asks the cache for a head's rows before the head is reached: a head's rows are H d_k
-// apart (3 H d_k in qkv), too few and too far apart for the hardware prefetcher to follow.
-template <class T>
-void prefetch(MatrixView<const T> A) {
-    constexpr std::int64_t line = 64 / sizeof(T);
-    for (std::int64_t r = 0; r < A.rows; ++r)
-        for (std::int64_t c = 0; c < A.cols; c += line) __builtin_prefetch(A.row(r) + c);
+std::optional<detail::HeadScratch> scratch_for(const Sizes& s, bool backward) {
+    if constexpr (std::is_same_v<T, float>) return detail::HeadScratch(s.Tq, s.Tk, std::max(s.dk, s.dv), backward);
+    return std::nullopt;
 }
 
 template <class T>
@@ -176,19 +117,17 @@ void attention_forward(const Operands<T>& in, const MaskView& mask, const Sizes&
     detail::SoftmaxRow* softmax_row = nullptr;
     if constexpr (std::is_same_v<T, float>) softmax_row = detail::softmax_row_for(mask.keep != nullptr, s.Tk, scale);
     parallel_for(s.pairs(), s.cost(), [&](std::int64_t begin, std::int64_t end) {
-        HeadScratch<T> scratch(s, false);
+        std::optional<detail::HeadScratch> scratch = scratch_for<T>(s, false);
         for (std::int64_t bh = begin; bh < end; ++bh) {
-            if (bh + 1 < end)
-                for (const MatrixView<const T>& next :
-                     {s.q_of(in.q, bh + 1), s.k_of(in.k, bh + 1), s.v_of(in.v, bh + 1)})
-                    prefetch(next);
+            if (bh + 1 < end) detail::prefetch<T>({s.q_of(in.q, bh + 1), s.k_of(in.k, bh + 1), s.v_of(in.v, bh + 1)});
             const MatrixView<const T> Q = s.q_of(in.q, bh), K = s.k_of(in.k, bh), V = s.v_of(in.v, bh);
             const MaskRows m = mask.of_batch(bh / s.H);
             const std::int64_t first = bh * s.p_size();
             if constexpr (std::is_same_v<T, double>)
                 reference::attention_head(Q, K, V, m, scale, factor_of<T>(drop, first), s.z_of(z, bh), s.p_of(p, bh));
             else
-                head_forward(Q, K, V, m, scale, softmax_row, drop, first, s.z_of(z, bh), s.p_of(p, bh), scratch);
+                detail::attention_head(Q, K, V, m, scale, softmax_row, drop, first, s.z_of(z, bh), s.p_of(p, bh),
+                                       *scratch);
         }
     });
 }
@@ -200,12 +139,11 @@ void attention_backward(const T* dz, const Operands<T>& in, const T* p, const Si
     const T scale = s.scale<T>();
     const MatrixView<T> none{nullptr, 0, 0, 0};  // a gradient that is not wanted
     parallel_for(s.pairs(), 2 * s.cost(), [&](std::int64_t begin, std::int64_t end) {
-        HeadScratch<T> scratch(s, true);
+        std::optional<detail::HeadScratch> scratch = scratch_for<T>(s, true);
         for (std::int64_t bh = begin; bh < end; ++bh) {
             if (bh + 1 < end)
-                for (const MatrixView<const T>& next : {s.z_of(dz, bh + 1), s.q_of(in.q, bh + 1), s.k_of(in.k, bh + 1),
-                                                        s.v_of(in.v, bh + 1), s.p_of(p, bh + 1)})
-                    prefetch(next);
+                detail::prefetch<T>({s.z_of(dz, bh + 1), s.q_of(in.q, bh + 1), s.k_of(in.k, bh + 1),
+                                     s.v_of(in.v, bh + 1), s.p_of(p, bh + 1)});
             const MatrixView<const T> dZ = s.z_of(dz, bh), Q = s.q_of(in.q, bh), K = s.k_of(in.k, bh),
                                       V = s.v_of(in.v, bh), P = s.p_of(p, bh);
             const MatrixView<T> dQ = out.dq ? s.q_of(out.dq, bh) : none, dK = out.dk ? s.k_of(out.dk, bh) : none,
@@ -214,7 +152,7 @@ void attention_backward(const T* dz, const Operands<T>& in, const T* p, const Si
             if constexpr (std::is_same_v<T, double>)
                 reference::attention_head_backward(dZ, Q, K, V, P, scale, factor_of<T>(drop, first), dQ, dK, dV);
             else
-                head_backward(dZ, Q, K, V, P, scale, drop, first, dQ, dK, dV, scratch);
+                detail::attention_head_backward(dZ, Q, K, V, P, scale, drop, first, dQ, dK, dV, *scratch);
         }
     });
 }

@@ -1,8 +1,8 @@
 #pragma once
 // Scaled dot-product attention of one head, forward beside backward: the plain reference
 // (001 "Scaled Dot-Product Attention"; 004 §15.5.1 eq. 15.54 and §15.5.2 eq. 15.55-15.56).
-// float64 runs it; ops/attention.cpp's head_forward and head_backward are its float32 twins,
-// tested equal in tests/autograd/test_fast_equals_reference.cpp.
+// float64 runs it; kernels/attention_head.h is its float32 twin, tested equal in
+// tests/autograd/test_fast_equals_reference.cpp.
 //   Q [Tq, d_k], K [Tk, d_k], V [Tk, d_v], Z [Tq, d_v]: one head's columns (matrix_view.h)
 //   P [Tq, Tk], packed; f(e): dropout's factor of P's element e (0 or 1 / (1 - p); 1 without)
 //   S = Q K^T,  P = softmax(M + scale S),  P~ = P f,  Z = P~ V   (scale = 1 / sqrt(d_k); 1 unscaled)

@@ -14,6 +14,7 @@
 #include <optional>
 #include <vector>
 
+#include "autograd/kernels/attention_head.h"
 #include "autograd/kernels/dropout_draw.h"
 #include "autograd/kernels/head_products.h"
 #include "autograd/kernels/layer_norm_row.h"
@@ -248,33 +249,65 @@ void check_attention(const AttentionCase& c) {
     for (std::size_t j = 0; j < keep.size(); ++j) keep[j] = (j * 3 + 1) % 4 != 0;
     keep[0] = 0;  // batch entry 0's key 0 masked; with Tk = 1 every key of its queries
 
-    // The reference, head by head, on the same layout.
+    // Every head of the problem: fn(at, mask, first), where at(base, T, d) is the head's [T, d]
+    // block of a [B, T, H d] array and `first` is its P's first element in the weights.
     const std::int64_t p_size = c.Tq * c.Tk;
-    std::vector<float> z(dz.size()), p(static_cast<std::size_t>(c.B * c.H * p_size));
-    std::vector<float> dq(q.size()), dk(k.size()), dv(v.size());
+    auto for_each_head = [&](auto fn) {
+        for (std::int64_t bh = 0; bh < c.B * c.H; ++bh) {
+            const std::int64_t b = bh / c.H, h = bh % c.H;
+            auto at = [&](auto* base, std::int64_t T, std::int64_t d) {
+                return MatrixView<std::remove_pointer_t<decltype(base)>>{base + b * T * c.H * d + h * d, T, d, c.H * d};
+            };
+            fn(at, c.masked ? MaskRows{keep.data() + b * c.Tk, 0, 1} : MaskRows{}, bh * p_size);
+        }
+    };
+    const float scale = static_cast<float>(c.scale.value_or(1 / std::sqrt(static_cast<double>(c.dk))));
     Generator draw_gen(42);
     const detail::DropoutDraw draw(c.p_drop, draw_gen.next_u64());  // the op's draw from the same seed
-    for (std::int64_t bh = 0; bh < c.B * c.H; ++bh) {
-        const std::int64_t b = bh / c.H, h = bh % c.H;
-        auto at = [&](auto* base, std::int64_t T, std::int64_t d) {
-            return MatrixView<std::remove_pointer_t<decltype(base)>>{base + b * T * c.H * d + h * d, T, d, c.H * d};
-        };
-        const MaskRows mask = c.masked ? MaskRows{keep.data() + b * c.Tk, 0, 1} : MaskRows{};
+
+    // The reference, head by head, on the same layout.
+    std::vector<float> z(dz.size()), p(static_cast<std::size_t>(c.B * c.H * p_size));
+    std::vector<float> dq(q.size()), dk(k.size()), dv(v.size());
+    for_each_head([&](auto at, const MaskRows& mask, std::int64_t first) {
         auto f = [&](std::int64_t e) {
             return c.p_drop > 0 ? detail::dropout_factor(draw.key, draw.keep_below, static_cast<float>(draw.kept),
-                                                         bh * p_size + e)
+                                                         first + e)
                                 : 1.0f;
         };
-        const MatrixView<float> P = packed_view(p.data() + bh * p_size, c.Tq, c.Tk);
-        const float scale = static_cast<float>(c.scale.value_or(1 / std::sqrt(static_cast<double>(c.dk))));
+        const MatrixView<float> P = packed_view(p.data() + first, c.Tq, c.Tk);
         reference::attention_head<float>(at(q.data(), c.Tq, c.dk), at(k.data(), c.Tk, c.dk), at(v.data(), c.Tk, c.dv),
                                          mask, scale, f, at(z.data(), c.Tq, c.dv), P);
         reference::attention_head_backward<float>(at(dz.data(), c.Tq, c.dv), at(q.data(), c.Tq, c.dk),
                                                   at(k.data(), c.Tk, c.dk), at(v.data(), c.Tk, c.dv), P, scale, f,
                                                   at(dq.data(), c.Tq, c.dk), at(dk.data(), c.Tk, c.dk),
                                                   at(dv.data(), c.Tk, c.dv));
+    });
+    const std::int64_t bound_k = std::max({c.dk, c.dv, c.Tk, c.Tq});
+
+    // The float32 kernel, head by head on the same layout, with one thread's buffers.
+    {
+        std::vector<float> kz(z.size()), kp(p.size()), kdq(q.size()), kdk(k.size()), kdv(v.size());
+        detail::DropoutOnP drop;
+        if (c.p_drop > 0) drop.emplace(draw);
+        detail::SoftmaxRow* const softmax_row = detail::softmax_row_for(c.masked, c.Tk, scale);
+        detail::HeadScratch scratch(c.Tq, c.Tk, std::max(c.dk, c.dv), /*backward=*/true);
+        for_each_head([&](auto at, const MaskRows& mask, std::int64_t first) {
+            const MatrixView<float> P = packed_view(kp.data() + first, c.Tq, c.Tk);
+            detail::attention_head(at(q.data(), c.Tq, c.dk), at(k.data(), c.Tk, c.dk), at(v.data(), c.Tk, c.dv), mask,
+                                   scale, softmax_row, drop, first, at(kz.data(), c.Tq, c.dv), P, scratch);
+            detail::attention_head_backward(at(dz.data(), c.Tq, c.dv), at(q.data(), c.Tq, c.dk),
+                                            at(k.data(), c.Tk, c.dk), at(v.data(), c.Tk, c.dv), P, scale, drop, first,
+                                            at(kdq.data(), c.Tq, c.dk), at(kdk.data(), c.Tk, c.dk),
+                                            at(kdv.data(), c.Tk, c.dv), scratch);
+        });
+        require_close(kp, p, bound_k, "kernel P");
+        require_close(kz, z, bound_k, "kernel Z");
+        require_close(kdq, dq, bound_k, "kernel dQ");
+        require_close(kdk, dk, bound_k, "kernel dK");
+        require_close(kdv, dv, bound_k, "kernel dV");
     }
 
+    // The op, which runs that kernel over the heads on 1 and 2 threads.
     auto tensor_of = [](const std::vector<float>& x, Shape shape) {
         return tensor(std::vector<double>(x.begin(), x.end()), shape);
     };
@@ -282,7 +315,6 @@ void check_attention(const AttentionCase& c) {
         const std::vector<double> x = t.to_vector();
         return std::vector<float>(x.begin(), x.end());
     };
-    const std::int64_t bound_k = std::max({c.dk, c.dv, c.Tk, c.Tq});
     on_one_and_two_threads([&] {
         Tensor tq = tensor_of(q, {c.B, c.Tq, c.H * c.dk}).requires_grad_();
         Tensor tk = tensor_of(k, {c.B, c.Tk, c.H * c.dk}).requires_grad_();
@@ -302,7 +334,8 @@ void check_attention(const AttentionCase& c) {
 
 }  // namespace
 
-TEST_CASE("multi_head_attention in float32 equals reference::attention_head at every tail length", "[forward]") {
+TEST_CASE("attention_head and multi_head_attention in float32 equal reference::attention_head at every tail length",
+          "[forward]") {
     for (std::int64_t Tk : {1, 7, 8, 9, 17, 25})
         for (std::int64_t Tq : {1, 9, 17})
             for (auto [dk, dv] : {std::pair<std::int64_t, std::int64_t>{3, 2}, {8, 8}, {16, 9}})
@@ -310,7 +343,8 @@ TEST_CASE("multi_head_attention in float32 equals reference::attention_head at e
                     for (double p_drop : {0.0, 0.3}) check_attention({4, Tq, Tk, 2, dk, dv, masked, p_drop});
 }
 
-TEST_CASE("multi_head_attention in float32 without the 1/sqrt(d_k) scale equals the reference's", "[forward]") {
+TEST_CASE("attention_head and multi_head_attention in float32 without the 1/sqrt(d_k) scale equal the reference's",
+          "[forward]") {
     for (std::int64_t Tk : {7, 9, 17})
         for (bool masked : {false, true})
             for (double scale : {1.0, 0.3}) check_attention({2, 9, Tk, 2, 8, 8, masked, 0.0, scale});

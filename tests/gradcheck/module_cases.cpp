@@ -22,6 +22,7 @@
 #include "nn/loss.h"
 #include "nn/mixture_of_experts.h"
 #include "nn/multi_head_attention.h"
+#include "nn/no_positional_encoding.h"
 #include "nn/scaled_dot_product_attention.h"
 #include "nn/sinusoidal_positional_encoding.h"
 #include "nn/sublayer_connection.h"

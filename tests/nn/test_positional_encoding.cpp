@@ -6,6 +6,8 @@
 #include "nn/binary_positional_encoding.h"
 #include "nn/concatenated_positional_encoding.h"
 #include "nn/learned_positional_embedding.h"
+#include "nn/make_positional_encoding.h"
+#include "nn/no_positional_encoding.h"
 #include "nn/sinusoidal_positional_encoding.h"
 
 using namespace autograd;
