@@ -59,6 +59,25 @@ void accumulate_into_leaf(TensorImpl* leaf, const Tensor& g, bool from_an_op) {
     }
 }
 
+// GraphError unless every tensor `n`'s formula may read is as it was when the
+// op ran: an in-place change since (under a NoGradGuard) would make it compute
+// the gradient of another function, silently.
+void check_versions(const Node& n) {
+    auto changed = [&](const std::string& what, const Shape& shape, std::uint64_t now, std::uint64_t then) {
+        return GraphError(fmt::format("backward: {} of '{}' ({}) was modified by an in-place operation after '{}' "
+                                      "used it: it is at version {}, '{}' saw version {} (change a clone(), or "
+                                      "change it after backward())",
+                                      what, n.name, shape_str(shape), n.name, now, n.name, then));
+    };
+    for (std::size_t i = 0; i < n.inputs.size(); ++i) {
+        const Tensor& in = n.inputs[i];
+        if (in.defined() && in.impl()->storage->version != n.input_versions[i])
+            throw changed(fmt::format("input {}", i), in.shape(), in.impl()->storage->version, n.input_versions[i]);
+    }
+    if (auto out = n.output_storage.lock(); out && out->version != n.output_version)
+        throw changed("the output", n.output_shape, out->version, n.output_version);
+}
+
 void free_node(Node* n) {
     n->inputs.clear();
     n->backward = nullptr;
@@ -90,8 +109,12 @@ Tensor record(const char* op, std::vector<Tensor> inputs, Tensor out, BackwardFn
     bool any = false;
     for (const Tensor& t : inputs) any = any || (t.defined() && t.requires_grad());
     if (!any) return out;
-    out.impl()->grad_fn = std::make_shared<Node>(op, std::move(inputs), std::move(backward));
-    out.impl()->grad_fn->output_shape = out.shape();
+    auto node = std::make_shared<Node>(op, std::move(inputs), std::move(backward));
+    node->output_shape = out.shape();
+    for (const Tensor& t : node->inputs) node->input_versions.push_back(t.defined() ? t.impl()->storage->version : 0);
+    node->output_storage = out.impl()->storage;
+    node->output_version = out.impl()->storage->version;
+    out.impl()->grad_fn = std::move(node);
     out.impl()->requires_grad = true;
     return out;
 }
@@ -132,6 +155,7 @@ void Tensor::backward(const Tensor& grad) const {
             "backward: the graph through '{}' was freed by an earlier backward()", root->name));
 
     std::vector<std::shared_ptr<Node>> order = reverse_topological(root);
+    for (const std::shared_ptr<Node>& node : order) check_versions(*node);  // before any gradient moves
     std::unordered_map<Node*, Tensor> grads{{root.get(), grad}};
     for (const std::shared_ptr<Node>& node : order) {
         auto it = grads.find(node.get());
@@ -144,14 +168,15 @@ void Tensor::backward(const Tensor& grad) const {
         if (t_observer) t_observer->see(*node, dy);
         std::vector<Tensor> dx = node->backward(dy);
         if (dx.size() != node->inputs.size())
-            throw GraphError(fmt::format("internal: backward of '{}' returned {} gradients for {} inputs",
+            throw GraphError(fmt::format("backward of '{}' returned {} gradients for its {} inputs (its backward "
+                                         "formula must return one per input, undefined where none is needed)",
                                          node->name, dx.size(), node->inputs.size()));
         if (anomaly_enabled()) check_backward_anomaly(node->name, node->inputs, dy, dx);
         for (std::size_t i = 0; i < dx.size(); ++i) {
             const Tensor& in = node->inputs[i];
             if (!dx[i].defined() || !in.defined() || !in.requires_grad()) continue;
             if (dx[i].shape() != in.shape())
-                throw GraphError(fmt::format("internal: backward of '{}' gave input {} a gradient of shape {}, not {}",
+                throw GraphError(fmt::format("backward of '{}' gave input {} a gradient of shape {}, not its shape {}",
                                              node->name, i, shape_str(dx[i].shape()), shape_str(in.shape())));
             if (Node* producer = in.impl()->grad_fn.get()) {
                 Tensor& acc = grads[producer];

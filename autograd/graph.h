@@ -31,10 +31,16 @@ struct Node {
     std::vector<Tensor> inputs;
     BackwardFn backward;
     bool freed = false;  // set once a backward() has run through it
+    // The versions of the inputs' and the output's storage when the op ran
+    // (tensor.h, Storage): a formula may read any of them, so backward()
+    // refuses to run it once one of them has been changed in place.
+    std::vector<std::uint64_t> input_versions;
+    std::weak_ptr<Storage> output_storage;
+    std::uint64_t output_version = 0;
 };
 
 // Records `op` if grad mode is on and an input requires grad; returns `out`
-// (now carrying the node). The ops call this right after their forward; in
+// (now carrying the node, with the versions of its inputs and of `out`). The ops call this right after their forward; in
 // anomaly mode (autograd/anomaly.h) it first checks `out` by `check`.
 Tensor record(const char* op, std::vector<Tensor> inputs, Tensor out, BackwardFn backward,
               AnomalyCheck check = AnomalyCheck::finite);

@@ -11,10 +11,12 @@
 namespace autograd {
 
 namespace {
+// Checks `t` may be updated in place, and counts the update in its storage's version.
 void check_in_place(const char* op, const Tensor& t) {
     if (!t.defined()) throw ValueError(fmt::format("{}: the tensor is undefined", op));
     if (t.requires_grad() && grad_enabled())
         throw GraphError(fmt::format("{}: in-place update of a tensor that requires grad; use a NoGradGuard", op));
+    ++t.impl()->storage->version;
 }
 }  // namespace
 

@@ -92,6 +92,7 @@ void Tensor::set(const Shape& index, double value) {
     if (requires_grad() && grad_enabled())
         throw GraphError("set: in-place write to a tensor that requires grad; use a NoGradGuard");
     detail::write_element(*this, flat_index(*this, index), value);
+    ++impl_->storage->version;
 }
 
 std::vector<double> Tensor::to_vector() const {

@@ -16,7 +16,11 @@ namespace autograd {
 
 struct Node;
 
-// A block from the caching allocator (allocator.h), freed back to it.
+// A block from the caching allocator (allocator.h), freed back to it. Its
+// version counts the in-place updates of its bytes (fill_, copy_, add_, mul_,
+// set): a graph node notes the versions of its inputs and output when it is
+// recorded, and backward() refuses to run a formula whose tensors have changed
+// since (graph.h).
 struct Storage {
     explicit Storage(std::size_t bytes);
     ~Storage();
@@ -24,6 +28,7 @@ struct Storage {
     Storage& operator=(const Storage&) = delete;
     void* data;
     std::size_t bytes;
+    std::uint64_t version = 0;
 };
 
 struct TensorImpl {
@@ -79,7 +84,8 @@ public:
 
     // In-place updates for optimizers and initialisers. They are not recorded:
     // on a tensor that requires grad they need a NoGradGuard (GraphError
-    // otherwise), as in PyTorch.
+    // otherwise), as in PyTorch. Each bumps the storage's version, so a
+    // backward() that needs the old values refuses instead of using the new.
     Tensor& fill_(double value);
     Tensor& copy_(const Tensor& src);                  // same shape and dtype
     Tensor& add_(const Tensor& other, double alpha = 1);  // this += alpha * other

@@ -33,6 +33,8 @@ void Optimizer::step() {
         active.push_back(i);
     }
     update_all(active);
+    // The parameters changed in place: a graph recorded before this step can no longer run backward.
+    for (std::size_t i : active) ++params_[i].impl()->storage->version;
 }
 
 void Optimizer::update_all(const std::vector<std::size_t>& active) {
