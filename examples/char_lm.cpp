@@ -17,7 +17,9 @@
 #include <chrono>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -26,6 +28,11 @@
 #include "data/char_corpus.h"
 #include "data/text_tokens.h"
 #include "data/train_bpe.h"
+#include "models/generate.h"
+#include "models/gpt.h"
+#include "nn/loss.h"
+#include "nn/lr_schedule.h"
+#include "nn/optim/adamw.h"
 #include "run/attention_figures.h"
 #include "run/checkpoint_flags.h"
 #include "run/console.h"
@@ -33,26 +40,12 @@
 #include "run/expert_routing_figure.h"
 #include "run/figure_files.h"
 #include "run/flags.h"
-#include "run/interruption.h"
 #include "run/load_or_train.h"
-#include "run/loss_curve_figure.h"
-#include "run/machine_flags.h"
 #include "run/memory_budget.h"
+#include "run/model_flags.h"
 #include "run/output_files.h"
-#include "run/progress_bar.h"
-#include "run/recorded_flags.h"
-#include "run/run_program.h"
-#include "run/run_state.h"
-#include "run/step_boundary.h"
-#include "distributed/data_parallel.h"
-#include "models/generate.h"
-#include "models/gpt.h"
-#include "nn/checkpoint.h"
-#include "nn/clip_grad.h"
-#include "nn/loss.h"
-#include "nn/lr_schedule.h"
-#include "nn/non_finite.h"
-#include "nn/optim/adamw.h"
+#include "run/program.h"
+#include "run/training_loop.h"
 
 using namespace autograd;
 
@@ -64,11 +57,12 @@ struct Options {
     std::string text;  // empty: the fortunes corpus
     std::string tokens = "characters";  // or "subwords"
     std::int64_t bpe_vocab = 512;       // subwords: the 256 bytes and the merges learnt
-    std::int64_t context = 64, layers = 4, d_model = 128, heads = 4, d_ff = 512;
+    std::int64_t context = 64;
+    run::ModelFlags model{.layers = 4, .d_model = 128, .heads = 4, .d_ff = 512, .dropout = 0.0};
     std::string positions = "learned";
     bool untie = false;
     std::int64_t block = 0, experts = 0, top_k_experts = 2;
-    double aux = 0.01, dropout = 0.0;
+    double aux = 0.01;
     // 1.2M training characters: 6 x 200 steps of 16 windows of 64. Many small
     // steps learn faster per character than fewer large ones (measured: 1.94
     // nats/char against 2.03 for 32 windows and 2.27 for context 128, 16 windows).
@@ -77,23 +71,25 @@ struct Options {
     double val_fraction = 0.1;
     std::int64_t val_windows = 128;
     std::uint64_t seed = 1;
-    run::MachineFlags machine;
+    run::CommonFlags common;
     std::string prompt;
     double temperature = 0.8;
     std::int64_t top_k = 0, sample_chars = 300;
     std::string csv, figures;
     std::int64_t max_text_bytes = std::int64_t{1} << 30;
     run::CheckpointFlags checkpoint;
-    bool detect_anomaly = false;
 };
 
 // The flags a checkpoint records (recorded_flags.h): --load adopts the model's,
-// --resume all of them.
+// --resume all of them. The text, its split and the validation windows make the
+// run's curves; the sampling flags its samples after each epoch.
+// --max-text-bytes only refuses a text, and the text read is checked against the
+// saved one's digest on resume.
 const run::FlagGroups kRecorded{
     .model = {"--tokens", "--bpe-vocab", "--context", "--layers", "--d-model", "--heads", "--d-ff", "--positions", "--untie", "--block",
               "--experts", "--top-k-experts", "--dropout"},
     .training = {"--aux", "--batch", "--epochs", "--steps", "--lr", "--weight-decay", "--clip"},
-    .run = {"--text", "--val-fraction", "--val-windows", "--seed", "--threads"},
+    .run = {"--text", "--val-fraction", "--val-windows", "--seed", "--prompt", "--temperature", "--top-k", "--sample-chars"},
 };
 
 struct Corpus {
@@ -151,6 +147,10 @@ Corpus load_corpus(const Options& o, const nn::RunRecord& saved) {
                                      : data::read_text_file(o.text, static_cast<std::size_t>(o.max_text_bytes));
         c.digest = fmt::format("{} bytes, CRC-32 {:08x}", bytes.size(),
                                crc32_z(0L, reinterpret_cast<const Bytef*>(bytes.data()), bytes.size()));
+        if (auto was = saved.text.find("corpus"); !o.checkpoint.resume.empty() && was != saved.text.end() &&
+                                                  was->second != c.digest)  // a resumed run reads the text it began on
+            throw std::runtime_error(fmt::format("{} was trained on a text of {}; {} has {}: resume on the same text",
+                                                 o.checkpoint.resume, was->second, c.name, c.digest));
         c.tokens = std::make_unique<data::TextTokens>(text_tokens(o, bytes, saved));
         try {
             c.ids = c.tokens->encode_text(bytes);
@@ -182,8 +182,8 @@ Corpus load_corpus(const Options& o, const nn::RunRecord& saved) {
 
 models::GPTConfig model_config(const Options& o, std::int64_t vocab) {
     models::GPTConfig c;
-    c.vocab = vocab, c.context = o.context, c.d_model = o.d_model, c.n_layers = o.layers, c.heads = o.heads;
-    c.d_ff = o.d_ff, c.dropout = o.dropout, c.tie_weights = !o.untie;
+    c.vocab = vocab, c.context = o.context, c.d_model = o.model.d_model, c.n_layers = o.model.layers;
+    c.heads = o.model.heads, c.d_ff = o.model.d_ff, c.dropout = o.model.dropout, c.tie_weights = !o.untie;
     c.positions = nn::parse_positions(o.positions);
     c.block = o.block, c.experts = o.experts, c.top_k = o.top_k_experts, c.seed = o.seed;
     return c;
@@ -241,17 +241,8 @@ void print_sample(const std::string& title, const Sample& s) {
     run::say("--- {} ---\n{}\n---\n", title, s.text);
 }
 
-// What a resumed run restores beside the weights and AdamW's state: the step,
-// the generators of the windows and of dropout, and the curves so far.
-struct Progress {
-    std::int64_t step = 0;
-    Generator windows;
-    run::Curve loss, lr, val;
-    std::vector<run::Curve> routed;  // with --experts: each expert's share of the assignments per step
-};
-
 // Each expert's share of this step's token-to-expert assignments, over every MoE layer.
-void record_routing(const models::GPT& model, std::int64_t experts, std::int64_t step, Progress& p) {
+std::vector<double> routing_shares(const models::GPT& model, std::int64_t experts) {
     std::vector<double> counts(static_cast<std::size_t>(experts), 0);
     double total = 0;
     for (const auto& block : *model.blocks) {
@@ -260,51 +251,8 @@ void record_routing(const models::GPT& model, std::int64_t experts, std::int64_t
         for (std::int64_t i = 0; i < chosen.numel(); ++i) counts[static_cast<std::size_t>(chosen.data<std::int64_t>()[i])] += 1;
         total += static_cast<double>(chosen.numel());
     }
-    p.routed.resize(counts.size());
-    for (std::size_t e = 0; e < counts.size(); ++e)
-        p.routed[e].emplace_back(static_cast<double>(step), total > 0 ? counts[e] / total : 0.0);
-}
-
-// Every rank's dropout generator is gathered: call on every rank.
-nn::RunRecord run_record(const nn::RunRecord& flags, const Corpus& c, const Progress& p,
-                         const distributed::Communicator& comm) {
-    nn::RunRecord r = flags;
-    r.text[c.tokens->is_subwords() ? "bpe_merges" : "alphabet"] = c.tokens->saved();
-    r.text["corpus"] = c.digest;
-    r.tensors["step"] = run::step_tensor(p.step);
-    r.tensors["generator.windows"] = run::generator_tensor(p.windows);
-    r.tensors["generator.dropout"] = run::gathered_dropout_state(comm);
-    r.tensors["curve.loss"] = run::curve_tensor(p.loss);
-    r.tensors["curve.lr"] = run::curve_tensor(p.lr);
-    r.tensors["curve.val"] = run::curve_tensor(p.val);
-    for (std::size_t e = 0; e < p.routed.size(); ++e)
-        r.tensors[fmt::format("curve.expert.{}", e)] = run::curve_tensor(p.routed[e]);
-    return r;
-}
-
-void restore(Progress& p, const nn::RunRecord& r, const std::string& path, const Corpus& c,
-             const distributed::Communicator& comm) {
-    if (auto digest = r.text.find("corpus"); digest != r.text.end() && digest->second != c.digest)
-        throw std::runtime_error(fmt::format("{} was trained on a text of {}; {} has {}: resume on the same text",
-                                             path, digest->second, c.name, c.digest));
-    p.step = run::saved_step(r, path);
-    run::restore_generator(p.windows, r, "generator.windows");
-    run::restore_dropout_state(r, path, comm);
-    p.loss = run::curve_of(r, "curve.loss");
-    p.lr = run::curve_of(r, "curve.lr");
-    p.val = run::curve_of(r, "curve.val");
-    p.routed.clear();
-    for (std::size_t e = 0; r.tensors.contains(fmt::format("curve.expert.{}", e)); ++e)
-        p.routed.push_back(run::curve_of(r, fmt::format("curve.expert.{}", e)));
-}
-
-void write_curves(const Progress& p, const std::string& csv) {
-    std::string text = "step,loss,lr,val_loss,val_perplexity\n";
-    for (std::size_t i = 0; i < p.loss.size(); ++i)
-        text += fmt::format("{},{},{},,\n", p.loss[i].first, p.loss[i].second, p.lr[i].second);
-    for (const auto& [step, val] : p.val) text += fmt::format("{},,,{},{}\n", step, val, std::exp(val));
-    run::write_output(csv, text);
-    run::say("loss curve written to {}\n", csv);
+    for (double& c : counts) c = total > 0 ? c / total : 0.0;
+    return counts;
 }
 
 // What each layer and head attends to over the first characters of the
@@ -328,81 +276,63 @@ void write_attention_figure(const models::GPT& model, const Corpus& c, const Opt
     run::say("attention drawn in {} and {}\n", paths[0], paths[1]);
 }
 
-// Trains from step 0, or from the checkpoint --resume names, to the last step;
-// saves to --save at each --save-every, on a stop signal and at the end.
+// Trains from step 0, or from the checkpoint --resume names, to the last step
+// (run::TrainingLoop: it saves, resumes, stops on signals and shares the
+// windows between the ranks of an mpirun job); after each epoch, the
+// validation loss and a sample.
 void train(models::GPT& model, const Corpus& c, const Options& o, const nn::RunRecord& flags) {
-    const distributed::Communicator& comm = distributed::Communicator::world();
-    distributed::DataParallel dp(model);  // under mpirun: rank 0's weights everywhere
+    using Clock = std::chrono::steady_clock;
     nn::optim::AdamW opt(model.parameters(), {.lr = o.lr, .beta1 = 0.9, .beta2 = 0.95, .weight_decay = o.weight_decay});
     const std::int64_t total = o.epochs * o.steps;
     nn::WarmupCosineSchedule schedule(o.lr, std::min<std::int64_t>({50, total / 10 + 1, total - 1}), total, o.lr / 10);
-    Progress p{0, Generator(o.seed), {}, {}, {}, {}};
-    const std::string& resume = o.checkpoint.resume;
-    if (!resume.empty()) {
-        nn::RunRecord saved;
-        nn::load_checkpoint(resume, model, &opt, &saved);
-        restore(p, saved, resume, c, comm);
-        run::say("resumed {} at step {} of {}\n", resume, p.step, total);
-    }
-    run::StepBoundary boundary(o.checkpoint, total, comm);
-    const auto last_start = static_cast<std::int64_t>(c.train().size()) - o.context - 1;
-    const auto [first, last] = dp.share(o.batch);  // this rank's windows of every batch
+    run::TrainingLoop loop(model, opt,
+                           {.steps = total, .epoch_steps = o.steps, .unit = "tok",
+                            .lr = [&](std::int64_t step) { return schedule.lr(step); }, .clip = o.clip},
+                           o.checkpoint, flags);
+    Generator windows(o.seed);
+    loop.keep("windows", windows);
+    loop.keep_text(c.tokens->is_subwords() ? "bpe_merges" : "alphabet", c.tokens->saved());
+    loop.keep_text("corpus", c.digest);  // the ranks must read one text, and a resumed run the same (load_corpus)
+    if (o.experts > 0)
+        loop.after_step = [&](std::int64_t step) {  // this rank's share of the batch (rank 0's is saved)
+            const std::vector<double> shares = routing_shares(model, o.experts);
+            for (std::size_t e = 0; e < shares.size(); ++e)
+                loop.curve(fmt::format("expert.{}", e)).emplace_back(static_cast<double>(step), shares[e]);
+        };
+    std::optional<Clock::time_point> epoch_start;  // training time excludes validation, sampling and saving
     double train_seconds = 0;
     std::int64_t train_tokens = 0;
-    std::unique_ptr<run::ProgressBar> bar;
-    for (std::int64_t step = p.step + 1; step <= total; ++step) {
-        const std::int64_t epoch = (step - 1) / o.steps + 1, i = (step - 1) % o.steps + 1;
-        if (!bar || i == 1) {
-            run::say("epoch {}/{}\n", epoch, o.epochs);
-            bar = std::make_unique<run::ProgressBar>(o.steps, "tok");
-        }
+    loop.evaluate = [&](std::int64_t epoch, std::int64_t step) {
+        train_seconds += std::chrono::duration<double>(Clock::now() - *epoch_start).count();
+        epoch_start.reset();
+        const double val = validation_loss(model, c, o);
+        run::say("epoch {} validation loss {}  (training {:.0f} tok/s)\n", epoch, loss_text(c, val),
+                 static_cast<double>(train_tokens) / train_seconds);
+        loop.curve("val").emplace_back(static_cast<double>(step), val);
+        const std::uint64_t seed = o.seed + static_cast<std::uint64_t>(epoch);
+        print_sample(fmt::format("sample after epoch {} (temperature {}, seed {})", epoch, o.temperature, seed),
+                     sample(model, c, o, seed));
+    };
+    const auto last_start = static_cast<std::int64_t>(c.train().size()) - o.context - 1;
+    const auto [first, last] = loop.share(o.batch);  // this rank's windows of every batch
+    loop.run([&](std::int64_t) {
+        if (!epoch_start) epoch_start = Clock::now();
         std::vector<std::int64_t> starts(static_cast<std::size_t>(o.batch));
-        for (auto& s : starts) s = p.windows.randint(last_start + 1);  // random windows, the same on every rank
+        for (auto& s : starts) s = windows.randint(last_start + 1);  // random windows, the same on every rank
         starts = std::vector<std::int64_t>(starts.begin() + first, starts.begin() + last);
         data::TextBatch b = data::text_batch(c.train(), starts, o.context);
-        opt.zero_grad();
-        Tensor ce = cross_entropy(model.forward(b.inputs), b.targets);  // the mean over this rank's characters
+        Tensor ce = cross_entropy(model.forward(b.inputs), b.targets);  // the mean over this rank's tokens
         Tensor loss = o.experts > 0 ? ce + model.aux_loss() * o.aux : ce;  // + the load-balancing term
-        const double share = dp.weight(b.targets.numel());
-        const double loss_value = comm.sum(ce.item() * share), total_value = comm.sum(loss.item() * share);
-        nn::check_finite_loss(total_value, step);
-        (comm.size() > 1 ? loss * share : loss).backward();
-        dp.sync_gradients();
-        nn::check_finite_gradients(model, step);
-        nn::clip_grad_norm_(model.parameters(), o.clip);
-        opt.set_lr(schedule.lr(step));
-        opt.step();
-        p.step = step;
-        const std::int64_t batch_tokens = o.batch * o.context;
-        bar->update(i, batch_tokens, fmt::format("loss {:.3f}  lr {:.1e}", loss_value, opt.lr()));
-        train_tokens += batch_tokens;
-        p.loss.emplace_back(static_cast<double>(step), loss_value);
-        p.lr.emplace_back(static_cast<double>(step), opt.lr());
-        if (o.experts > 0) record_routing(model, o.experts, step, p);  // rank 0's share of the batch
-        if (i == o.steps && comm.is_root()) {
-            train_seconds += bar->seconds();
-            double val = validation_loss(model, c, o);
-            run::say("epoch {} validation loss {}  (training {:.0f} tok/s)\n", epoch, loss_text(c, val),
-                          static_cast<double>(train_tokens) / train_seconds);
-            p.val.emplace_back(static_cast<double>(step), val);
-            print_sample(fmt::format("sample after epoch {} (temperature {}, seed {})", epoch, o.temperature,
-                                     o.seed + static_cast<std::uint64_t>(epoch)),
-                         sample(model, c, o, o.seed + static_cast<std::uint64_t>(epoch)));
-        }
-        boundary.after(step, [&](const std::string& path) {
-            nn::RunRecord record = run_record(flags, c, p, comm);
-            if (comm.is_root()) nn::save_checkpoint(path, model, &opt, &record);
-        });
-    }
-    boundary.finish(dp);
-    if (!comm.is_root()) return;
-    if (!o.csv.empty()) write_curves(p, o.csv);
-    if (!o.figures.empty())
-        run::write_loss_curve(o.figures, {"char_lm: loss and learning rate", p.loss, p.lr, p.val, "validation loss"});
-    if (!o.figures.empty() && !p.routed.empty())
-        run::write_expert_routing(o.figures, fmt::format("char_lm: routing to {} experts, top-{}, aux {}", o.experts,
-                                                              o.top_k_experts, o.aux),
-                                       p.routed);
+        train_tokens += o.batch * o.context;
+        return run::StepLoss{loss, b.targets.numel(), o.batch * o.context, ce};  // the curve shows the cross-entropy
+    });
+    loop.finish({"char_lm: loss and learning rate", "val", "validation loss"}, o.csv, o.figures);
+    if (!loop.communicator().is_root() || o.figures.empty() || o.experts == 0) return;
+    std::vector<run::Curve> routed;
+    for (std::int64_t e = 0; e < o.experts; ++e) routed.push_back(loop.curve(fmt::format("expert.{}", e)));
+    run::write_expert_routing(o.figures,
+                              fmt::format("char_lm: routing to {} experts, top-{}, aux {}", o.experts, o.top_k_experts, o.aux),
+                              routed);
 }
 
 // The flags.
@@ -418,10 +348,8 @@ void add_flags(CLI::App& app, Options& o) {
     app.add_option("--max-text-bytes", o.max_text_bytes, "refuse a --text larger than this")
         ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
     app.add_option("--context", o.context, "T, tokens the model sees (the positions' table)")->check(CLI::Range(2, 8192));
-    app.add_option("--layers", o.layers, "N, blocks")->check(CLI::Range(1, 64));
-    app.add_option("--d-model", o.d_model, "model width")->check(CLI::Range(2, 8192));
-    app.add_option("--heads", o.heads, "attention heads (must divide --d-model)")->check(CLI::Range(1, 256));
-    app.add_option("--d-ff", o.d_ff, "MLP width (each expert's, with --experts)")->check(CLI::Range(1, 65536));
+    run::add_model_flags(app, o.model, {.help = "N, blocks"});
+    app.get_option("--d-ff")->description("MLP width (each expert's, with --experts)");
     app.add_option("--positions", o.positions,
                    "learned, sinusoidal, binary (004 §15.5.3), concatenated (the sinusoid beside the embeddings; "
                    "needs --untie) or none")
@@ -433,7 +361,6 @@ void add_flags(CLI::App& app, Options& o) {
         ->check(CLI::Range(0, 256));
     app.add_option("--top-k-experts", o.top_k_experts, "experts per token")->check(CLI::Range(1, 256));
     app.add_option("--aux", o.aux, "coefficient of the MoE load-balancing loss")->check(run::finite_range(0.0, 100.0));
-    app.add_option("--dropout", o.dropout, "dropout probability")->check(run::finite_range(0.0, 0.99));
     app.add_option("--batch", o.batch, "windows per batch")->check(CLI::Range(1, 100000));
     app.add_option("--epochs", o.epochs, "epochs (each --steps batches, then validation and a sample)")
         ->check(CLI::Range(1, 100000));
@@ -446,31 +373,32 @@ void add_flags(CLI::App& app, Options& o) {
     app.add_option("--val-windows", o.val_windows, "validation windows of --context tokens, at most")
         ->check(CLI::Range(1, 10000000));
     app.add_option("--seed", o.seed, "seed of initialisation, batches and samples")->check(run::seed_value());
-    run::add_machine_flags(app, o.machine);
+    run::add_common_flags(app, o.common);
     app.add_option("--prompt", o.prompt, "text the samples continue (default: a new entry / a new line)");
     app.add_option("--temperature", o.temperature, "sampling temperature; 0: greedy")->check(run::finite_range(0.0, 100.0));
     app.add_option("--top-k", o.top_k, "sample among the k most probable tokens; 0: all")->check(CLI::Range(0, 100000));
     app.add_option("--sample-chars", o.sample_chars, "tokens (characters or subwords) per sample, at most")->check(CLI::Range(1, 1000000));
     run::add_checkpoint_flags(app, o.checkpoint,
                                    "the model, its alphabet, AdamW's state, the generators, the loss curve");
-    app.add_option("--csv", o.csv, "write the loss curve (step,loss,lr,val_loss,val_perplexity) here")
+    app.add_option("--csv", o.csv,
+                   "write the curves here (step,loss,lr,val: the validation loss per token after each epoch; with "
+                   "--experts, expert.0 ...: each expert's share of the routing)")
         ->check(run::path_value());
     app.add_option("--figures", o.figures,
                    "draw the loss curve and the attention over the start of the validation text into this folder (PNG and SVG)")
         ->check(run::path_value());
-    app.add_flag("--detect-anomaly", o.detect_anomaly,
-                 "check every op's output and gradient, and name the first op that makes a NaN or an infinity (slow)");
 }
 
 // The bytes a run holds: AdamW's training step (an evaluation batch is no larger).
 run::MemoryEstimate memory_estimate(const Options& o) {
-    const double T = static_cast<double>(o.context), D = static_cast<double>(o.d_model),
-                 F = static_cast<double>(o.d_ff) * static_cast<double>(std::max<std::int64_t>(o.top_k_experts, 1)),
-                 N = static_cast<double>(o.layers), H = static_cast<double>(o.heads), B = static_cast<double>(o.batch),
+    const double T = static_cast<double>(o.context), D = static_cast<double>(o.model.d_model),
+                 F = static_cast<double>(o.model.d_ff) * static_cast<double>(std::max<std::int64_t>(o.top_k_experts, 1)),
+                 N = static_cast<double>(o.model.layers), H = static_cast<double>(o.model.heads),
+                 B = static_cast<double>(o.batch),
                  E = static_cast<double>(std::max<std::int64_t>(o.experts, 1)),
                  V = o.tokens == "subwords" ? static_cast<double>(o.bpe_vocab) : 256;  // 256: a typical alphabet
     run::MemoryEstimate e;
-    e.parameters = (V + T) * D + N * (4 * D * D + 2 * D * static_cast<double>(o.d_ff) * E);
+    e.parameters = (V + T) * D + N * (4 * D * D + 2 * D * static_cast<double>(o.model.d_ff) * E);
     e.activations = run::transformer_activations(N, B, T, D, F, H, o.block > 0 ? static_cast<double>(o.block) : T) +
                     3 * B * T * V;
     return e;
@@ -482,7 +410,7 @@ run::MemoryEstimate memory_estimate(const Options& o) {
 void check_flags(CLI::App& app, Options& o, nn::RunRecord& saved, std::vector<std::string>& adopted) {
     run::register_input(o.text);
     saved = run::check_checkpoint_flags(app, o.checkpoint, "char_lm", kRecorded, adopted);
-    if (o.d_model % o.heads != 0) throw CLI::ValidationError("--heads", "must divide --d-model");
+    run::check_model_flags(o.model);
     run::require_batch_per_rank("--batch", o.batch);
     if (o.experts > 0 && o.top_k_experts > o.experts)
         throw CLI::ValidationError("--top-k-experts", "must be at most --experts");
@@ -522,10 +450,10 @@ int work(const Options& o, const nn::RunRecord& flags, const nn::RunRecord& save
                   corpus.tokens->is_subwords() ? "a vocabulary" : "an alphabet", corpus.tokens->size());
     run::say("GPT N={} d_model={} h={} d_ff={} context {} {} positions{}{}{}, {} parameters | batch {}, {} epochs x {} "
                "steps, AdamW lr {} | {}\n",
-               o.layers, o.d_model, o.heads, o.d_ff, o.context, o.positions, o.untie ? "" : ", tied output",
+               o.model.layers, o.model.d_model, o.model.heads, o.model.d_ff, o.context, o.positions, o.untie ? "" : ", tied output",
                o.block > 0 ? fmt::format(", block-local L={}", o.block) : "",
                o.experts > 0 ? fmt::format(", MoE {} experts top-{}", o.experts, o.top_k_experts) : "",
-               model->parameter_count(), o.batch, o.epochs, o.steps, o.lr, run::machine_summary(o.machine));
+               model->parameter_count(), o.batch, o.epochs, o.steps, o.lr, run::machine_summary(o.common.machine));
     run::say_adopted(o.checkpoint, adopted);
     if (o.checkpoint.load.empty()) {
         run::timed("trained", [&] { train(*model, corpus, o, flags); });
@@ -550,19 +478,11 @@ int work(const Options& o, const nn::RunRecord& flags, const nn::RunRecord& save
 }  // namespace
 
 int main(int argc, char** argv) {
-    run::join_job();  // under mpirun: one rank of a data-parallel job
     Options o;
     CLI::App app{"Train a character-level GPT on a text and sample from it."};
     add_flags(app, o);
     nn::RunRecord saved;
     std::vector<std::string> adopted;
-    if (int status = run::parse_flags(app, argc, argv, "char_lm", [&] { check_flags(app, o, saved, adopted); });
-        status >= 0)
-        return status;
-    nn::RunRecord flags;
-    run::record_flags(app, "char_lm", kRecorded.all(), flags);
-    return run::run_program("char_lm", o.detect_anomaly, [&] {
-        run::apply_machine_flags(o.machine, argv);
-        return work(o, flags, saved, adopted);
-    });
+    return run::program_main("char_lm", app, argc, argv, o.common, [&] { check_flags(app, o, saved, adopted); },
+                             [&] { return work(o, run::recorded_flags(app, "char_lm", kRecorded), saved, adopted); });
 }

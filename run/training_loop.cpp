@@ -60,7 +60,12 @@ nn::RunRecord TrainingLoop::record() const {
     r.tensors["step"] = step_tensor(step_);
     r.tensors["generator.dropout"] = gathered_dropout_state(comm_);
     for (const auto& [name, gen] : generators_) r.tensors["generator." + name] = generator_tensor(*gen);
-    for (const auto& [name, c] : curves_) r.tensors["curve." + name] = curve_tensor(c);
+    std::string order;  // the curves' order, which the record's map of tensors does not keep
+    for (const auto& [name, c] : curves_) {
+        r.tensors["curve." + name] = curve_tensor(c);
+        order += (order.empty() ? "" : "\n") + name;
+    }
+    r.text["curves"] = order;
     for (const auto& [save, restore] : kept_) save(r);
     return r;
 }
@@ -71,9 +76,20 @@ void TrainingLoop::restore(const nn::RunRecord& r, const std::string& path) {
         throw std::runtime_error(fmt::format("{} was saved at step {}, outside this run's 0 to {}", path, step_, plan_.steps));
     restore_dropout_state(r, path, comm_);
     for (const auto& [name, gen] : generators_) restore_generator(*gen, r, "generator." + name);
-    curves_.clear();
+    // The curves in the order they were first named (the record's map sorts
+    // them by name), then any its list lacks (a record written without one).
+    std::vector<std::string> names;
+    if (auto order = r.text.find("curves"); order != r.text.end())
+        for (std::size_t at = 0; at < order->second.size();) {
+            const std::size_t end = std::min(order->second.find('\n', at), order->second.size());
+            names.push_back(order->second.substr(at, end - at));
+            at = end + 1;
+        }
     for (const auto& [name, t] : r.tensors)
-        if (name.starts_with("curve.")) curve(name.substr(6)) = curve_of(r, name);
+        if (name.starts_with("curve.") && std::find(names.begin(), names.end(), name.substr(6)) == names.end())
+            names.push_back(name.substr(6));
+    curves_.clear();
+    for (const std::string& name : names) curve(name) = curve_of(r, "curve." + name);
     curve("loss");
     curve("lr");
     for (const auto& [save, restore] : kept_) restore(r, path);

@@ -90,7 +90,8 @@ public:
     // written to the CSV. The loop keeps "loss" and "lr".
     Curve& curve(const std::string& name);
     const Curve& curve(const std::string& name) const;
-    // Every curve, in the order they were first named.
+    // Every curve, in the order they were first named (a resumed run's too:
+    // the record lists them), the CSV's columns in that order.
     const std::vector<std::pair<std::string, Curve>>& curves() const { return curves_; }
 
     // Rows [begin, end) of a batch of n rows that this rank computes.
