@@ -4,9 +4,12 @@
 //   ./build/examples/gpt2 --weights model.safetensors --prompt "The meaning of life is" --tokens 100
 //   ./build/examples/gpt2 --random                           the 124M shape, random weights (timing)
 //   ./build/examples/gpt2 --weights m.safetensors --fine-tune text.txt --steps 100 --save tuned.safetensors
+//   ./build/examples/gpt2 --resume tuned.safetensors.resume  a stopped fine-tuning, continued
 //   ./build/examples/gpt2 --help                             every flag
 // The tokenizer is read from --tokenizer, else from the weights' folder when it
 // holds vocab.json and merges.txt, else from the copy in data/gpt2.
+#include <zlib.h>
+
 #include <chrono>
 #include <filesystem>
 #include <memory>
@@ -18,19 +21,21 @@
 #include "autograd/autograd.h"
 #include "data/byte_pair_encoding.h"
 #include "data/char_corpus.h"  // read_text_file, TokenIds, text_batch
+#include "run/checkpoint_flags.h"
 #include "run/console.h"
+#include "run/data_parallel_run.h"
 #include "run/flags.h"
-#include "run/interruption.h"
+#include "run/load_or_train.h"
 #include "run/output_files.h"
-#include "run/progress_bar.h"
-#include "run/run_program.h"
+#include "run/program.h"
+#include "run/run_state.h"
+#include "run/training_loop.h"
 #include "models/generate.h"
 #include "models/gpt2.h"
-#include "nn/clip_grad.h"
 #include "nn/loss.h"
 #include "nn/lr_schedule.h"
-#include "nn/non_finite.h"
 #include "nn/optim/adamw.h"
+#include "nn/output_file.h"
 
 using namespace autograd;
 
@@ -48,10 +53,23 @@ struct Options {
     std::int64_t tokens = 100, top_k = 40;
     double temperature = 0.8;
     std::uint64_t seed = 1;
-    int threads = 2;
+    run::CommonFlags common;
     std::string fine_tune, save;
+    run::CheckpointFlags checkpoint;  // save: the resume state beside --save (kResumeSuffix); no --load
     std::int64_t steps = 100, batch = 4, context = 64;
     double lr = 1e-4, weight_decay = 0.1, clip = 1.0;
+};
+
+// The fine-tuning's resume state (weights, AdamW's moments, the run record) is
+// a Lectern checkpoint beside the safetensors --save names: FILE.resume.
+const std::string kResumeSuffix = ".resume";
+
+// The flags a fine-tuning's result depends on, which --resume adopts or
+// refuses given otherwise. The text is also recorded by its digest.
+const run::FlagGroups kRecorded{
+    .model = {"--weights", "--random", "--size"},
+    .training = {"--fine-tune", "--tokenizer", "--steps", "--batch", "--context", "--lr", "--weight-decay", "--clip"},
+    .run = {"--seed"},
 };
 
 std::filesystem::path tokenizer_dir(const Options& o) {
@@ -62,52 +80,75 @@ std::filesystem::path tokenizer_dir(const Options& o) {
     return LECTERN_GPT2_TOKENIZER_DIR;
 }
 
+// The text's bytes and its GPT-2 tokens, each by size and CRC-32: a resumed
+// run must train on the same tokens (the same text, the same tokenizer).
+std::string text_digest(const std::string& text, const std::vector<std::int64_t>& ids) {
+    return fmt::format("{} bytes, CRC-32 {:08x}; {} tokens, CRC-32 {:08x}", text.size(),
+                       crc32_z(0L, reinterpret_cast<const Bytef*>(text.data()), text.size()), ids.size(),
+                       crc32_z(0L, reinterpret_cast<const Bytef*>(ids.data()), ids.size() * sizeof ids[0]));
+}
+
 // Continues the model on the text's tokens: random windows of --context,
-// AdamW with a warmup then a cosine to a tenth (char_lm's schedule).
-void fine_tune(models::GPT& model, const data::BytePairEncoding& bpe, const Options& o) {
+// AdamW with a warmup then a cosine to a tenth (char_lm's schedule), from step
+// 0 or from the state --resume names (run::TrainingLoop: it saves the resume
+// state, stops on signals and shares the windows between the ranks of an
+// mpirun job). Rank 0 then writes the weights to --save.
+void fine_tune(models::GPT& model, const data::BytePairEncoding& bpe, const Options& o, const nn::RunRecord& flags) {
     std::string text = data::read_text_file(o.fine_tune, std::size_t{1} << 30);
     std::vector<std::int64_t> ids = bpe.encode(text);
+    const std::string digest = text_digest(text, ids);
     data::TokenIds tokens(bpe.vocab_size());
     tokens.reserve(ids.size());
     for (auto id : ids) tokens.push_back(id);
-    if (static_cast<std::int64_t>(tokens.size()) < o.context + 1)
-        throw data::DatasetError(fmt::format("{}: {} tokens, --context {} needs more", o.fine_tune, tokens.size(), o.context));
-    run::say("fine-tuning on {}: {} tokens | {} steps of {} windows of {} | AdamW lr {}\n", o.fine_tune, tokens.size(),
-                  o.steps, o.batch, o.context, o.lr);
+    const auto n = static_cast<std::int64_t>(tokens.size());
+    if (n < o.context + 1)
+        throw data::DatasetError(fmt::format("{}: {} tokens, --context {} needs more", o.fine_tune, n, o.context));
+    run::say("fine-tuning on {}: {} tokens | {} steps of {} windows of {} | AdamW lr {}\n", o.fine_tune, n, o.steps,
+             o.batch, o.context, o.lr);
     model.train();
     nn::optim::AdamW opt(model.parameters(), {.lr = o.lr, .beta1 = 0.9, .beta2 = 0.95, .weight_decay = o.weight_decay});
     nn::WarmupCosineSchedule schedule(o.lr, std::min<std::int64_t>({50, o.steps / 10 + 1, std::max<std::int64_t>(o.steps - 1, 1)}),
                                       o.steps, o.lr / 10);
+    run::TrainingLoop loop(model, opt,
+                           {.steps = o.steps, .epoch_steps = o.steps, .unit = "tok",
+                            .lr = [&](std::int64_t step) { return schedule.lr(step); }, .clip = o.clip,
+                            .epoch_lines = false, .save_at_end = false},
+                           o.checkpoint, flags);
     Generator windows(o.seed);
+    loop.keep("windows", windows);
+    loop.keep([&](nn::RunRecord& r) { r.text["fine-tune text"] = digest; },
+              [&](const nn::RunRecord& r, const std::string& path) {
+                  auto saved = r.text.find("fine-tune text");
+                  const std::string was = saved == r.text.end() ? "a text it does not record" : saved->second;
+                  if (was != digest)
+                      throw std::runtime_error(fmt::format("{} was fine-tuned on {}; {} gives {}: resume on the same "
+                                                           "text and tokenizer",
+                                                           path, was, o.fine_tune, digest));
+              });
     const data::TokenSpan span{&tokens, 0, tokens.size()};
-    run::ProgressBar bar(o.steps, "tok");
-    for (std::int64_t step = 1; step <= o.steps; ++step) {
+    const auto [first, last] = loop.share(o.batch);  // this rank's windows of every step
+    loop.run([&](std::int64_t) {
         std::vector<std::int64_t> starts(static_cast<std::size_t>(o.batch));
-        for (auto& s : starts) s = windows.randint(static_cast<std::int64_t>(tokens.size()) - o.context);
-        data::TextBatch b = data::text_batch(span, starts, o.context);
-        opt.zero_grad();
-        Tensor loss = cross_entropy(model.forward(b.inputs), b.targets);
-        nn::check_finite_loss(loss.item(), step);
-        loss.backward();
-        nn::check_finite_gradients(model, step);
-        nn::clip_grad_norm_(model.parameters(), o.clip);
-        opt.set_lr(schedule.lr(step));
-        opt.step();
-        bar.update(step, b.targets.numel(), fmt::format("loss {:.3f}  lr {:.1e}", loss.item(), opt.lr()));
-        if (int stop = run::stop_signal())
-            throw run::Interrupted(stop, fmt::format("stopped by {} at step {} of {}; nothing saved",
-                                                          run::signal_name(stop), step, o.steps));
-    }
+        for (auto& s : starts) s = windows.randint(n - o.context);  // the same on every rank
+        const std::vector<std::int64_t> mine(starts.begin() + first, starts.begin() + last);
+        data::TextBatch b = data::text_batch(span, mine, o.context);
+        return run::StepLoss{cross_entropy(model.forward(b.inputs), b.targets), b.targets.numel(), o.batch * o.context};
+    });
     model.eval();
-    if (!o.save.empty()) {
-        run::require_not_an_input(o.save);
-        models::save_gpt2_weights(model, o.save);
-        run::say("weights written to {} (Hugging Face's GPT-2 layout)\n", o.save);
-    }
+    if (o.save.empty() || !loop.communicator().is_root()) return;
+    run::require_not_an_input(o.save);
+    models::save_gpt2_weights(model, o.save);
+    run::say("weights written to {} (Hugging Face's GPT-2 layout)\n", o.save);
+    // The state of a run now finished, and what writes of it killed runs left.
+    for (const std::string& partial : nn::stale_temporaries(o.checkpoint.save)) std::filesystem::remove(partial);
+    if (std::filesystem::remove(o.checkpoint.save))
+        run::say("{} removed: the fine-tuning it would resume is done\n", o.checkpoint.save);
 }
 
-int work(const Options& o) {
-    set_num_threads(o.threads);
+int work(const Options& o, const nn::RunRecord& flags, const std::vector<std::string>& adopted) {
+    const distributed::Communicator& comm = distributed::Communicator::world();
+    if (o.fine_tune.empty() && !comm.is_root()) return 0;  // generating alone is rank 0's work
+    run::seed_dropout(o.seed, comm);
     std::shared_ptr<models::GPT> model;
     auto start = std::chrono::steady_clock::now();
     if (o.random) {
@@ -118,15 +159,17 @@ int work(const Options& o) {
     model->eval();
     const double load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const auto& c = model->config;
-    run::say("GPT-2 {}: N={} d_model={} h={} d_ff={} context {} vocab {}, {:.1f}M parameters, {} in {:.1f} s | {} threads\n",
-                  o.random ? o.size + " with random weights" : o.weights, c.n_layers, c.d_model, c.heads, c.d_ff, c.context,
-                  c.vocab, static_cast<double>(model->parameter_count()) / 1e6, o.random ? "made" : "loaded", load_seconds,
-                  o.threads);
+    run::say("GPT-2 {}: N={} d_model={} h={} d_ff={} context {} vocab {}, {:.1f}M parameters, {} in {:.1f} s | {}\n",
+             o.random ? o.size + " with random weights" : o.weights, c.n_layers, c.d_model, c.heads, c.d_ff, c.context,
+             c.vocab, static_cast<double>(model->parameter_count()) / 1e6, o.random ? "made" : "loaded", load_seconds,
+             run::machine_summary(o.common.machine));
+    run::say_adopted(o.checkpoint, adopted);
     const auto bpe = data::BytePairEncoding::from_directory(tokenizer_dir(o));
     if (bpe.vocab_size() != c.vocab)
         throw data::DatasetError(fmt::format("the tokenizer of {} has {} tokens, the model {}", tokenizer_dir(o).string(),
                                              bpe.vocab_size(), c.vocab));
-    if (!o.fine_tune.empty()) fine_tune(*model, bpe, o);
+    if (!o.fine_tune.empty()) fine_tune(*model, bpe, o, flags);
+    if (!comm.is_root()) return 0;  // rank 0 samples from the model every rank holds
 
     std::vector<std::int64_t> prompt = bpe.encode(o.prompt);
     if (prompt.empty() && c.vocab != 50257) throw std::runtime_error("--prompt is empty: give a text to continue");
@@ -147,6 +190,7 @@ int work(const Options& o) {
 }
 
 void add_flags(CLI::App& app, Options& o) {
+    app.option_defaults()->always_capture_default();  // the values the resume state records
     app.add_option("--weights", o.weights, "GPT-2 weights, Hugging Face's model.safetensors (F32, F16 or BF16)")
         ->check(CLI::ExistingFile);
     app.add_option("--tokenizer", o.tokenizer, "a folder with vocab.json + merges.txt (or encoder.json + vocab.bpe)")
@@ -158,9 +202,19 @@ void add_flags(CLI::App& app, Options& o) {
     app.add_option("--top-k", o.top_k, "sample among the k most probable tokens; 0: all")->check(CLI::Range(0, 100000));
     app.add_option("--temperature", o.temperature, "sampling temperature; 0: greedy")->check(run::finite_range(0.0, 100.0));
     app.add_option("--seed", o.seed, "seed of sampling, windows and --random's weights")->check(run::seed_value());
-    app.add_option("--threads", o.threads, "threads (BLAS and Lectern's kernels)")->check(CLI::Range(1, 256));
+    run::add_common_flags(app, o.common);
     app.add_option("--fine-tune", o.fine_tune, "continue training on this text before generating")->check(CLI::ExistingFile);
-    app.add_option("--save", o.save, "write the fine-tuned weights here (safetensors, Hugging Face's layout)")
+    app.add_option("--save", o.save,
+                   "write the fine-tuned weights here (safetensors, Hugging Face's layout); the state a stopped run "
+                   "resumes from goes beside it, to FILE" + kResumeSuffix + ", at each --save-every and when stopped "
+                   "by Ctrl-C or SIGTERM")
+        ->check(run::path_value());
+    app.add_option("--save-every", o.checkpoint.save_every,
+                   "also save the resume state every N steps, or every N minutes with Nm (e.g. 500, 10m)")
+        ->check(run::save_every_value());
+    app.add_option("--resume", o.checkpoint.resume,
+                   "continue the fine-tuning saved in FILE" + kResumeSuffix + ", to the same --save FILE as a run "
+                   "never stopped (its flags are adopted; --save defaults to FILE)")
         ->check(run::path_value());
     app.add_option("--steps", o.steps, "fine-tuning steps")->check(CLI::Range(1, 10000000));
     app.add_option("--batch", o.batch, "fine-tuning windows per step")->check(CLI::Range(1, 4096));
@@ -170,13 +224,27 @@ void add_flags(CLI::App& app, Options& o) {
     app.add_option("--clip", o.clip, "gradient-norm clipping")->check(run::finite_positive());
 }
 
-void check_flags(const Options& o) {
+// What no single flag's check can see, before any work: the resume state read
+// (its flags adopted or refused), flags that must agree, the batch shared by
+// the ranks, and outputs that destroy no input.
+void check_flags(CLI::App& app, Options& o, std::vector<std::string>& adopted) {
+    if (!o.save.empty()) o.checkpoint.save = o.save + kResumeSuffix;
+    run::check_checkpoint_flags(app, o.checkpoint, "gpt2", kRecorded, adopted);
+    if (o.save.empty() && !o.checkpoint.resume.empty()) {
+        if (!o.checkpoint.resume.ends_with(kResumeSuffix) || o.checkpoint.resume == kResumeSuffix)
+            throw CLI::ValidationError("--resume", fmt::format("{} is not named FILE{}: give --save FILE for the "
+                                                               "fine-tuned weights",
+                                                               o.checkpoint.resume, kResumeSuffix));
+        o.save = o.checkpoint.resume.substr(0, o.checkpoint.resume.size() - kResumeSuffix.size());
+    }
     if (o.weights.empty() && !o.random) throw CLI::ValidationError("--weights", kWhereToGetWeights);
     if (!o.weights.empty() && o.random) throw CLI::ValidationError("--random", "is instead of --weights, not with it");
     if (!o.save.empty() && o.fine_tune.empty()) throw CLI::ValidationError("--save", "writes what --fine-tune trained: give both");
+    if (!o.fine_tune.empty()) run::require_batch_per_rank("--batch", o.batch);
     run::register_input(o.weights);
     run::register_input(o.fine_tune);
     run::check_output_file("--save", o.save);
+    run::check_output_file("--save", o.checkpoint.save);
     try {
         data::decode_utf8(o.prompt);
     } catch (const data::DatasetError&) {
@@ -190,7 +258,7 @@ int main(int argc, char** argv) {
     Options o;
     CLI::App app{"Run GPT-2 from its safetensors weights: generate text, or fine-tune it on a text."};
     add_flags(app, o);
-    if (int status = run::parse_flags(app, argc, argv, "gpt2", [&] { check_flags(o); }); status >= 0) return status;
-    manual_seed(o.seed);
-    return run::run_program("gpt2", false, [&] { return work(o); });
+    std::vector<std::string> adopted;
+    return run::program_main("gpt2", app, argc, argv, o.common, [&] { check_flags(app, o, adopted); },
+                             [&] { return work(o, run::recorded_flags(app, "gpt2", kRecorded), adopted); });
 }

@@ -10,12 +10,13 @@
 
 namespace run {
 
-StepBoundary::StepBoundary(const CheckpointFlags& flags, std::int64_t steps, const distributed::Communicator& comm)
-    : path_(flags.save), steps_(steps), comm_(comm), every_(flags.save_every) {}
+StepBoundary::StepBoundary(const CheckpointFlags& flags, std::int64_t steps, const distributed::Communicator& comm,
+                           bool save_at_end)
+    : path_(flags.save), steps_(steps), save_at_end_(save_at_end), comm_(comm), every_(flags.save_every) {}
 
 void StepBoundary::after(std::int64_t step, const std::function<void(const std::string&)>& save) {
     const StepDecision d = decide(comm_, stop_signal(), every_.due(step));
-    if (!path_.empty() && (d.save || d.stop || step == steps_)) {
+    if (!path_.empty() && (d.save || d.stop || (save_at_end_ && step == steps_))) {
         if (comm_.is_root()) require_not_an_input(path_);
         save(path_);
         every_.saved();
@@ -29,6 +30,7 @@ void StepBoundary::after(std::int64_t step, const std::function<void(const std::
 }
 
 void StepBoundary::stop_if_asked() const {
+    if (!save_at_end_) return;
     const int stop = comm_.max(stop_signal());
     if (!stop) return;
     const std::string what = saved_at_ == steps_ ? fmt::format("{} written", path_) : std::string("nothing saved");
@@ -36,7 +38,7 @@ void StepBoundary::stop_if_asked() const {
 }
 
 void StepBoundary::finish(const distributed::DataParallel& dp) const {
-    if (saved_at_ > 0) say("checkpoint written to {}\n", path_);
+    if (save_at_end_ && saved_at_ > 0) say("checkpoint written to {}\n", path_);
     if (comm_.size() > 1)
         say("summing the gradients over {} processes took {}\n", comm_.size(), ProgressBar::clock(dp.sync_seconds()));
 }

@@ -104,7 +104,7 @@ void TrainingLoop::run(const std::function<StepLoss(std::int64_t)>& step_loss) {
         restore(saved, checkpoint_.resume);
         say("resumed {} at step {} of {}\n", checkpoint_.resume, step_, plan_.steps);
     }
-    StepBoundary boundary(checkpoint_, plan_.steps, comm_);
+    StepBoundary boundary(checkpoint_, plan_.steps, comm_, plan_.save_at_end);
     std::unique_ptr<ProgressBar> bar;
     double running = 0;  // the loss the bar shows: a running mean since the bar began
     bool fresh = true;

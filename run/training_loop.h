@@ -22,8 +22,9 @@
 // clipping to the global norm `clip`; the optimizer's step; the curves "loss"
 // and "lr" and the progress bar; at an epoch's end, `evaluate` on rank 0; then
 // the step boundary: a save when --save-every is due, a stop signal was
-// received or the run is at its last step (rank 0 writes, every rank agrees
-// when), and a stop after a signal (run::Interrupted).
+// received or the run is at its last step (unless plan.save_at_end is false;
+// rank 0 writes, every rank agrees when), and a stop after a signal
+// (run::Interrupted).
 //
 // What a checkpoint carries beside the weights and the optimizer's state: the
 // program's flags, the step, every generator (dropout's, one per rank, and
@@ -56,6 +57,10 @@ struct LoopPlan {
     std::function<double(std::int64_t)> lr;  // the learning rate of step s
     double clip = 0;           // clip the gradients' global norm to this; 0: no clipping
     bool epoch_lines = true;   // "epoch 2/30" and a bar per epoch; false: one bar for the run
+    // false: no save after the last step, only at --save-every and on a stop
+    // signal. For a program that writes its result in a format of its own
+    // (gpt2's safetensors), whose checkpoint only resumes a stopped run.
+    bool save_at_end = true;
 };
 
 // A step's loss on this rank's rows. `loss` is the mean over the `counted`

@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
-# resume_matches_uninterrupted.sh PROGRAM ARGS...
+# resume_matches_uninterrupted.sh [--state-suffix SUFFIX] PROGRAM ARGS...
 # A run killed with kill -9 at random moments, then resumed from its last
 # checkpoint until it finishes, ends with a checkpoint identical byte for byte
 # to the one a run that never stopped writes: same parameters, Adam's state,
 # generators and curves. Then a SIGTERM stops a run at a step boundary with
 # status 143 and a checkpoint that names the step, and leaves no temporary file.
+# With --state-suffix, the file --save names is the program's result in a
+# format of its own (gpt2's safetensors) and the state it resumes from is that
+# name + SUFFIX: the results are compared, and --resume is given the state.
 set -uo pipefail
+suffix=
+[ "$1" = --state-suffix ] && { suffix=$2; shift 2; }
 program=$1
 shift
 dir=$(mktemp -d)
@@ -19,10 +24,10 @@ took=$(awk -v a="$start" -v b="$(now)" 'BEGIN { print b - a }')
 # `fraction` of the uninterrupted run's time, in seconds
 part() { awk -v t="$took" -v f="$1" 'BEGIN { printf "%.3f", t * f }'; }
 
-kills=0
+kills=0 finished=0
 for attempt in 1 2 3 4 5 6; do
-  if [ -f "$dir/part.ckpt" ]; then
-    "$program" --resume "$dir/part.ckpt" >/dev/null 2>"$dir/err" &
+  if [ -f "$dir/part.ckpt$suffix" ]; then
+    "$program" --resume "$dir/part.ckpt$suffix" >/dev/null 2>"$dir/err" &
   else
     "$program" "$@" --save "$dir/part.ckpt" --save-every 1 >/dev/null 2>"$dir/err" &
   fi
@@ -34,13 +39,13 @@ for attempt in 1 2 3 4 5 6; do
     kills=$((kills + 1))
   else
     wait "$pid" || { cat "$dir/err"; fail "a resumed run failed"; }
-    [ -f "$dir/part.ckpt" ] && break
+    [ -f "$dir/part.ckpt" ] && { finished=1; break; }
   fi
 done
 # Whatever the kills left, one more resume (or fresh run) finishes it.
-if [ -f "$dir/part.ckpt" ]; then
-  "$program" --resume "$dir/part.ckpt" >/dev/null 2>"$dir/err" || { cat "$dir/err"; fail "the last resume failed"; }
-else
+if [ $finished -eq 0 ] && [ -f "$dir/part.ckpt$suffix" ]; then
+  "$program" --resume "$dir/part.ckpt$suffix" >/dev/null 2>"$dir/err" || { cat "$dir/err"; fail "the last resume failed"; }
+elif [ $finished -eq 0 ]; then
   "$program" "$@" --save "$dir/part.ckpt" --save-every 1 >/dev/null 2>"$dir/err" || fail "the restarted run failed"
 fi
 cmp -s "$dir/whole.ckpt" "$dir/part.ckpt" || fail "after $kills kills and resumes the checkpoint differs from the uninterrupted run's"
@@ -60,7 +65,7 @@ else
   [ "$status" -eq 143 ] || { cat "$dir/term"; fail "status $status after SIGTERM, expected 143"; }
   [ "$(wc -l <"$dir/term")" -eq 1 ] || { cat "$dir/term"; fail "expected one line on stderr"; }
   grep -q "stopped by SIGTERM at step .* written (--resume" "$dir/term" || { cat "$dir/term"; fail "the message does not say what was saved"; }
-  "$program" --resume "$dir/term.ckpt" >/dev/null 2>"$dir/err" || { cat "$dir/err"; fail "resuming after SIGTERM failed"; }
+  "$program" --resume "$dir/term.ckpt$suffix" >/dev/null 2>"$dir/err" || { cat "$dir/err"; fail "resuming after SIGTERM failed"; }
   cmp -s "$dir/whole.ckpt" "$dir/term.ckpt" || fail "resumed after SIGTERM, the checkpoint differs"
   echo "ok: SIGTERM gave status 143 and '$(cat "$dir/term")'; resumed to the same checkpoint"
 fi

@@ -15,6 +15,7 @@
 #include "run/output_files.h"
 #include "run/recorded_flags.h"
 #include "run/run_state.h"
+#include "run/step_boundary.h"
 
 namespace fs = std::filesystem;
 
@@ -113,6 +114,25 @@ TEST_CASE("--save-every takes N steps or N minutes", "[io]") {
     CHECK_FALSE(every.due(499));
     CHECK_FALSE(run::SaveSchedule("").due(500));
     CHECK_FALSE(run::SaveSchedule(minutes).due(1));  // ten minutes have not passed
+}
+
+TEST_CASE("the step boundary saves at the last step unless the program writes its result itself", "[io]") {
+    // The steps at which a run of 4 steps saves.
+    auto saves = [](const std::string& every, bool save_at_end) {
+        run::CheckpointFlags flags{.save = "run.ckpt", .save_every = every, .load = "", .resume = ""};
+        run::StepBoundary boundary(flags, 4, distributed::Communicator::world(), save_at_end);
+        std::vector<std::int64_t> steps;
+        for (std::int64_t step = 1; step <= 4; ++step)
+            boundary.after(step, [&](const std::string& path) {
+                CHECK(path == "run.ckpt");
+                steps.push_back(step);
+            });
+        return steps;
+    };
+    CHECK(saves("", true) == std::vector<std::int64_t>{4});
+    CHECK(saves("", false).empty());
+    CHECK(saves("3", true) == std::vector<std::int64_t>{3, 4});
+    CHECK(saves("3", false) == std::vector<std::int64_t>{3});
 }
 
 TEST_CASE("a generator's state survives a checkpoint's tensor: the same numbers follow", "[io]") {
