@@ -20,8 +20,11 @@
 
 #include "autograd/autograd.h"
 #include "data/bleu.h"
-#include "data/char_corpus.h"  // decode_utf8
 #include "data/chrf.h"
+#include "data/epoch_batches.h"
+#include "data/idx.h"  // DatasetError
+#include "data/repair_utf8.h"
+#include "data/seq2seq_batch.h"
 #include "data/sword_module.h"
 #include "data/train_bpe.h"
 #include "data/verse_corpus.h"
@@ -115,6 +118,7 @@ struct Vocabulary {
     std::int64_t start() const { return bpe->vocab_size() + 1; }
     std::int64_t end() const { return bpe->vocab_size() + 2; }
     std::int64_t size() const { return bpe->vocab_size() + 3; }
+    data::Seq2SeqSymbols symbols() const { return {.pad = pad(), .start = start(), .end = end()}; }
     std::string token(std::int64_t id) const {
         if (id == pad()) return "<pad>";
         if (id == start()) return "<s>";
@@ -149,14 +153,9 @@ std::unique_ptr<data::BytePairEncoding> bpe_of_merges(const Tensor& t) {
     return std::make_unique<data::BytePairEncoding>(std::move(tokens), std::move(merges));
 }
 
-// A verse pair as token ids; `truncated` says whether a side was cut to fit the context.
-struct Example {
-    std::vector<std::int64_t> src, tgt;  // tgt without start and end symbols
-};
-
 struct Split {
     std::vector<data::VersePair> pairs;
-    std::vector<Example> examples;
+    std::vector<data::TokenPair> examples;
     std::int64_t truncated_sources = 0, truncated_targets = 0;
 };
 
@@ -172,7 +171,7 @@ Split tokenize_split(std::vector<data::VersePair> pairs, const Vocabulary& v, st
     Split s;
     s.pairs = std::move(pairs);
     for (const data::VersePair& p : s.pairs) {
-        Example e{v.bpe->encode(p.source), v.bpe->encode(p.target)};
+        data::TokenPair e{v.bpe->encode(p.source), v.bpe->encode(p.target)};
         if (static_cast<std::int64_t>(e.src.size()) > context) e.src.resize(static_cast<std::size_t>(context)), ++s.truncated_sources;
         if (static_cast<std::int64_t>(e.tgt.size()) > context - 1)
             e.tgt.resize(static_cast<std::size_t>(context - 1)), ++s.truncated_targets;
@@ -235,85 +234,6 @@ models::TransformerConfig model_config(const Options& o, std::int64_t vocab) {
     return c;
 }
 
-// Rows `ids` of a split as padded tensors: src [B, S]; tgt_in = <s> y, tgt_out = y </s>.
-struct Batch {
-    Tensor src, tgt_in, tgt_out;
-    std::int64_t tokens = 0;  // target tokens the loss counts
-};
-
-Batch make_batch(const Split& s, const std::vector<std::size_t>& ids, const Vocabulary& v) {
-    std::size_t S = 1, T = 1;
-    for (std::size_t i : ids) S = std::max(S, s.examples[i].src.size()), T = std::max(T, s.examples[i].tgt.size() + 1);
-    const auto B = static_cast<std::int64_t>(ids.size());
-    Batch b{full({B, static_cast<std::int64_t>(S)}, static_cast<double>(v.pad()), Dtype::int64),
-            full({B, static_cast<std::int64_t>(T)}, static_cast<double>(v.pad()), Dtype::int64),
-            full({B, static_cast<std::int64_t>(T)}, static_cast<double>(v.pad()), Dtype::int64)};
-    auto* src = b.src.data<std::int64_t>();
-    auto* in = b.tgt_in.data<std::int64_t>();
-    auto* out = b.tgt_out.data<std::int64_t>();
-    for (std::size_t r = 0; r < ids.size(); ++r) {
-        const Example& e = s.examples[ids[r]];
-        std::copy(e.src.begin(), e.src.end(), src + r * S);
-        in[r * T] = v.start();
-        std::copy(e.tgt.begin(), e.tgt.end(), in + r * T + 1);
-        std::copy(e.tgt.begin(), e.tgt.end(), out + r * T);
-        out[r * T + e.tgt.size()] = v.end();
-        b.tokens += static_cast<std::int64_t>(e.tgt.size()) + 1;
-    }
-    return b;
-}
-
-// An epoch's batches: the verses shuffled by the epoch's own generator (so a
-// resumed run draws the same ones), then sorted by length within runs of 64
-// batches so that a batch pads little, and the batches shuffled again.
-std::vector<std::vector<std::size_t>> epoch_batches(const Split& s, std::int64_t batch, std::uint64_t seed, std::int64_t epoch) {
-    Generator gen(seed * 1000003 + static_cast<std::uint64_t>(epoch));
-    std::vector<std::size_t> order(s.examples.size());
-    std::iota(order.begin(), order.end(), 0);
-    for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[static_cast<std::size_t>(gen.randint(static_cast<std::int64_t>(i)))]);
-    const auto run = static_cast<std::size_t>(batch * 64);
-    for (std::size_t at = 0; at < order.size(); at += run) {
-        auto last = order.begin() + static_cast<std::ptrdiff_t>(std::min(order.size(), at + run));
-        std::stable_sort(order.begin() + static_cast<std::ptrdiff_t>(at), last,
-                         [&](std::size_t a, std::size_t b) { return s.examples[a].src.size() < s.examples[b].src.size(); });
-    }
-    std::vector<std::vector<std::size_t>> batches;
-    for (std::size_t at = 0; at < order.size(); at += static_cast<std::size_t>(batch))
-        batches.emplace_back(order.begin() + static_cast<std::ptrdiff_t>(at),
-                             order.begin() + static_cast<std::ptrdiff_t>(std::min(order.size(), at + static_cast<std::size_t>(batch))));
-    for (std::size_t i = batches.size(); i > 1; --i)
-        std::swap(batches[i - 1], batches[static_cast<std::size_t>(gen.randint(static_cast<std::int64_t>(i)))]);
-    return batches;
-}
-
-std::int64_t batches_per_epoch(const Split& s, std::int64_t batch) {
-    return (static_cast<std::int64_t>(s.examples.size()) + batch - 1) / batch;
-}
-
-// Bytes that are not UTF-8 (a model may stop inside a character, a subword
-// may hold part of one) are replaced by `replacement(byte)`.
-template <class Replace> std::string repair_utf8(const std::string& bytes, Replace replacement) {
-    std::string out;
-    for (std::size_t i = 0; i < bytes.size();) {
-        const auto b = static_cast<unsigned char>(bytes[i]);
-        const std::size_t n = b < 0x80 ? 1 : (b & 0xE0) == 0xC0 ? 2 : (b & 0xF0) == 0xE0 ? 3 : (b & 0xF8) == 0xF0 ? 4 : 0;
-        bool ok = n > 0 && i + n <= bytes.size();
-        if (ok) try {
-                data::decode_utf8(bytes.substr(i, n));
-            } catch (const data::DatasetError&) {
-                ok = false;
-            }
-        if (ok) {
-            out += bytes.substr(i, n);
-            i += n;
-        } else {
-            out += replacement(b);
-            ++i;
-        }
-    }
-    return out;
-}
-
 // What decoding made, as text: the tokens after <s> up to </s>. The start
 // and padding symbols mean nothing inside a text; if the model chooses one
 // there it is dropped and counted.
@@ -329,7 +249,7 @@ std::string text_of(const std::vector<std::int64_t>& tokens, const Vocabulary& v
         if (tokens[t] < v.bpe->vocab_size()) ids.push_back(tokens[t]);
         else ++o.dropped_symbols;
     // U+FFFD, as Python's decode(errors="replace") would put
-    return repair_utf8(v.bpe->decode(ids), [&](unsigned char) { return ++o.replaced_bytes, std::string("\xEF\xBF\xBD"); });
+    return data::repair_utf8(v.bpe->decode(ids), [&](unsigned char) { return ++o.replaced_bytes, std::string("\xEF\xBF\xBD"); });
 }
 
 // Translates every verse of a split: greedy (width 1, in batches of 64 with
@@ -346,7 +266,7 @@ Outputs translate(const models::Transformer& model, const Split& s, const Vocabu
     for (std::size_t at = 0; at < order.size(); at += chunk) {
         std::vector<std::size_t> ids(order.begin() + static_cast<std::ptrdiff_t>(at),
                                      order.begin() + static_cast<std::ptrdiff_t>(std::min(order.size(), at + chunk)));
-        Batch b = make_batch(s, ids, v);
+        data::Seq2SeqBatch b = data::seq2seq_batch(s.examples, ids, v.symbols());
         Tensor mask = nn::padding_mask(b.src, v.pad());
         if (beam == 1) {
             models::Decoded d = models::greedy_decode(model, b.src, mask, o.context, v.start(), v.end());
@@ -403,7 +323,7 @@ void train(models::Transformer& model, const Corpus& c, const Options& o, const 
     const distributed::Communicator& comm = distributed::Communicator::world();
     distributed::DataParallel dp(model);
     nn::optim::Adam opt(model.parameters(), {.lr = 0, .beta1 = 0.9, .beta2 = 0.98, .eps = 1e-9});
-    const std::int64_t per_epoch = batches_per_epoch(c.train, o.batch), steps = o.epochs * per_epoch;
+    const std::int64_t per_epoch = data::batches_per_epoch(c.train.examples, o.batch), steps = o.epochs * per_epoch;
     nn::WarmupSchedule warmup(o.d_model, o.warmup, 1.0);
     nn::LabelSmoothingLoss criterion(c.vocab.size(), c.vocab.pad(), o.smoothing);
     Progress p;
@@ -426,11 +346,11 @@ void train(models::Transformer& model, const Corpus& c, const Options& o, const 
     for (std::int64_t step = p.step + 1; step <= steps; ++step) {
         const std::int64_t epoch = (step - 1) / per_epoch + 1, i = (step - 1) % per_epoch + 1;
         if (!bar || i == 1 || batches.empty()) {
-            batches = epoch_batches(c.train, o.batch, o.seed, epoch);
+            batches = data::epoch_batches(c.train.examples, o.batch, o.seed, epoch);
             if (!bar || i == 1) run::say("epoch {}/{}\n", epoch, o.epochs);
             bar = std::make_unique<run::ProgressBar>(per_epoch, "tok");
         }
-        Batch b = make_batch(c.train, batches[static_cast<std::size_t>(i - 1)], c.vocab);
+        data::Seq2SeqBatch b = data::seq2seq_batch(c.train.examples, batches[static_cast<std::size_t>(i - 1)], c.vocab.symbols());
         opt.zero_grad();
         Tensor src_mask = nn::padding_mask(b.src, c.vocab.pad());
         Tensor out = model.forward(b.src, b.tgt_in, src_mask, models::target_mask(b.tgt_in, c.vocab.pad()));
@@ -471,7 +391,7 @@ void train(models::Transformer& model, const Corpus& c, const Options& o, const 
 // may cut a ’ in two) as \xNN.
 std::string subword_label(const std::string& token) {
     std::string out;
-    for (char ch : repair_utf8(token, [](unsigned char b) { return fmt::format("\\x{:02X}", b); }))
+    for (char ch : data::repair_utf8(token, [](unsigned char b) { return fmt::format("\\x{:02X}", b); }))
         out += ch == ' ' ? std::string("␣") : ch == '\n' ? std::string("↵") : std::string(1, ch);
     return out;
 }
@@ -490,7 +410,7 @@ void write_cross_attention(models::Transformer& model, const Corpus& c, const Op
     one.pairs = {c.test.pairs[pick]};
     one.examples = {c.test.examples[pick]};
     Outputs out = translate(model, one, c.vocab, o, 1);
-    Batch b = make_batch(one, {0}, c.vocab);
+    data::Seq2SeqBatch b = data::seq2seq_batch(one.examples, {0}, c.vocab.symbols());
     const std::vector<std::int64_t>& y = out.tokens[0];
     Tensor tgt = zeros({1, static_cast<std::int64_t>(y.size())}, Dtype::int64);
     std::copy(y.begin(), y.end(), tgt.data<std::int64_t>());
@@ -608,7 +528,7 @@ int work(const Options& o, const nn::RunRecord& flags, const nn::RunRecord& save
                   "(BPE {} + <pad> <s> </s>), context {} | batch {}, {} epochs x {} batches, Adam, warmup {} (lr {}), "
                   "smoothing {} | {}\n",
                   o.layers, o.d_model, o.d_ff, o.heads, o.dropout, model->parameter_count(), corpus.vocab.size(),
-                  corpus.vocab.bpe->vocab_size(), o.context, o.batch, o.epochs, batches_per_epoch(corpus.train, o.batch),
+                  corpus.vocab.bpe->vocab_size(), o.context, o.batch, o.epochs, data::batches_per_epoch(corpus.train.examples, o.batch),
                   o.warmup, o.lr, o.smoothing, run::machine_summary(o.machine));
     run::say_adopted(o.checkpoint, adopted);
     if (o.checkpoint.load.empty()) {
