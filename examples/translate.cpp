@@ -22,10 +22,10 @@
 #include "data/bleu.h"
 #include "data/chrf.h"
 #include "data/epoch_batches.h"
-#include "data/idx.h"  // DatasetError
 #include "data/repair_utf8.h"
 #include "data/seq2seq_batch.h"
 #include "data/sword_module.h"
+#include "data/text_tokens.h"
 #include "data/train_bpe.h"
 #include "data/verse_corpus.h"
 #include "run/attention_figures.h"
@@ -111,47 +111,25 @@ void apply_quick(Options& o) {
     o.batch = 16, o.epochs = 2, o.train_limit = 320, o.warmup = 40, o.eval_verses = 24, o.show = 2;
 }
 
+// Where a checkpoint keeps the BPE merges: data::TextTokens::saved()'s lines "a b".
+const char* const kMergesKey = "bpe_merges";
+
 // The vocabulary: the BPE tokens, then three symbols no text encodes to.
 struct Vocabulary {
-    std::unique_ptr<data::BytePairEncoding> bpe;
-    std::int64_t pad() const { return bpe->vocab_size(); }
-    std::int64_t start() const { return bpe->vocab_size() + 1; }
-    std::int64_t end() const { return bpe->vocab_size() + 2; }
-    std::int64_t size() const { return bpe->vocab_size() + 3; }
+    data::TextTokens bpe;  // byte-level BPE subwords
+    std::int64_t pad() const { return bpe.size(); }
+    std::int64_t start() const { return bpe.size() + 1; }
+    std::int64_t end() const { return bpe.size() + 2; }
+    std::int64_t size() const { return bpe.size() + 3; }
     data::Seq2SeqSymbols symbols() const { return {.pad = pad(), .start = start(), .end = end()}; }
+    // A token's bytes (a subword may hold part of a character), or the symbol's name.
     std::string token(std::int64_t id) const {
         if (id == pad()) return "<pad>";
         if (id == start()) return "<s>";
         if (id == end()) return "</s>";
-        return bpe->token(id);
+        return bpe.decode({id});
     }
 };
-
-// The merges as a tensor [M, 2], kept in checkpoints: --load and --resume
-// rebuild the very vocabulary the model was trained with.
-Tensor merges_tensor(const data::BytePairEncoding& bpe) {
-    const auto& merges = bpe.merges();
-    Tensor t = zeros({static_cast<std::int64_t>(merges.size()), 2}, Dtype::int64);
-    for (std::size_t r = 0; r < merges.size(); ++r) {
-        t.data<std::int64_t>()[2 * r] = merges[r].first;
-        t.data<std::int64_t>()[2 * r + 1] = merges[r].second;
-    }
-    return t;
-}
-
-std::unique_ptr<data::BytePairEncoding> bpe_of_merges(const Tensor& t) {
-    std::vector<std::string> tokens;
-    for (int b = 0; b < 256; ++b) tokens.emplace_back(1, static_cast<char>(b));
-    std::vector<std::pair<std::int64_t, std::int64_t>> merges;
-    for (std::int64_t r = 0; r < t.size(0); ++r) {
-        const std::int64_t a = t.data<std::int64_t>()[2 * r], b = t.data<std::int64_t>()[2 * r + 1];
-        if (a < 0 || b < 0 || a >= static_cast<std::int64_t>(tokens.size()) || b >= static_cast<std::int64_t>(tokens.size()))
-            throw data::DatasetError(fmt::format("the checkpoint's BPE merge {} joins tokens {} and {}, not yet made", r, a, b));
-        merges.emplace_back(a, b);
-        tokens.push_back(tokens[static_cast<std::size_t>(a)] + tokens[static_cast<std::size_t>(b)]);
-    }
-    return std::make_unique<data::BytePairEncoding>(std::move(tokens), std::move(merges));
-}
 
 struct Split {
     std::vector<data::VersePair> pairs;
@@ -171,7 +149,7 @@ Split tokenize_split(std::vector<data::VersePair> pairs, const Vocabulary& v, st
     Split s;
     s.pairs = std::move(pairs);
     for (const data::VersePair& p : s.pairs) {
-        data::TokenPair e{v.bpe->encode(p.source), v.bpe->encode(p.target)};
+        data::TokenPair e{v.bpe.encode(p.source), v.bpe.encode(p.target)};
         if (static_cast<std::int64_t>(e.src.size()) > context) e.src.resize(static_cast<std::size_t>(context)), ++s.truncated_sources;
         if (static_cast<std::int64_t>(e.tgt.size()) > context - 1)
             e.tgt.resize(static_cast<std::size_t>(context - 1)), ++s.truncated_targets;
@@ -200,16 +178,14 @@ Corpus load_corpus(const Options& o, const nn::RunRecord& saved) {
                   c.verses.train.size() + c.verses.validation.size() + c.verses.test.size(), c.verses.train.size(),
                   c.verses.validation.size(), c.verses.test.size(), c.verses.unpaired, c.verses.empty_skipped);
     std::vector<data::VersePair> train = every_kth(c.verses.train, o.train_limit);
-    auto merges = saved.tensors.find("bpe.merges");
-    if (merges != saved.tensors.end()) {
-        c.vocab.bpe = bpe_of_merges(merges->second);
-        run::say("BPE: the checkpoint's {} merges\n", merges->second.size(0));
+    if (auto merges = saved.text.find(kMergesKey); merges != saved.text.end()) {
+        c.vocab.bpe = data::TextTokens::from_saved(true, merges->second);
+        run::say("BPE: the checkpoint's {} merges\n", std::count(merges->second.begin(), merges->second.end(), '\n'));
     } else {
         std::string text;
         for (const data::VersePair& p : train) text += p.source + "\n" + p.target + "\n";
-        run::timed("BPE merges learnt from the training verses", [&] {
-            c.vocab.bpe = std::make_unique<data::BytePairEncoding>(data::train_bpe(text, o.vocab));
-        });
+        run::timed("BPE merges learnt from the training verses",
+                   [&] { c.vocab.bpe = data::TextTokens::subwords(data::train_bpe(text, o.vocab)); });
     }
     std::vector<data::VersePair> validation = c.verses.validation;
     if (o.eval_verses > 0 && o.eval_verses < static_cast<std::int64_t>(validation.size()))
@@ -246,10 +222,10 @@ struct Outputs {
 std::string text_of(const std::vector<std::int64_t>& tokens, const Vocabulary& v, Outputs& o) {
     std::vector<std::int64_t> ids;
     for (std::size_t t = 1; t < tokens.size() && tokens[t] != v.end(); ++t)
-        if (tokens[t] < v.bpe->vocab_size()) ids.push_back(tokens[t]);
+        if (tokens[t] < v.bpe.size()) ids.push_back(tokens[t]);
         else ++o.dropped_symbols;
     // U+FFFD, as Python's decode(errors="replace") would put
-    return data::repair_utf8(v.bpe->decode(ids), [&](unsigned char) { return ++o.replaced_bytes, std::string("\xEF\xBF\xBD"); });
+    return data::repair_utf8(v.bpe.decode(ids), [&](unsigned char) { return ++o.replaced_bytes, std::string("\xEF\xBF\xBD"); });
 }
 
 // Translates every verse of a split: greedy (width 1, in batches of 64 with
@@ -310,7 +286,7 @@ struct Progress {
 
 nn::RunRecord run_record(const nn::RunRecord& flags, const Corpus& c, const Progress& p) {
     nn::RunRecord r = flags;
-    r.tensors["bpe.merges"] = merges_tensor(*c.vocab.bpe);
+    r.text[kMergesKey] = c.vocab.bpe.saved();  // --load and --resume rebuild the very vocabulary
     r.tensors["step"] = run::step_tensor(p.step);
     r.tensors["generator.dropout"] = run::gathered_dropout_state(distributed::Communicator::world());
     r.tensors["curve.loss"] = run::curve_tensor(p.loss);
@@ -507,8 +483,22 @@ run::MemoryEstimate memory_estimate(const Options& o, bool training) {
     return e;
 }
 
+// The checkpoint --load or --resume names holds the BPE merges its model was
+// trained with, as data::TextTokens::saved() writes them.
+void check_saved_merges(const Options& o, const nn::RunRecord& saved) {
+    const bool resume = !o.checkpoint.resume.empty();
+    const std::string& path = resume ? o.checkpoint.resume : o.checkpoint.load;
+    if (path.empty() || saved.text.count(kMergesKey) > 0) return;
+    throw CLI::ValidationError(resume ? "--resume" : "--load",
+                               saved.tensors.count("bpe.merges") > 0
+                                   ? fmt::format("{} was saved by an older version of translate (its BPE merges in a "
+                                                 "tensor): train it again", path)
+                                   : fmt::format("{} holds no BPE merges", path));
+}
+
 void check_flags(CLI::App& app, Options& o, nn::RunRecord& saved, std::vector<std::string>& adopted) {
     saved = run::check_checkpoint_flags(app, o.checkpoint, "translate", kRecorded, adopted);
+    check_saved_merges(o, saved);
     if (o.d_model % o.heads != 0) throw CLI::ValidationError("--heads", "must divide --d-model");
     const Task& task = task_named(o.task);
     for (const std::string& module : {task.source_module, task.target_module})
@@ -528,14 +518,14 @@ int work(const Options& o, const nn::RunRecord& flags, const nn::RunRecord& save
                   "(BPE {} + <pad> <s> </s>), context {} | batch {}, {} epochs x {} batches, Adam, warmup {} (lr {}), "
                   "smoothing {} | {}\n",
                   o.layers, o.d_model, o.d_ff, o.heads, o.dropout, model->parameter_count(), corpus.vocab.size(),
-                  corpus.vocab.bpe->vocab_size(), o.context, o.batch, o.epochs, data::batches_per_epoch(corpus.train.examples, o.batch),
+                  corpus.vocab.bpe.size(), o.context, o.batch, o.epochs, data::batches_per_epoch(corpus.train.examples, o.batch),
                   o.warmup, o.lr, o.smoothing, run::machine_summary(o.machine));
     run::say_adopted(o.checkpoint, adopted);
     if (o.checkpoint.load.empty()) {
         run::timed("trained", [&] { train(*model, corpus, o, flags); });
     } else {
         nn::RunRecord record = flags;
-        record.tensors["bpe.merges"] = merges_tensor(*corpus.vocab.bpe);
+        record.text[kMergesKey] = corpus.vocab.bpe.saved();
         run::load_model(*model, o.checkpoint, record);
     }
     evaluate(*model, corpus, o);
