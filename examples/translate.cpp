@@ -6,12 +6,12 @@
 //   ./build/examples/translate --task kjv-sparv    KJV -> RV1909
 //   ./build/examples/translate --quick             a few hundred verses, seconds (the test suite's run)
 //   ./build/examples/translate --load m.ckpt --beam 4 --figures figs
+//   mpirun -np 2 ./build/examples/translate        each process computes half of every batch
 // Each epoch prints BLEU and chrF on the validation books (sacreBLEU's
 // definitions, data/bleu.h and data/chrf.h); at the end, the test books'
 // scores beside the score of copying the source unchanged, and a few
 // translations beside their references.
 #include <algorithm>
-#include <memory>
 #include <numeric>
 #include <string>
 
@@ -20,38 +20,34 @@
 
 #include "autograd/autograd.h"
 #include "data/bleu.h"
-#include "data/char_corpus.h"  // decode_utf8
 #include "data/chrf.h"
+#include "data/epoch_batches.h"
+#include "data/repair_utf8.h"
+#include "data/seq2seq_batch.h"
 #include "data/sword_module.h"
+#include "data/text_tokens.h"
 #include "data/train_bpe.h"
 #include "data/verse_corpus.h"
+#include "models/beam_search.h"
+#include "models/greedy_decode.h"
+#include "models/transformer.h"
+#include "nn/attention_mask.h"
+#include "nn/loss.h"
+#include "nn/lr_schedule.h"
+#include "nn/optim/adam.h"
 #include "run/attention_figures.h"
 #include "run/checkpoint_flags.h"
 #include "run/console.h"
 #include "run/data_parallel_run.h"
 #include "run/figure_files.h"
 #include "run/flags.h"
-#include "run/interruption.h"
 #include "run/load_or_train.h"
-#include "run/loss_curve_figure.h"
-#include "run/machine_flags.h"
 #include "run/memory_budget.h"
+#include "run/model_flags.h"
 #include "run/output_files.h"
-#include "run/progress_bar.h"
-#include "run/recorded_flags.h"
-#include "run/run_program.h"
-#include "run/run_state.h"
-#include "run/step_boundary.h"
-#include "distributed/data_parallel.h"
-#include "models/beam_search.h"
-#include "models/greedy_decode.h"
-#include "models/transformer.h"
-#include "nn/attention_mask.h"
-#include "nn/checkpoint.h"
-#include "nn/loss.h"
-#include "nn/lr_schedule.h"
-#include "nn/non_finite.h"
-#include "nn/optim/adam.h"
+#include "run/presets.h"
+#include "run/program.h"
+#include "run/training_loop.h"
 
 using namespace autograd;
 
@@ -74,89 +70,66 @@ const Task& task_named(const std::string& name) {
 }
 
 struct Options {
+    std::string preset = "default";
     std::string task = "kjv-web";
-    bool quick = false;
     std::int64_t vocab = 4000;  // byte-level BPE tokens, the 256 bytes included
     std::int64_t context = 96;  // longest source, and longest target with its start symbol
-    std::int64_t layers = 3, d_model = 128, d_ff = 512, heads = 4;
-    double dropout = 0.1;
+    run::ModelFlags model{.layers = 3, .d_model = 128, .heads = 4, .d_ff = 512, .dropout = 0.1};
     std::int64_t batch = 64, epochs = 4;
     std::int64_t train_limit = 0;  // 0: every training verse
     double lr = 1.0;
     std::int64_t warmup = 800;
     double smoothing = 0.1;
     std::uint64_t seed = 1;
-    run::MachineFlags machine;
+    run::CommonFlags common;
     std::int64_t eval_verses = 0;  // 0: all of validation, each epoch
     std::int64_t beam = 1;
     double length_penalty = 0.6;
     std::int64_t show = 4;
     std::string figures;
     run::CheckpointFlags checkpoint;
-    bool detect_anomaly = false;
 };
 
+// The flags a checkpoint records (recorded_flags.h): --load adopts the model's,
+// --resume all of them. --eval-verses chooses the verses each epoch validates
+// on, so the curve "bleu" a checkpoint carries.
 const run::FlagGroups kRecorded{
     .model = {"--task", "--vocab", "--context", "--layers", "--d-model", "--d-ff", "--heads", "--dropout"},
-    .training = {"--batch", "--epochs", "--train-limit", "--lr", "--warmup", "--smoothing"},
-    .run = {"--seed", "--threads"},
+    .training = {"--batch", "--epochs", "--train-limit", "--lr", "--warmup", "--smoothing", "--eval-verses"},
+    .run = {"--seed", "--preset"},
 };
 
-// --quick: a few hundred verses and a small model, for the test suite.
-void apply_quick(Options& o) {
-    o.vocab = 400, o.context = 48, o.layers = 1, o.d_model = 32, o.d_ff = 64, o.heads = 2;
+// The preset quick: a few hundred verses and a small model, for the test suite.
+void apply_preset(Options& o) {
+    if (o.preset != "quick") return;
+    o.vocab = 400, o.context = 48, o.model = {.layers = 1, .d_model = 32, .heads = 2, .d_ff = 64, .dropout = 0.1};
     o.batch = 16, o.epochs = 2, o.train_limit = 320, o.warmup = 40, o.eval_verses = 24, o.show = 2;
 }
 
+// Where a checkpoint keeps the BPE merges: data::TextTokens::saved()'s lines "a b".
+const char* const kMergesKey = "bpe_merges";
+
 // The vocabulary: the BPE tokens, then three symbols no text encodes to.
 struct Vocabulary {
-    std::unique_ptr<data::BytePairEncoding> bpe;
-    std::int64_t pad() const { return bpe->vocab_size(); }
-    std::int64_t start() const { return bpe->vocab_size() + 1; }
-    std::int64_t end() const { return bpe->vocab_size() + 2; }
-    std::int64_t size() const { return bpe->vocab_size() + 3; }
+    data::TextTokens bpe;  // byte-level BPE subwords
+    std::int64_t pad() const { return bpe.size(); }
+    std::int64_t start() const { return bpe.size() + 1; }
+    std::int64_t end() const { return bpe.size() + 2; }
+    std::int64_t size() const { return bpe.size() + 3; }
+    data::Seq2SeqSymbols symbols() const { return {.pad = pad(), .start = start(), .end = end()}; }
+    // A token's bytes (a subword may hold part of a character), or the symbol's name.
     std::string token(std::int64_t id) const {
         if (id == pad()) return "<pad>";
         if (id == start()) return "<s>";
         if (id == end()) return "</s>";
-        return bpe->token(id);
+        return bpe.decode({id});
     }
 };
 
-// The merges as a tensor [M, 2], kept in checkpoints: --load and --resume
-// rebuild the very vocabulary the model was trained with.
-Tensor merges_tensor(const data::BytePairEncoding& bpe) {
-    const auto& merges = bpe.merges();
-    Tensor t = zeros({static_cast<std::int64_t>(merges.size()), 2}, Dtype::int64);
-    for (std::size_t r = 0; r < merges.size(); ++r) {
-        t.data<std::int64_t>()[2 * r] = merges[r].first;
-        t.data<std::int64_t>()[2 * r + 1] = merges[r].second;
-    }
-    return t;
-}
-
-std::unique_ptr<data::BytePairEncoding> bpe_of_merges(const Tensor& t) {
-    std::vector<std::string> tokens;
-    for (int b = 0; b < 256; ++b) tokens.emplace_back(1, static_cast<char>(b));
-    std::vector<std::pair<std::int64_t, std::int64_t>> merges;
-    for (std::int64_t r = 0; r < t.size(0); ++r) {
-        const std::int64_t a = t.data<std::int64_t>()[2 * r], b = t.data<std::int64_t>()[2 * r + 1];
-        if (a < 0 || b < 0 || a >= static_cast<std::int64_t>(tokens.size()) || b >= static_cast<std::int64_t>(tokens.size()))
-            throw data::DatasetError(fmt::format("the checkpoint's BPE merge {} joins tokens {} and {}, not yet made", r, a, b));
-        merges.emplace_back(a, b);
-        tokens.push_back(tokens[static_cast<std::size_t>(a)] + tokens[static_cast<std::size_t>(b)]);
-    }
-    return std::make_unique<data::BytePairEncoding>(std::move(tokens), std::move(merges));
-}
-
-// A verse pair as token ids; `truncated` says whether a side was cut to fit the context.
-struct Example {
-    std::vector<std::int64_t> src, tgt;  // tgt without start and end symbols
-};
-
+// The verse pairs of a split and their token ids.
 struct Split {
     std::vector<data::VersePair> pairs;
-    std::vector<Example> examples;
+    std::vector<data::TokenPair> examples;
     std::int64_t truncated_sources = 0, truncated_targets = 0;
 };
 
@@ -172,7 +145,7 @@ Split tokenize_split(std::vector<data::VersePair> pairs, const Vocabulary& v, st
     Split s;
     s.pairs = std::move(pairs);
     for (const data::VersePair& p : s.pairs) {
-        Example e{v.bpe->encode(p.source), v.bpe->encode(p.target)};
+        data::TokenPair e{v.bpe.encode(p.source), v.bpe.encode(p.target)};
         if (static_cast<std::int64_t>(e.src.size()) > context) e.src.resize(static_cast<std::size_t>(context)), ++s.truncated_sources;
         if (static_cast<std::int64_t>(e.tgt.size()) > context - 1)
             e.tgt.resize(static_cast<std::size_t>(context - 1)), ++s.truncated_targets;
@@ -190,27 +163,27 @@ std::vector<data::VersePair> every_kth(const std::vector<data::VersePair>& all, 
     return out;
 }
 
+// The verses, and the BPE merges: the checkpoint's (--load, --resume), or
+// learnt from the training verses.
 Corpus load_corpus(const Options& o, const nn::RunRecord& saved) {
     const Task& task = task_named(o.task);
     Corpus c;
     c.verses = data::pair_verses(data::read_sword_module(task.source_module), data::read_sword_module(task.target_module),
                                  data::default_held_out_books());
     run::say("{}: {} and {} verses, {} paired ({} train, {} validation: Ruth, Philippians; {} test: Esther, Jonah, "
-                  "James), {} without a partner, {} with an empty side skipped\n",
-                  task.description, c.verses.source_verses, c.verses.target_verses,
-                  c.verses.train.size() + c.verses.validation.size() + c.verses.test.size(), c.verses.train.size(),
-                  c.verses.validation.size(), c.verses.test.size(), c.verses.unpaired, c.verses.empty_skipped);
+             "James), {} without a partner, {} with an empty side skipped\n",
+             task.description, c.verses.source_verses, c.verses.target_verses,
+             c.verses.train.size() + c.verses.validation.size() + c.verses.test.size(), c.verses.train.size(),
+             c.verses.validation.size(), c.verses.test.size(), c.verses.unpaired, c.verses.empty_skipped);
     std::vector<data::VersePair> train = every_kth(c.verses.train, o.train_limit);
-    auto merges = saved.tensors.find("bpe.merges");
-    if (merges != saved.tensors.end()) {
-        c.vocab.bpe = bpe_of_merges(merges->second);
-        run::say("BPE: the checkpoint's {} merges\n", merges->second.size(0));
+    if (auto merges = saved.text.find(kMergesKey); merges != saved.text.end()) {
+        c.vocab.bpe = data::TextTokens::from_saved(true, merges->second);
+        run::say("BPE: the checkpoint's {} merges\n", std::count(merges->second.begin(), merges->second.end(), '\n'));
     } else {
         std::string text;
         for (const data::VersePair& p : train) text += p.source + "\n" + p.target + "\n";
-        run::timed("BPE merges learnt from the training verses", [&] {
-            c.vocab.bpe = std::make_unique<data::BytePairEncoding>(data::train_bpe(text, o.vocab));
-        });
+        run::timed("BPE merges learnt from the training verses",
+                   [&] { c.vocab.bpe = data::TextTokens::subwords(data::train_bpe(text, o.vocab)); });
     }
     std::vector<data::VersePair> validation = c.verses.validation;
     if (o.eval_verses > 0 && o.eval_verses < static_cast<std::int64_t>(validation.size()))
@@ -221,7 +194,7 @@ Corpus load_corpus(const Options& o, const nn::RunRecord& saved) {
     for (auto [name, s] : {std::pair{"training", &c.train}, {"validation", &c.validation}, {"test", &c.test}})
         if (s->truncated_sources + s->truncated_targets > 0)
             run::say("{}: {} sources and {} targets longer than --context {} tokens were truncated\n", name,
-                          s->truncated_sources, s->truncated_targets, o.context);
+                     s->truncated_sources, s->truncated_targets, o.context);
     return c;
 }
 
@@ -229,89 +202,11 @@ models::TransformerConfig model_config(const Options& o, std::int64_t vocab) {
     models::TransformerConfig c;
     c.src_vocab = c.tgt_vocab = vocab;  // one BPE for both sides
     c.share_embeddings = true;          // 001 "Embeddings and Softmax"
-    c.n_layers = o.layers, c.d_model = o.d_model, c.d_ff = o.d_ff, c.heads = o.heads, c.dropout = o.dropout;
+    c.n_layers = o.model.layers, c.d_model = o.model.d_model, c.d_ff = o.model.d_ff, c.heads = o.model.heads;
+    c.dropout = o.model.dropout;
     c.max_len = std::max<std::int64_t>(o.context + 1, 64);
     c.seed = o.seed;
     return c;
-}
-
-// Rows `ids` of a split as padded tensors: src [B, S]; tgt_in = <s> y, tgt_out = y </s>.
-struct Batch {
-    Tensor src, tgt_in, tgt_out;
-    std::int64_t tokens = 0;  // target tokens the loss counts
-};
-
-Batch make_batch(const Split& s, const std::vector<std::size_t>& ids, const Vocabulary& v) {
-    std::size_t S = 1, T = 1;
-    for (std::size_t i : ids) S = std::max(S, s.examples[i].src.size()), T = std::max(T, s.examples[i].tgt.size() + 1);
-    const auto B = static_cast<std::int64_t>(ids.size());
-    Batch b{full({B, static_cast<std::int64_t>(S)}, static_cast<double>(v.pad()), Dtype::int64),
-            full({B, static_cast<std::int64_t>(T)}, static_cast<double>(v.pad()), Dtype::int64),
-            full({B, static_cast<std::int64_t>(T)}, static_cast<double>(v.pad()), Dtype::int64)};
-    auto* src = b.src.data<std::int64_t>();
-    auto* in = b.tgt_in.data<std::int64_t>();
-    auto* out = b.tgt_out.data<std::int64_t>();
-    for (std::size_t r = 0; r < ids.size(); ++r) {
-        const Example& e = s.examples[ids[r]];
-        std::copy(e.src.begin(), e.src.end(), src + r * S);
-        in[r * T] = v.start();
-        std::copy(e.tgt.begin(), e.tgt.end(), in + r * T + 1);
-        std::copy(e.tgt.begin(), e.tgt.end(), out + r * T);
-        out[r * T + e.tgt.size()] = v.end();
-        b.tokens += static_cast<std::int64_t>(e.tgt.size()) + 1;
-    }
-    return b;
-}
-
-// An epoch's batches: the verses shuffled by the epoch's own generator (so a
-// resumed run draws the same ones), then sorted by length within runs of 64
-// batches so that a batch pads little, and the batches shuffled again.
-std::vector<std::vector<std::size_t>> epoch_batches(const Split& s, std::int64_t batch, std::uint64_t seed, std::int64_t epoch) {
-    Generator gen(seed * 1000003 + static_cast<std::uint64_t>(epoch));
-    std::vector<std::size_t> order(s.examples.size());
-    std::iota(order.begin(), order.end(), 0);
-    for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[static_cast<std::size_t>(gen.randint(static_cast<std::int64_t>(i)))]);
-    const auto run = static_cast<std::size_t>(batch * 64);
-    for (std::size_t at = 0; at < order.size(); at += run) {
-        auto last = order.begin() + static_cast<std::ptrdiff_t>(std::min(order.size(), at + run));
-        std::stable_sort(order.begin() + static_cast<std::ptrdiff_t>(at), last,
-                         [&](std::size_t a, std::size_t b) { return s.examples[a].src.size() < s.examples[b].src.size(); });
-    }
-    std::vector<std::vector<std::size_t>> batches;
-    for (std::size_t at = 0; at < order.size(); at += static_cast<std::size_t>(batch))
-        batches.emplace_back(order.begin() + static_cast<std::ptrdiff_t>(at),
-                             order.begin() + static_cast<std::ptrdiff_t>(std::min(order.size(), at + static_cast<std::size_t>(batch))));
-    for (std::size_t i = batches.size(); i > 1; --i)
-        std::swap(batches[i - 1], batches[static_cast<std::size_t>(gen.randint(static_cast<std::int64_t>(i)))]);
-    return batches;
-}
-
-std::int64_t batches_per_epoch(const Split& s, std::int64_t batch) {
-    return (static_cast<std::int64_t>(s.examples.size()) + batch - 1) / batch;
-}
-
-// Bytes that are not UTF-8 (a model may stop inside a character, a subword
-// may hold part of one) are replaced by `replacement(byte)`.
-template <class Replace> std::string repair_utf8(const std::string& bytes, Replace replacement) {
-    std::string out;
-    for (std::size_t i = 0; i < bytes.size();) {
-        const auto b = static_cast<unsigned char>(bytes[i]);
-        const std::size_t n = b < 0x80 ? 1 : (b & 0xE0) == 0xC0 ? 2 : (b & 0xF0) == 0xE0 ? 3 : (b & 0xF8) == 0xF0 ? 4 : 0;
-        bool ok = n > 0 && i + n <= bytes.size();
-        if (ok) try {
-                data::decode_utf8(bytes.substr(i, n));
-            } catch (const data::DatasetError&) {
-                ok = false;
-            }
-        if (ok) {
-            out += bytes.substr(i, n);
-            i += n;
-        } else {
-            out += replacement(b);
-            ++i;
-        }
-    }
-    return out;
 }
 
 // What decoding made, as text: the tokens after <s> up to </s>. The start
@@ -326,10 +221,10 @@ struct Outputs {
 std::string text_of(const std::vector<std::int64_t>& tokens, const Vocabulary& v, Outputs& o) {
     std::vector<std::int64_t> ids;
     for (std::size_t t = 1; t < tokens.size() && tokens[t] != v.end(); ++t)
-        if (tokens[t] < v.bpe->vocab_size()) ids.push_back(tokens[t]);
+        if (tokens[t] < v.bpe.size()) ids.push_back(tokens[t]);
         else ++o.dropped_symbols;
     // U+FFFD, as Python's decode(errors="replace") would put
-    return repair_utf8(v.bpe->decode(ids), [&](unsigned char) { return ++o.replaced_bytes, std::string("\xEF\xBF\xBD"); });
+    return data::repair_utf8(v.bpe.decode(ids), [&](unsigned char) { return ++o.replaced_bytes, std::string("\xEF\xBF\xBD"); });
 }
 
 // Translates every verse of a split: greedy (width 1, in batches of 64 with
@@ -346,7 +241,7 @@ Outputs translate(const models::Transformer& model, const Split& s, const Vocabu
     for (std::size_t at = 0; at < order.size(); at += chunk) {
         std::vector<std::size_t> ids(order.begin() + static_cast<std::ptrdiff_t>(at),
                                      order.begin() + static_cast<std::ptrdiff_t>(std::min(order.size(), at + chunk)));
-        Batch b = make_batch(s, ids, v);
+        data::Seq2SeqBatch b = data::seq2seq_batch(s.examples, ids, v.symbols());
         Tensor mask = nn::padding_mask(b.src, v.pad());
         if (beam == 1) {
             models::Decoded d = models::greedy_decode(model, b.src, mask, o.context, v.start(), v.end());
@@ -383,87 +278,64 @@ std::string scores(const std::vector<std::string>& hyps, const std::vector<std::
                        b.ref_len > 0 ? static_cast<double>(b.hyp_len) / static_cast<double>(b.ref_len) : 0.0);
 }
 
-struct Progress {
-    std::int64_t step = 0;
-    run::Curve loss, lr, bleu;
-};
-
-nn::RunRecord run_record(const nn::RunRecord& flags, const Corpus& c, const Progress& p) {
-    nn::RunRecord r = flags;
-    r.tensors["bpe.merges"] = merges_tensor(*c.vocab.bpe);
-    r.tensors["step"] = run::step_tensor(p.step);
-    r.tensors["generator.dropout"] = run::gathered_dropout_state(distributed::Communicator::world());
-    r.tensors["curve.loss"] = run::curve_tensor(p.loss);
-    r.tensors["curve.lr"] = run::curve_tensor(p.lr);
-    r.tensors["curve.bleu"] = run::curve_tensor(p.bleu);
-    return r;
+// The label-smoothed loss of a batch under teacher forcing (000 note i).
+Tensor batch_loss(const models::Transformer& model, const data::Seq2SeqBatch& b, const nn::LabelSmoothingLoss& criterion,
+                  std::int64_t pad) {
+    Tensor out = model.forward(b.src, b.tgt_in, nn::padding_mask(b.src, pad), models::target_mask(b.tgt_in, pad));
+    return criterion(model.generator->forward(out), b.tgt_out);
 }
 
+// The tokens a batch holds, source and target (the progress bar's rate).
+std::int64_t tokens_of(const std::vector<data::TokenPair>& examples, const std::vector<std::size_t>& rows) {
+    std::int64_t n = 0;
+    for (std::size_t i : rows) n += static_cast<std::int64_t>(examples[i].src.size() + examples[i].tgt.size()) + 1;
+    return n;
+}
+
+// Trains from step 0, or from the checkpoint --resume names, to the last step
+// (run::TrainingLoop: it saves, resumes, stops on signals and shares the
+// batches between the ranks of an mpirun job). The batches of an epoch come
+// from the seed and the epoch alone (data/epoch_batches.h): a resumed run
+// draws them again with nothing kept. Each epoch ends with greedy decoding of
+// the validation verses, its BLEU the curve "bleu".
 void train(models::Transformer& model, const Corpus& c, const Options& o, const nn::RunRecord& flags) {
-    const distributed::Communicator& comm = distributed::Communicator::world();
-    distributed::DataParallel dp(model);
     nn::optim::Adam opt(model.parameters(), {.lr = 0, .beta1 = 0.9, .beta2 = 0.98, .eps = 1e-9});
-    const std::int64_t per_epoch = batches_per_epoch(c.train, o.batch), steps = o.epochs * per_epoch;
-    nn::WarmupSchedule warmup(o.d_model, o.warmup, 1.0);
+    const std::int64_t per_epoch = data::batches_per_epoch(c.train.examples, o.batch), steps = o.epochs * per_epoch;
+    nn::WarmupSchedule warmup(o.model.d_model, o.warmup, 1.0);
     nn::LabelSmoothingLoss criterion(c.vocab.size(), c.vocab.pad(), o.smoothing);
-    Progress p;
-    if (!o.checkpoint.resume.empty()) {
-        nn::RunRecord saved;
-        nn::load_checkpoint(o.checkpoint.resume, model, &opt, &saved);
-        p.step = run::saved_step(saved, o.checkpoint.resume);
-        run::restore_dropout_state(saved, o.checkpoint.resume, comm);
-        p.loss = run::curve_of(saved, "curve.loss");
-        p.lr = run::curve_of(saved, "curve.lr");
-        p.bleu = run::curve_of(saved, "curve.bleu");
-        run::say("resumed {} at step {} of {}\n", o.checkpoint.resume, p.step, steps);
-    }
-    run::StepBoundary boundary(o.checkpoint, steps, comm);
+    nn::RunRecord record = flags;
+    record.text[kMergesKey] = c.vocab.bpe.saved();  // --load and --resume rebuild the very vocabulary
+    run::TrainingLoop loop(model, opt,
+                           {.steps = steps, .epoch_steps = per_epoch, .unit = "tok",
+                            .lr = [&](std::int64_t step) { return o.lr * warmup.lr(step); }},
+                           o.checkpoint, std::move(record));
+    const std::vector<std::string> references = targets_of(c.validation);
+    loop.evaluate = [&](std::int64_t epoch, std::int64_t step) {
+        Outputs val = translate(model, c.validation, c.vocab, o, 1);
+        run::say("epoch {} validation ({} verses, greedy): {}\n", epoch, c.validation.pairs.size(),
+                 scores(val.texts, references));
+        const std::size_t k = c.validation.pairs.size() / 2;  // one verse, to watch it change from epoch to epoch
+        run::say("  {}: {}\n  {}  model: {}\n", c.validation.pairs[k].ref, c.validation.pairs[k].target,
+                 std::string(c.validation.pairs[k].ref.size(), ' '), val.texts[k]);
+        loop.curve("bleu").emplace_back(static_cast<double>(step), data::corpus_bleu(val.texts, references).score);
+    };
     if (task_named(o.task).copy_baseline)
         run::say("validation ({} verses), the source copied: {}\n", c.validation.pairs.size(),
-                      scores(sources_of(c.validation), targets_of(c.validation)));
-    std::unique_ptr<run::ProgressBar> bar;
+                 scores(sources_of(c.validation), references));
     std::vector<std::vector<std::size_t>> batches;
-    for (std::int64_t step = p.step + 1; step <= steps; ++step) {
-        const std::int64_t epoch = (step - 1) / per_epoch + 1, i = (step - 1) % per_epoch + 1;
-        if (!bar || i == 1 || batches.empty()) {
-            batches = epoch_batches(c.train, o.batch, o.seed, epoch);
-            if (!bar || i == 1) run::say("epoch {}/{}\n", epoch, o.epochs);
-            bar = std::make_unique<run::ProgressBar>(per_epoch, "tok");
-        }
-        Batch b = make_batch(c.train, batches[static_cast<std::size_t>(i - 1)], c.vocab);
-        opt.zero_grad();
-        Tensor src_mask = nn::padding_mask(b.src, c.vocab.pad());
-        Tensor out = model.forward(b.src, b.tgt_in, src_mask, models::target_mask(b.tgt_in, c.vocab.pad()));
-        Tensor loss = criterion(model.generator->forward(out), b.tgt_out);
-        const double loss_value = loss.item();
-        nn::check_finite_loss(loss_value, step);
-        loss.backward();
-        nn::check_finite_gradients(model, step);
-        opt.set_lr(o.lr * warmup.lr(step));
-        opt.step();
-        p.step = step;
-        bar->update(i, b.tokens + b.src.numel(), fmt::format("loss {:.3f}  lr {:.1e}", loss_value, opt.lr()));
-        p.loss.emplace_back(static_cast<double>(step), loss_value);
-        p.lr.emplace_back(static_cast<double>(step), opt.lr());
-        if (i == per_epoch) {
-            Outputs val = translate(model, c.validation, c.vocab, o, 1);
-            const data::BleuScore bleu = data::corpus_bleu(val.texts, targets_of(c.validation));
-            run::say("epoch {} validation ({} verses, greedy): {}\n", epoch, c.validation.pairs.size(),
-                          scores(val.texts, targets_of(c.validation)));
-            const std::size_t k = c.validation.pairs.size() / 2;  // one verse, to watch it change from epoch to epoch
-            run::say("  {}: {}\n  {}  model: {}\n", c.validation.pairs[k].ref, c.validation.pairs[k].target,
-                          std::string(c.validation.pairs[k].ref.size(), ' '), val.texts[k]);
-            p.bleu.emplace_back(static_cast<double>(step), bleu.score);
-        }
-        boundary.after(step, [&](const std::string& path) {
-            nn::RunRecord record = run_record(flags, c, p);
-            nn::save_checkpoint(path, model, &opt, &record);
-        });
-    }
-    boundary.finish(dp);
-    if (!o.figures.empty())
-        run::write_loss_curve(o.figures, {fmt::format("translate {}: loss and learning rate", o.task), p.loss, p.lr,
-                                               {}, "validation"});
+    std::int64_t batches_epoch = 0;  // the epoch `batches` belongs to
+    loop.run([&](std::int64_t step) {
+        if (const std::int64_t epoch = loop.epoch_of(step); epoch != batches_epoch)
+            batches = data::epoch_batches(c.train.examples, o.batch, o.seed, epoch), batches_epoch = epoch;
+        const std::vector<std::size_t>& rows = batches[static_cast<std::size_t>((step - 1) % per_epoch)];
+        const std::int64_t items = tokens_of(c.train.examples, rows);
+        const auto [first, last] = loop.share(static_cast<std::int64_t>(rows.size()));  // this rank's verses of the batch
+        if (first == last) return run::StepLoss{{}, 0, items};  // an epoch's short last batch leaves this rank none
+        const data::Seq2SeqBatch b = data::seq2seq_batch(
+            c.train.examples, std::vector<std::size_t>(rows.begin() + first, rows.begin() + last), c.vocab.symbols());
+        return run::StepLoss{batch_loss(model, b, criterion, c.vocab.pad()), b.tokens, items};
+    });
+    loop.finish({fmt::format("translate {}: loss and learning rate", o.task), "", "validation"}, "", o.figures);
 }
 
 // Spaces shown as ␣ so that a subword's leading space is seen on the axis; a
@@ -471,7 +343,7 @@ void train(models::Transformer& model, const Corpus& c, const Options& o, const 
 // may cut a ’ in two) as \xNN.
 std::string subword_label(const std::string& token) {
     std::string out;
-    for (char ch : repair_utf8(token, [](unsigned char b) { return fmt::format("\\x{:02X}", b); }))
+    for (char ch : data::repair_utf8(token, [](unsigned char b) { return fmt::format("\\x{:02X}", b); }))
         out += ch == ' ' ? std::string("␣") : ch == '\n' ? std::string("↵") : std::string(1, ch);
     return out;
 }
@@ -490,7 +362,7 @@ void write_cross_attention(models::Transformer& model, const Corpus& c, const Op
     one.pairs = {c.test.pairs[pick]};
     one.examples = {c.test.examples[pick]};
     Outputs out = translate(model, one, c.vocab, o, 1);
-    Batch b = make_batch(one, {0}, c.vocab);
+    data::Seq2SeqBatch b = data::seq2seq_batch(one.examples, {0}, c.vocab.symbols());
     const std::vector<std::int64_t>& y = out.tokens[0];
     Tensor tgt = zeros({1, static_cast<std::int64_t>(y.size())}, Dtype::int64);
     std::copy(y.begin(), y.end(), tgt.data<std::int64_t>());
@@ -506,7 +378,7 @@ void write_cross_attention(models::Transformer& model, const Corpus& c, const Op
     for (std::int64_t id : y) queries.push_back(subword_label(c.vocab.token(id)));
     for (std::int64_t id : one.examples[0].src) keys.push_back(subword_label(c.vocab.token(id)));
     plot::Figure f = run::attention_grid(fmt::format("Cross-attention of {} ({})", one.pairs[0].ref, o.task), cross,
-                                              queries, keys);
+                                         queries, keys);
     for (plot::Panel& panel : f.panels) {
         auto& m = std::get<plot::HeatMap>(panel);
         m.x_label = "source subword (KJV)";
@@ -520,27 +392,31 @@ void evaluate(models::Transformer& model, const Corpus& c, const Options& o) {
     const Task& task = task_named(o.task);
     Outputs test;
     run::timed(o.beam == 1 ? "test verses translated (greedy, KV cache)" : "test verses translated (beam search)",
-                    [&] { test = translate(model, c.test, c.vocab, o, o.beam); });
+               [&] { test = translate(model, c.test, c.vocab, o, o.beam); });
     const std::vector<std::string> refs = targets_of(c.test);
     for (std::int64_t i = 0; i < o.show && i < static_cast<std::int64_t>(test.texts.size()); ++i) {
         const auto k = static_cast<std::size_t>(i) * c.test.pairs.size() / static_cast<std::size_t>(std::max<std::int64_t>(o.show, 1));
         run::say("  {}\n    source:    {}\n    reference: {}\n    model:     {}\n", c.test.pairs[k].ref,
-                      c.test.pairs[k].source, c.test.pairs[k].target, test.texts[k]);
+                 c.test.pairs[k].source, c.test.pairs[k].target, test.texts[k]);
     }
     if (test.dropped_symbols + test.replaced_bytes > 0)
         run::say("in the outputs: {} start or padding symbols dropped, {} bytes that were not UTF-8 replaced by U+FFFD\n",
-                      test.dropped_symbols, test.replaced_bytes);
+                 test.dropped_symbols, test.replaced_bytes);
     run::say("test books (Esther, Jonah, James; {} verses), {}:\n", c.test.pairs.size(),
-                  o.beam == 1 ? std::string("greedy") : fmt::format("beam {} (length penalty {})", o.beam, o.length_penalty));
+             o.beam == 1 ? std::string("greedy") : fmt::format("beam {} (length penalty {})", o.beam, o.length_penalty));
     run::say("  model              {}\n", scores(test.texts, refs));
     if (task.copy_baseline) run::say("  copy the source    {}\n", scores(sources_of(c.test), refs));
 }
 
+// The flags; the preset, read first, sets the defaults the other flags override.
 void add_flags(CLI::App& app, Options& o, int argc, char** argv) {
-    app.option_defaults()->always_capture_default();
-    app.add_flag("--quick", o.quick, "a small model on 320 training verses for 2 epochs: the test suite's run (seconds)");
-    for (int i = 1; i < argc; ++i)
-        if (std::string(argv[i]) == "--quick") apply_quick(o);  // sets defaults that the other flags override
+    app.option_defaults()->always_capture_default();  // the values a checkpoint records
+    const std::vector<std::string> presets = {"default", "quick"};
+    o.preset = run::chosen_preset(argc, argv, presets, o.preset);
+    apply_preset(o);
+    run::add_preset_flags(app, o.preset, presets,
+                          "default (every training verse, 4 epochs) or quick (a small model on 320 training verses "
+                          "for 2 epochs: the test suite's run, seconds)");
     std::vector<std::string> names;
     for (const Task& t : kTasks) names.push_back(t.name);
     app.add_option("--task", o.task, "kjv-web (King James Version -> World English Bible) or kjv-sparv (-> Reina-Valera 1909)")
@@ -548,11 +424,7 @@ void add_flags(CLI::App& app, Options& o, int argc, char** argv) {
     app.add_option("--vocab", o.vocab, "byte-level BPE vocabulary, the 256 bytes included")->check(CLI::Range(256, 100000));
     app.add_option("--context", o.context, "longest source in subwords (longer ones are truncated, and counted)")
         ->check(CLI::Range(4, 4096));
-    app.add_option("--layers", o.layers, "N, layers in each stack")->check(CLI::Range(1, 64));
-    app.add_option("--d-model", o.d_model, "model width")->check(CLI::Range(2, 8192));
-    app.add_option("--d-ff", o.d_ff, "feed-forward width")->check(CLI::Range(1, 65536));
-    app.add_option("--heads", o.heads, "attention heads h (must divide d_model)")->check(CLI::Range(1, 256));
-    app.add_option("--dropout", o.dropout, "dropout probability")->check(run::finite_range(0.0, 0.99));
+    run::add_model_flags(app, o.model, {.help = "N, layers in each stack"});
     app.add_option("--batch", o.batch, "verse pairs per batch")->check(CLI::Range(1, 100000));
     app.add_option("--epochs", o.epochs, "epochs over the training verses")->check(CLI::Range(1, 100000));
     app.add_option("--train-limit", o.train_limit, "train on this many verses spread over the Bible (0: all)")
@@ -562,23 +434,23 @@ void add_flags(CLI::App& app, Options& o, int argc, char** argv) {
     app.add_option("--warmup", o.warmup, "warmup steps of the schedule")->check(CLI::Range(1, 100000000));
     app.add_option("--smoothing", o.smoothing, "label smoothing")->check(run::finite_range(0.0, 0.99));
     app.add_option("--seed", o.seed, "seed of initialisation, dropout and batch order")->check(run::seed_value());
-    run::add_machine_flags(app, o.machine);
+    run::add_common_flags(app, o.common);
     app.add_option("--eval-verses", o.eval_verses, "validation verses translated each epoch (0: all)")
         ->check(CLI::Range(0, 1000000));
     app.add_option("--beam", o.beam, "beam width for the test verses (1: greedy decoding)")->check(CLI::Range(1, 64));
     app.add_option("--length-penalty", o.length_penalty, "beam search's alpha in lp = ((5 + n) / 6)^alpha")
         ->check(run::finite_range(0.0, 5.0));
     app.add_option("--show", o.show, "test translations to print")->check(CLI::Range(0, 100));
-    run::add_checkpoint_flags(app, o.checkpoint, "the model, its BPE merges, Adam's state, the loss curve");
+    run::add_checkpoint_flags(app, o.checkpoint, "the model, its BPE merges, Adam's state, the curves");
     app.add_option("--figures", o.figures,
                    "draw the loss curve and the cross-attention of a translated test verse into this folder (PNG and SVG)")
         ->check(run::path_value());
-    app.add_flag("--detect-anomaly", o.detect_anomaly, "name the first op that makes a NaN or an infinity (slow)");
 }
 
 run::MemoryEstimate memory_estimate(const Options& o, bool training) {
-    const auto N = static_cast<double>(o.layers), D = static_cast<double>(o.d_model), F = static_cast<double>(o.d_ff),
-               V = static_cast<double>(o.vocab + 3), T = static_cast<double>(o.context), H = static_cast<double>(o.heads);
+    const auto N = static_cast<double>(o.model.layers), D = static_cast<double>(o.model.d_model),
+               F = static_cast<double>(o.model.d_ff), V = static_cast<double>(o.vocab + 3),
+               T = static_cast<double>(o.context), H = static_cast<double>(o.model.heads);
     const double B = training ? static_cast<double>(o.batch) : 64;
     run::MemoryEstimate e;
     e.parameters = V * D + N * (4 * D * D + 2 * D * F) + N * (8 * D * D + 2 * D * F);
@@ -587,9 +459,27 @@ run::MemoryEstimate memory_estimate(const Options& o, bool training) {
     return e;
 }
 
+// The checkpoint --load or --resume names holds the BPE merges its model was
+// trained with, as data::TextTokens::saved() writes them.
+void check_saved_merges(const Options& o, const nn::RunRecord& saved) {
+    const bool resume = !o.checkpoint.resume.empty();
+    const std::string& path = resume ? o.checkpoint.resume : o.checkpoint.load;
+    if (path.empty() || saved.text.count(kMergesKey) > 0) return;
+    throw CLI::ValidationError(resume ? "--resume" : "--load",
+                               saved.tensors.count("bpe.merges") > 0
+                                   ? fmt::format("{} was saved by an older version of translate (its BPE merges in a "
+                                                 "tensor): train it again", path)
+                                   : fmt::format("{} holds no BPE merges", path));
+}
+
+// What no single flag's check can see, before any work starts: the checkpoint
+// read (and the flags it records, adopted or refused), flags that must agree,
+// the SWORD modules, output paths, the batch shared by the processes, and the memory.
 void check_flags(CLI::App& app, Options& o, nn::RunRecord& saved, std::vector<std::string>& adopted) {
     saved = run::check_checkpoint_flags(app, o.checkpoint, "translate", kRecorded, adopted);
-    if (o.d_model % o.heads != 0) throw CLI::ValidationError("--heads", "must divide --d-model");
+    check_saved_merges(o, saved);
+    run::check_model_flags(o.model);
+    run::require_batch_per_rank("--batch", o.batch);
     const Task& task = task_named(o.task);
     for (const std::string& module : {task.source_module, task.target_module})
         if (!data::sword_module_installed(module))
@@ -600,24 +490,28 @@ void check_flags(CLI::App& app, Options& o, nn::RunRecord& saved, std::vector<st
     run::require_memory("--batch", memory_estimate(o, o.checkpoint.load.empty()), o.checkpoint.load.empty());
 }
 
+// Trains (or loads), then translates the test books and draws the figures asked for.
 int work(const Options& o, const nn::RunRecord& flags, const nn::RunRecord& saved, const std::vector<std::string>& adopted) {
-    run::seed_dropout(o.seed, distributed::Communicator::world());
+    const distributed::Communicator& comm = distributed::Communicator::world();
+    run::seed_dropout(o.seed, comm);
     Corpus corpus = load_corpus(o, saved);
     auto model = models::make_transformer(model_config(o, corpus.vocab.size()));
     run::say("Transformer N={} d_model={} d_ff={} h={} dropout {}, shared embeddings, {} parameters | vocabulary {} "
-                  "(BPE {} + <pad> <s> </s>), context {} | batch {}, {} epochs x {} batches, Adam, warmup {} (lr {}), "
-                  "smoothing {} | {}\n",
-                  o.layers, o.d_model, o.d_ff, o.heads, o.dropout, model->parameter_count(), corpus.vocab.size(),
-                  corpus.vocab.bpe->vocab_size(), o.context, o.batch, o.epochs, batches_per_epoch(corpus.train, o.batch),
-                  o.warmup, o.lr, o.smoothing, run::machine_summary(o.machine));
+             "(BPE {} + <pad> <s> </s>), context {} | batch {}, {} epochs x {} batches, Adam, warmup {} (lr {}), "
+             "smoothing {} | {}\n",
+             o.model.layers, o.model.d_model, o.model.d_ff, o.model.heads, o.model.dropout, model->parameter_count(),
+             corpus.vocab.size(), corpus.vocab.bpe.size(), o.context, o.batch, o.epochs,
+             data::batches_per_epoch(corpus.train.examples, o.batch), o.warmup, o.lr, o.smoothing,
+             run::machine_summary(o.common.machine));
     run::say_adopted(o.checkpoint, adopted);
     if (o.checkpoint.load.empty()) {
         run::timed("trained", [&] { train(*model, corpus, o, flags); });
-    } else {
+    } else if (comm.is_root()) {  // rank 0 writes what --save asks for
         nn::RunRecord record = flags;
-        record.tensors["bpe.merges"] = merges_tensor(*corpus.vocab.bpe);
+        record.text[kMergesKey] = corpus.vocab.bpe.saved();
         run::load_model(*model, o.checkpoint, record);
     }
+    if (!comm.is_root()) return 0;  // rank 0 alone evaluates (after training, every rank holds its model)
     evaluate(*model, corpus, o);
     if (!o.figures.empty()) write_cross_attention(*model, corpus, o);
     return 0;
@@ -631,13 +525,6 @@ int main(int argc, char** argv) {
     add_flags(app, o, argc, argv);
     nn::RunRecord saved;
     std::vector<std::string> adopted;
-    if (int status = run::parse_flags(app, argc, argv, "translate", [&] { check_flags(app, o, saved, adopted); });
-        status >= 0)
-        return status;
-    nn::RunRecord flags;
-    run::record_flags(app, "translate", kRecorded.all(), flags);
-    return run::run_program("translate", o.detect_anomaly, [&] {
-        run::apply_machine_flags(o.machine, argv);
-        return work(o, flags, saved, adopted);
-    });
+    return run::program_main("translate", app, argc, argv, o.common, [&] { check_flags(app, o, saved, adopted); },
+                             [&] { return work(o, run::recorded_flags(app, "translate", kRecorded), saved, adopted); });
 }
