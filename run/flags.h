@@ -1,7 +1,6 @@
 #pragma once
-// Flag handling shared by the examples (CLI11): a --preset read before the
-// other flags, so the preset sets defaults that explicit flags override, and
-// one rule for bad input: one line, "<program>: <reason> (see --help)", exit
+// Flag handling shared by the programs (CLI11): checks of values CLI11 lets
+// through, and one rule for bad input: one line, "<program>: <reason> (see --help)", exit
 // status 2, before any work is done.
 #include <cerrno>
 #include <cmath>
@@ -16,21 +15,6 @@
 #include "run/console.h"
 
 namespace run {
-
-// The value of --preset on the command line, or `fallback`.
-inline std::string peek_preset(int argc, char** argv, const std::string& fallback) {
-    std::string preset = fallback;
-    CLI::App pre;
-    pre.allow_extras();
-    pre.set_help_flag();
-    pre.add_option("--preset", preset);
-    try {
-        pre.parse(argc, argv);
-    } catch (const CLI::ParseError&) {
-        // The full parse reports it.
-    }
-    return preset;
-}
 
 // A finite number in [lo, hi]. CLI11's Range and PositiveNumber let "nan"
 // through (every comparison with NaN is false) and print the largest double

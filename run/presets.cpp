@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "nn/checkpoint.h"
+
 namespace run {
 
 namespace {
@@ -13,19 +15,31 @@ bool has_quick(const std::vector<std::string>& names) {
 }  // namespace
 
 std::string chosen_preset(int argc, char** argv, const std::vector<std::string>& names, const std::string& fallback) {
-    std::string preset = fallback;
+    std::string preset, resume, load;
     bool quick = false;
     CLI::App pre;
     pre.allow_extras();
     pre.set_help_flag();
     pre.add_option("--preset", preset);
+    pre.add_option("--resume", resume);
+    pre.add_option("--load", load);
     if (has_quick(names)) pre.add_flag("--quick", quick);
     try {
         pre.parse(argc, argv);
     } catch (const CLI::ParseError&) {
         return fallback;  // the full parse reports it
     }
-    return quick ? "quick" : preset;
+    if (quick) return "quick";
+    if (!preset.empty()) return preset;
+    if (const std::string& file = resume.empty() ? load : resume; !file.empty()) {
+        try {
+            const nn::RunRecord record = nn::read_run_record(file);
+            if (auto it = record.text.find("flag.--preset"); it != record.text.end()) return it->second;
+        } catch (const nn::CheckpointError&) {
+            // the checkpoint flags' check names the file and what is wrong with it
+        }
+    }
+    return fallback;
 }
 
 void add_preset_flags(CLI::App& app, std::string& preset, const std::vector<std::string>& names, const std::string& help) {

@@ -10,8 +10,11 @@
 
 namespace run {
 
-// The preset the command line names (--preset NAME, or --quick for "quick"),
-// or `fallback`; a name not in `names` is left for the full parse to refuse.
+// The preset the command line names (--preset NAME, or --quick for "quick");
+// else the one recorded in the checkpoint --resume or --load names, so that a
+// resumed run has its preset's defaults for the flags a checkpoint does not
+// record (what it prints); else `fallback`. A name not in `names`, or a file
+// that cannot be read, is left for the full parse and its checks to refuse.
 std::string chosen_preset(int argc, char** argv, const std::vector<std::string>& names, const std::string& fallback);
 
 // Adds --preset (one of `names`), and --quick when "quick" is one of them.

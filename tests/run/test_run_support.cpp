@@ -12,7 +12,10 @@
 
 #include "check.h"
 #include "temp_files.h"
+#include "nn/checkpoint.h"
+#include "nn/linear.h"
 #include "run/output_files.h"
+#include "run/presets.h"
 #include "run/recorded_flags.h"
 #include "run/run_state.h"
 #include "run/step_boundary.h"
@@ -146,4 +149,24 @@ TEST_CASE("a generator's state survives a checkpoint's tensor: the same numbers 
     CHECK(a.next_u64() == b.next_u64());
     record.tensors["g"] = autograd::zeros({6}, autograd::Dtype::int64);
     CHECK_THROWS_WITH(run::restore_generator(b, record, "g"), Catch::Contains("all-zero state"));
+}
+
+TEST_CASE("a preset is read from the command line, else from the checkpoint resumed or loaded", "[io]") {
+    testing::TempDir dir("presets");
+    const std::string ckpt = dir.file("quick.ckpt");
+    nn::RunRecord record;
+    record.text["flag.--preset"] = "quick";
+    autograd::Generator gen(1);
+    nn::save_checkpoint(ckpt, nn::Linear(2, 2, true, gen), nullptr, &record);
+    const std::vector<std::string> names = {"default", "long", "quick"};
+    auto chosen = [&](std::vector<const char*> argv) {
+        return run::chosen_preset(static_cast<int>(argv.size()), const_cast<char**>(argv.data()), names, "default");
+    };
+    CHECK(chosen({"p"}) == "default");
+    CHECK(chosen({"p", "--preset", "long"}) == "long");
+    CHECK(chosen({"p", "--quick", "--seed", "3"}) == "quick");
+    CHECK(chosen({"p", "--resume", ckpt.c_str()}) == "quick");      // a resumed quick run keeps quick's defaults
+    CHECK(chosen({"p", "--load", ckpt.c_str()}) == "quick");
+    CHECK(chosen({"p", "--resume", ckpt.c_str(), "--preset", "long"}) == "long");  // the refusal is the checks' job
+    CHECK(chosen({"p", "--resume", dir.file("missing.ckpt").c_str()}) == "default");
 }
