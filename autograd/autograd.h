@@ -29,6 +29,7 @@
 #include "autograd/ops/transpose.h"
 #include "autograd/ops/unary.h"
 #include "autograd/parallel.h"
+#include "autograd/printable.h"
 #include "autograd/random.h"
 #include "autograd/random_factories.h"
 #include "autograd/shape.h"

@@ -12,6 +12,8 @@
 #include <fmt/format.h>
 
 #include "nn/checkpoint.h"
+
+#include "autograd/printable.h"
 #include "nn/checkpoint_format.h"
 #include "nn/checkpoint_migration.h"
 
@@ -22,21 +24,6 @@ using namespace checkpoint_format;
 using checkpoint_migration::kOldestVersion;
 
 namespace {
-
-// A name read from the file, safe to put in a message: bytes outside printable
-// ASCII (and the backslash) as \xNN, since a NUL would cut the message short and
-// an escape sequence would reach the terminal; at most `max` bytes shown.
-std::string printable(std::string_view s, std::size_t max = 64) {
-    std::string out;
-    for (unsigned char c : s.substr(0, max)) {
-        if (c < 0x20 || c > 0x7e || c == '\\')
-            out += fmt::format("\\x{:02x}", c);
-        else
-            out += static_cast<char>(c);
-    }
-    if (s.size() > max) out += fmt::format("... ({} bytes)", s.size());
-    return out;
-}
 
 // Where a tensor record's data lies in the file; nothing is allocated for it
 // until the whole file has been checked.
@@ -87,10 +74,10 @@ struct Reader {
         pos += len;
         auto code = get<std::uint8_t>("a dtype");
         r.text = code == kTextCode && r.kind == kRunRecord;
-        if (code > 2 && !r.text) corrupt(fmt::format("'{}' has dtype code {}", printable(r.name), code));
+        if (code > 2 && !r.text) corrupt(fmt::format("'{}' has dtype code {}", printable(r.name, 64), code));
         r.dtype = code == 0 ? Dtype::float32 : code == 1 ? Dtype::float64 : Dtype::int64;
         auto ndim = get<std::uint32_t>("a rank");
-        if (ndim > 16 || (r.text && ndim != 1)) corrupt(fmt::format("'{}' has {} dims", printable(r.name), ndim));
+        if (ndim > 16 || (r.text && ndim != 1)) corrupt(fmt::format("'{}' has {} dims", printable(r.name, 64), ndim));
         r.shape.resize(ndim);
         for (auto& d : r.shape) d = get<std::int64_t>("a size");
         // The element and byte counts, every product checked and compared with
@@ -100,16 +87,16 @@ struct Reader {
         std::int64_t extent = 1;  // the product with 0 read as 1 bounds every stride (autograd::numel)
         std::size_t count = 1;
         for (auto d : r.shape) {
-            if (d < 0) corrupt(fmt::format("'{}' has shape {} with a negative size", printable(r.name), shape_str(r.shape)));
+            if (d < 0) corrupt(fmt::format("'{}' has shape {} with a negative size", printable(r.name, 64), shape_str(r.shape)));
             if (__builtin_mul_overflow(extent, std::max<std::int64_t>(d, 1), &extent))
-                corrupt(fmt::format("'{}' has shape {}, too large to index", printable(r.name), shape_str(r.shape)));
+                corrupt(fmt::format("'{}' has shape {}, too large to index", printable(r.name, 64), shape_str(r.shape)));
             count *= static_cast<std::size_t>(d);  // <= extent, cannot wrap
         }
         const std::size_t element = r.text ? 1 : dtype_size(r.dtype);
         if (count > remaining() / element)  // divided, not multiplied: cannot wrap
             throw CheckpointError(fmt::format(
                 "load_checkpoint: {} is truncated: '{}' of shape {} needs {} {} elements at offset {}, {} bytes remain",
-                path, printable(r.name), shape_str(r.shape), count, r.text ? "text" : dtype_name(r.dtype), pos,
+                path, printable(r.name, 64), shape_str(r.shape), count, r.text ? "text" : dtype_name(r.dtype), pos,
                 remaining()));
         r.bytes = count * element;
         r.offset = pos;
@@ -187,7 +174,7 @@ void check_parameters(const std::map<std::string, Tensor>& saved,
     for (const auto& [name, p] : params) known.insert(name);
     for (const auto& [name, t] : saved)
         if (!known.contains(name))
-            throw CheckpointError(fmt::format("load_checkpoint: {} has unexpected parameter '{}'", path, printable(name)));
+            throw CheckpointError(fmt::format("load_checkpoint: {} has unexpected parameter '{}'", path, printable(name, 64)));
 }
 
 Tensor tensor_of(const CheckedFile& file, const Record& rec) {
@@ -204,7 +191,7 @@ RunRecord run_record_of(const CheckedFile& file, const std::string& path) {
         bool fresh = !run.text.contains(rec.name) && !run.tensors.contains(rec.name);
         if (!fresh)
             throw CheckpointError(
-                fmt::format("load_checkpoint: {} is corrupted: record '{}' appears twice", path, printable(rec.name)));
+                fmt::format("load_checkpoint: {} is corrupted: record '{}' appears twice", path, printable(rec.name, 64)));
         if (rec.text) {
             run.text.emplace(rec.name, file.bytes.substr(rec.offset, rec.bytes));
         } else {
@@ -230,7 +217,7 @@ void load_checkpoint(const std::string& path, Module& module, optim::Optimizer* 
             const std::string name = checkpoint_migration::parameter_name(file.version, rec.name);
             if (!saved.emplace(name, tensor_of(file, rec)).second)
                 throw CheckpointError(fmt::format("load_checkpoint: {} is corrupted: parameter '{}' appears twice", path,
-                                                  printable(rec.name)));
+                                                  printable(rec.name, 64)));
         }
     }
     auto params = module.named_parameters();

@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "autograd/printable.h"
+
 namespace run {
 
 namespace {
@@ -79,7 +81,7 @@ void require_same_job(const distributed::Communicator& comm, const std::vector<s
         const std::string first = broadcast_text(comm, comm.rank() == 0 ? line(description) : "", 0);
         throw JobMismatch(fmt::format("the processes of this job run different jobs: rank 0 has \"{}\", rank {} \"{}\" "
                                       "(give every process the same flags, text and model)",
-                                      first, r, other));
+                                      autograd::printable(first, 200), r, autograd::printable(other, 200)));
     }
 }
 

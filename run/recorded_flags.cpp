@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "autograd/printable.h"
+
 namespace run {
 
 namespace {
@@ -43,7 +45,8 @@ std::vector<std::string> adopt_flags(CLI::App& app, const nn::RunRecord& record,
                                      const std::vector<std::string>& names, const std::string& flag,
                                      const std::string& path) {
     if (auto it = record.text.find("program"); it != record.text.end() && it->second != program)
-        throw CLI::ValidationError(flag, fmt::format("{} is a checkpoint of {}, not of {}", path, it->second, program));
+        throw CLI::ValidationError(flag, fmt::format("{} is a checkpoint of {}, not of {}", path,
+                                                     autograd::printable(it->second), program));
     std::vector<std::string> adopted;
     for (const std::string& name : names) {
         auto it = record.text.find("flag." + name);
@@ -55,11 +58,13 @@ std::vector<std::string> adopt_flags(CLI::App& app, const nn::RunRecord& record,
         if (opt.count() > 0)
             throw CLI::ValidationError(name, fmt::format("{} here, but {} was saved with {} {} (leave the flag out "
                                                          "to use the checkpoint's)",
-                                                         now, path, name, saved));
+                                                         autograd::printable(now), path, name,
+                                                         autograd::printable(saved)));
         opt.clear();
         opt.add_result(saved);
         opt.run_callback();
-        adopted.push_back(is_switch(opt) ? fmt::format("{}={}", name, saved) : fmt::format("{} {}", name, saved));
+        adopted.push_back(is_switch(opt) ? fmt::format("{}={}", name, autograd::printable(saved))
+                                         : fmt::format("{} {}", name, autograd::printable(saved)));
     }
     return adopted;
 }
