@@ -14,6 +14,7 @@
 #include "nn/checkpoint.h"
 #include "nn/checkpoint_format.h"
 #include "nn/checkpoint_migration.h"
+#include "nn/printable.h"
 
 namespace nn {
 
@@ -22,21 +23,6 @@ using namespace checkpoint_format;
 using checkpoint_migration::kOldestVersion;
 
 namespace {
-
-// A name read from the file, safe to put in a message: bytes outside printable
-// ASCII (and the backslash) as \xNN, since a NUL would cut the message short and
-// an escape sequence would reach the terminal; at most `max` bytes shown.
-std::string printable(std::string_view s, std::size_t max = 64) {
-    std::string out;
-    for (unsigned char c : s.substr(0, max)) {
-        if (c < 0x20 || c > 0x7e || c == '\\')
-            out += fmt::format("\\x{:02x}", c);
-        else
-            out += static_cast<char>(c);
-    }
-    if (s.size() > max) out += fmt::format("... ({} bytes)", s.size());
-    return out;
-}
 
 // Where a tensor record's data lies in the file; nothing is allocated for it
 // until the whole file has been checked.

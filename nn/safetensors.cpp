@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "nn/output_file.h"
+#include "nn/printable.h"
 
 namespace nn {
 
@@ -32,13 +33,6 @@ std::uint64_t element_size(const std::string& dtype) {
     if (dtype == "F16" || dtype == "BF16") return 2;
     if (dtype == "F64") return 8;
     return 0;
-}
-
-// A name from the file, safe in a one-line message.
-std::string printable(const std::string& s, std::size_t max = 80) {
-    std::string out;
-    for (unsigned char c : s.substr(0, max)) out += (c < 0x20 || c > 0x7e) ? fmt::format("\\x{:02x}", c) : std::string(1, c);
-    return s.size() > max ? out + "..." : out;
 }
 
 // IEEE half -> float: sign, 5-bit exponent (bias 15), 10-bit fraction; exact.
