@@ -109,7 +109,7 @@ TEST_CASE("a safetensors header too large, too deep or naming a key twice is ref
     CHECK(message_of(file_of("over_limit", "", eight, (8u << 20) + 1)) ==
           "safetensors: " + scratch("over_limit") + ": the header is too large: 8388609 bytes, more than the " + limit +
               " this reader allows");
-    // A header of 8 MB of '[' held gigabytes in the JSON parser; the format nests 3 deep.
+    // 8 MB of '[' would take gigabytes in a parser that kept every level; the format nests 3 deep.
     CHECK(message_of(file_of("brackets", std::string(8u << 20, '['), "")) ==
           "safetensors: " + scratch("brackets") + ": the header nests deeper than 3 levels");
     CHECK(message_of(file_of("shape_in_shape", R"({"w":{"dtype":"F32","shape":[[2]],"data_offsets":[0,8]}})", eight)) ==
