@@ -3,11 +3,12 @@
 #include <fstream>
 #include <limits>
 #include <sstream>
+#include <unordered_set>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "data/char_corpus.h"  // decode_utf8, encode_utf8
+#include "data/char_corpus.h"  // decode_utf8, encode_utf8, read_text_file
 #include "data/idx.h"          // DatasetError
 #include "data/pretokenize.h"
 
@@ -15,12 +16,41 @@ namespace data {
 
 namespace {
 
+// GPT-2's vocab.json is 1 MB and merges.txt 456 KB. The bound refuses an endless
+// device before it is read to the end, and keeps what the JSON parser holds
+// (up to 17 bytes for each byte it reads) under 300 MB.
+constexpr std::size_t kMaxTokenizerFile = std::size_t{16} << 20;
+
 std::string read_file(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw DatasetError(fmt::format("tokenizer: cannot open {}", path.string()));
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
+    return read_text_file(path.string(), kMaxTokenizerFile, "more than a tokenizer's file needs (GPT-2's vocab.json is 1 MB)");
+}
+
+// Bytes from a file, safe in a one-line message: control bytes escaped.
+std::string printable(const std::string& s) {
+    std::string out;
+    for (unsigned char c : s) out += c < 0x20 || c == 0x7f ? fmt::format("\\x{:02x}", c) : std::string(1, static_cast<char>(c));
+    return out;
+}
+
+// vocab.json: one flat object, token -> id. The parser would keep the last id of
+// a token named twice, silently, so a repeated token is refused; so is any
+// nesting, which a vocabulary has none of.
+nlohmann::json parse_vocabulary(const std::string& text, const std::string& path) {
+    using Event = nlohmann::json::parse_event_t;
+    std::unordered_set<std::string> tokens;
+    auto check = [&](int depth, Event event, nlohmann::json& parsed) {
+        if ((event == Event::object_start || event == Event::array_start) && depth > 0)
+            throw DatasetError(fmt::format("tokenizer: {}: a token's id is an object or an array, not an integer", path));
+        if (event == Event::key && !tokens.insert(parsed.get_ref<const std::string&>()).second)
+            throw DatasetError(fmt::format("tokenizer: {}: token \"{}\" is given twice", path,
+                                           printable(parsed.get_ref<const std::string&>())));
+        return true;
+    };
+    try {
+        return nlohmann::json::parse(text, check);
+    } catch (const nlohmann::json::exception& e) {
+        throw DatasetError(fmt::format("tokenizer: {} is not JSON: {}", path, printable(std::string(e.what()).substr(0, 300))));
+    }
 }
 
 // A token as stored in GPT-2's files (one printable character per byte) -> its bytes.
@@ -91,15 +121,7 @@ BytePairEncoding::BytePairEncoding(std::vector<std::string> tokens, std::vector<
 }
 
 BytePairEncoding BytePairEncoding::from_files(const std::filesystem::path& vocab_json, const std::filesystem::path& merges_txt) {
-    nlohmann::json vocab;
-    try {
-        vocab = nlohmann::json::parse(read_file(vocab_json));
-    } catch (const nlohmann::json::exception& e) {
-        std::string message;  // the parser quotes the file's bytes: control bytes escaped
-        for (unsigned char c : std::string(e.what()).substr(0, 300))
-            message += c < 0x20 || c == 0x7f ? fmt::format("\\x{:02x}", c) : std::string(1, static_cast<char>(c));
-        throw DatasetError(fmt::format("tokenizer: {} is not JSON: {}", vocab_json.string(), message));
-    }
+    const nlohmann::json vocab = parse_vocabulary(read_file(vocab_json), vocab_json.string());
     if (!vocab.is_object()) throw DatasetError(fmt::format("tokenizer: {} must be a JSON object", vocab_json.string()));
     std::vector<std::string> tokens(vocab.size());
     std::vector<bool> seen(vocab.size());

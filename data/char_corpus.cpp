@@ -165,7 +165,7 @@ const std::vector<std::string> kFortuneFiles = {
     "perl",      "pets",     "platitudes", "politics",   "pratchett",  "science",   "songs-poems", "sports",
     "startrek",  "tao",      "translate-me", "wisdom",   "work",       "zippy"};
 
-std::string read_text_file(const std::string& path, std::size_t max_bytes) {
+std::string read_text_file(const std::string& path, std::size_t max_bytes, const std::string& limit) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw DatasetError(fmt::format("cannot read {}: {}", path, std::strerror(errno)));
     std::string text;
@@ -174,8 +174,7 @@ std::string read_text_file(const std::string& path, std::size_t max_bytes) {
         in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
         const auto got = static_cast<std::size_t>(in.gcount());
         if (text.size() + got > max_bytes)
-            throw DatasetError(fmt::format("{} holds more than {} bytes, the most this program reads (--max-text-bytes)",
-                                           path, max_bytes));
+            throw DatasetError(fmt::format("{} holds more than {} bytes, {}", path, max_bytes, limit));
         text.append(chunk.data(), got);
     }
     if (in.bad()) throw DatasetError(fmt::format("reading {} failed after {} bytes: {}", path, text.size(), std::strerror(errno)));

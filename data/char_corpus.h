@@ -83,8 +83,11 @@ std::string describe_char(char32_t c);
 extern const std::vector<std::string> kFortuneFiles;
 std::string read_fortunes(const std::string& dir);
 // A whole file as bytes; DatasetError naming the path if it cannot be read,
-// if reading fails midway, or if it holds more than `max_bytes`.
-std::string read_text_file(const std::string& path, std::size_t max_bytes = std::size_t{1} << 30);
+// if reading fails midway, or if it holds more than `max_bytes` (read no
+// further, so an endless device is refused too; the message ends with `limit`,
+// what the bound is).
+std::string read_text_file(const std::string& path, std::size_t max_bytes = std::size_t{1} << 30,
+                           const std::string& limit = "the most this program reads (--max-text-bytes)");
 
 // The teacher-forced batch of B windows of T + 1 tokens starting at `starts`:
 // inputs ids[s .. s+T), targets ids[s+1 .. s+T+1) (next-token prediction).

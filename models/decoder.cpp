@@ -7,7 +7,8 @@ namespace models {
 Decoder::Decoder(std::int64_t n_layers, const nn::BlockConfig& c, autograd::Generator& gen) {
     layers = register_module("layers", std::make_shared<nn::ModuleList<DecoderLayer>>());
     for (std::int64_t i = 0; i < n_layers; ++i) layers->push_back(std::make_shared<DecoderLayer>(c, gen));
-    if (c.norm == nn::Norm::pre) norm = register_module("norm", std::make_shared<nn::LayerNorm>(c.d_model, c.layer_norm));
+    if (c.norm == nn::Norm::pre)
+        norm = register_module("norm", std::make_shared<nn::LayerNorm>(c.d_model, c.layer_norm, c.layer_norm_eps));
 }
 
 Tensor Decoder::forward(const Tensor& x, const Tensor& memory, const Tensor& src_mask, const Tensor& tgt_mask) const {

@@ -10,7 +10,7 @@ DecoderLayer::DecoderLayer(const nn::BlockConfig& c, autograd::Generator& gen) {
         "feed_forward", std::make_shared<nn::FeedForward>(c.d_model, c.d_ff, c.dropout, c.activation, gen));
     sublayer = register_module("sublayer", std::make_shared<nn::ModuleList<nn::SublayerConnection>>());
     for (int i = 0; i < 3; ++i)
-        sublayer->push_back(std::make_shared<nn::SublayerConnection>(c.d_model, c.dropout, c.norm, c.layer_norm));
+        sublayer->push_back(std::make_shared<nn::SublayerConnection>(c.d_model, c.dropout, c.norm, c.layer_norm, c.layer_norm_eps));
 }
 
 // pre-norm (the default), with m = memory, the encoder's output:

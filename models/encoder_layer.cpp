@@ -15,7 +15,7 @@ EncoderLayer::EncoderLayer(const nn::BlockConfig& c, autograd::Generator& gen) :
         "feed_forward", std::make_shared<nn::FeedForward>(c.d_model, c.d_ff, c.dropout, c.activation, gen));
     sublayer = register_module("sublayer", std::make_shared<nn::ModuleList<nn::SublayerConnection>>());
     for (int i = 0; i < 2; ++i)
-        sublayer->push_back(std::make_shared<nn::SublayerConnection>(c.d_model, c.dropout, c.norm, c.layer_norm));
+        sublayer->push_back(std::make_shared<nn::SublayerConnection>(c.d_model, c.dropout, c.norm, c.layer_norm, c.layer_norm_eps));
 }
 
 // pre-norm (the default; 003, 002's ViT):   post-norm (the paper; 000/004's pseudocode):

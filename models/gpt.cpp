@@ -31,7 +31,7 @@ GPT::GPT(const GPTConfig& c) : config(c) {
     blocks = register_module("blocks", std::make_shared<nn::ModuleList<GPTBlock>>());
     for (std::int64_t l = 0; l < c.n_layers; ++l)
         blocks->push_back(std::make_shared<GPTBlock>(c.block_config(), c.block, c.experts, c.top_k, gen));
-    norm = register_module("norm", std::make_shared<nn::LayerNorm>(c.d_model));
+    norm = register_module("norm", std::make_shared<nn::LayerNorm>(c.d_model, c.layer_norm_eps));
     head = register_module("head", std::make_shared<nn::Linear>(c.d_model, c.vocab, false, gen));
     if (c.tie_weights) head->weight = head->replace_parameter("weight", tok_embed->weight);
 }

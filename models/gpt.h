@@ -33,9 +33,14 @@ struct GPTConfig {
     std::uint64_t seed = 0;
     // The MLP's GELU: exact, or GPT-2's tanh approximation (autograd::gelu_tanh).
     nn::Activation activation = nn::Activation::gelu;
+    double layer_norm_eps = 1e-5;  // every LayerNorm's (the blocks' and the final one); GPT-2's layer_norm_epsilon
 
     // A GPT block is pre-norm with a GELU MLP (nanoGPT, GPT-2).
-    nn::BlockConfig block_config() const { return {d_model, heads, d_ff, dropout, nn::Norm::pre, activation}; }
+    nn::BlockConfig block_config() const {
+        nn::BlockConfig b{d_model, heads, d_ff, dropout, nn::Norm::pre, activation};
+        b.layer_norm_eps = layer_norm_eps;
+        return b;
+    }
 };
 
 // A decoder-only language model (002 "Decoders (e.g., ChatGPT)"; the layout of

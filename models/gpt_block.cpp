@@ -17,7 +17,8 @@ GPTBlock::GPTBlock(const nn::BlockConfig& c, std::int64_t block_size, std::int64
                               std::make_shared<nn::FeedForward>(c.d_model, c.d_ff, c.dropout, c.activation, gen));
     sublayer = register_module("sublayer", std::make_shared<nn::ModuleList<nn::SublayerConnection>>());
     for (int i = 0; i < 2; ++i)
-        sublayer->push_back(std::make_shared<nn::SublayerConnection>(c.d_model, c.dropout, nn::Norm::pre, c.layer_norm));
+        sublayer->push_back(std::make_shared<nn::SublayerConnection>(c.d_model, c.dropout, nn::Norm::pre, c.layer_norm,
+                                                                    c.layer_norm_eps));
 }
 
 //   h'  = h  + CausalSelfAttention(LN(h))      causal over the prefix, or within blocks of L (004 §15.6.1)

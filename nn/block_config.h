@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <optional>
 
 #include "nn/feed_forward.h"
 #include "nn/layer_norm.h"
@@ -30,6 +31,7 @@ struct BlockConfig {
     LayerNormFormula layer_norm = LayerNormFormula::standard;  // 003's or 001's LayerNorm
     bool scaled_attention = true;  // P = softmax(Q K^T / sqrt(d_k)) (001); false: softmax(Q K^T)
     AttentionPattern encoder_attention = {};  // an encoder block's self-attention: full, or local (004 §15.6.1)
+    std::optional<double> layer_norm_eps = {};  // the LayerNorms' eps; unset: the formula's own (1e-5, 1e-6)
 };
 
 }  // namespace nn

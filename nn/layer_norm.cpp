@@ -14,7 +14,8 @@ LayerNorm::LayerNorm(std::int64_t d, double eps_, LayerNormFormula f) : eps(eps_
     beta = register_parameter("beta", zeros({d}));
 }
 
-LayerNorm::LayerNorm(std::int64_t d, LayerNormFormula f) : LayerNorm(d, f == LayerNormFormula::annotated ? 1e-6 : 1e-5, f) {}
+LayerNorm::LayerNorm(std::int64_t d, LayerNormFormula f, std::optional<double> eps)
+    : LayerNorm(d, eps.value_or(f == LayerNormFormula::annotated ? 1e-6 : 1e-5), f) {}
 
 Tensor LayerNorm::forward(const Tensor& x) const {
     if (formula == LayerNormFormula::standard) return layer_norm(x, gamma, beta, eps);

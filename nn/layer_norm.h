@@ -1,4 +1,6 @@
 #pragma once
+#include <optional>
+
 #include "nn/module.h"
 
 namespace nn {
@@ -16,8 +18,8 @@ enum class LayerNormFormula { standard, annotated };
 class LayerNorm : public Module {
 public:
     explicit LayerNorm(std::int64_t d, double eps = 1e-5, LayerNormFormula formula = LayerNormFormula::standard);
-    // The formula with its own note's eps.
-    LayerNorm(std::int64_t d, LayerNormFormula formula);
+    // The formula with `eps`, or when unset its own note's (1e-5 standard, 1e-6 annotated).
+    LayerNorm(std::int64_t d, LayerNormFormula formula, std::optional<double> eps = {});
     Tensor forward(const Tensor& x) const;
     Tensor operator()(const Tensor& x) const { return forward(x); }
 

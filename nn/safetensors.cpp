@@ -12,7 +12,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "nn/json.h"
 #include "nn/output_file.h"
+#include "nn/printable.h"
 
 namespace nn {
 
@@ -22,9 +24,14 @@ static_assert(std::endian::native == std::endian::little, "safetensors data is l
 
 namespace {
 
-// Header lengths above this are refused before the header is read (the
-// safetensors library's own limit is 100 MB).
-constexpr std::uint64_t kMaxHeader = 100u << 20;
+// Header lengths above this are refused before the header is read. GPT-2
+// 1558M's header is 60 KB and one of 10,000 tensors about 1 MB. The JSON parser
+// holds up to 17 bytes per header byte (8 MB of "[],[],..." held 140 MB), so
+// the safetensors library's own limit, 100 MB, would cost 1.7 GB before a
+// single field is checked.
+constexpr std::uint64_t kMaxHeader = 8u << 20;
+// The format's nesting: the header object, a tensor's object, its shape or offsets.
+constexpr int kHeaderDepth = 3;
 constexpr std::size_t kMaxRank = 16;
 
 std::uint64_t element_size(const std::string& dtype) {
@@ -32,13 +39,6 @@ std::uint64_t element_size(const std::string& dtype) {
     if (dtype == "F16" || dtype == "BF16") return 2;
     if (dtype == "F64") return 8;
     return 0;
-}
-
-// A name from the file, safe in a one-line message.
-std::string printable(const std::string& s, std::size_t max = 80) {
-    std::string out;
-    for (unsigned char c : s.substr(0, max)) out += (c < 0x20 || c > 0x7e) ? fmt::format("\\x{:02x}", c) : std::string(1, c);
-    return s.size() > max ? out + "..." : out;
 }
 
 // IEEE half -> float: sign, 5-bit exponent (bias 15), 10-bit fraction; exact.
@@ -90,7 +90,8 @@ Header read_header(const std::string& path, std::ifstream& in) {
     if (file_size < 8) throw fail(fmt::format("is truncated: {} bytes, shorter than the 8-byte header length", file_size));
     std::uint64_t n = 0;
     in.read(reinterpret_cast<char*>(&n), 8);
-    if (n > kMaxHeader) throw fail(fmt::format("the header length {} exceeds the limit of {} bytes", n, kMaxHeader));
+    if (n > kMaxHeader)
+        throw fail(fmt::format("the header is too large: {} bytes, more than the {} this reader allows", n, kMaxHeader));
     if (n > file_size - 8) throw fail(fmt::format("is truncated: the header needs {} bytes, {} follow", n, file_size - 8));
     std::string text(n, '\0');
     in.read(text.data(), static_cast<std::streamsize>(n));
@@ -98,9 +99,9 @@ Header read_header(const std::string& path, std::ifstream& in) {
 
     nlohmann::json json;
     try {
-        json = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::exception& e) {
-        throw fail(fmt::format("the header is not JSON ({})", printable(e.what(), 300)));  // it quotes the file's bytes
+        json = parse_json(text, kHeaderDepth);
+    } catch (const JsonError& e) {
+        throw fail(fmt::format("the header {}", e.what()));
     }
     if (!json.is_object()) throw fail("the header is not a JSON object");
     Header h;

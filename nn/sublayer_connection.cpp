@@ -2,8 +2,10 @@
 
 namespace nn {
 
-SublayerConnection::SublayerConnection(std::int64_t d_model, double p, Norm n, LayerNormFormula formula) : placement(n) {
-    norm = register_module("norm", std::make_shared<LayerNorm>(d_model, formula));
+SublayerConnection::SublayerConnection(std::int64_t d_model, double p, Norm n, LayerNormFormula formula,
+                                       std::optional<double> eps)
+    : placement(n) {
+    norm = register_module("norm", std::make_shared<LayerNorm>(d_model, formula, eps));
     dropout = register_module("dropout", std::make_shared<Dropout>(p));
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 #include <functional>
+#include <optional>
 #include <memory>
 
 #include "nn/dropout.h"
@@ -13,8 +14,9 @@ enum class Norm { pre, post };
 // (the equations are in the .cpp, above forward).
 class SublayerConnection : public Module {
 public:
+    // eps unset: the formula's own (nn/layer_norm.h).
     SublayerConnection(std::int64_t d_model, double dropout = 0.0, Norm norm = Norm::pre,
-                       LayerNormFormula formula = LayerNormFormula::standard);
+                       LayerNormFormula formula = LayerNormFormula::standard, std::optional<double> eps = {});
     Tensor forward(const Tensor& x, const std::function<Tensor(const Tensor&)>& sublayer) const;
     Tensor operator()(const Tensor& x, const std::function<Tensor(const Tensor&)>& sublayer) const {
         return forward(x, sublayer);

@@ -2,6 +2,7 @@
 // round trip for any bytes, and train_bpe on a corpus worked by hand.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -12,6 +13,7 @@
 #include "data/idx.h"
 #include "data/pretokenize.h"
 #include "data/train_bpe.h"
+#include "temp_files.h"
 
 using data::BytePairEncoding;
 
@@ -98,6 +100,28 @@ TEST_CASE("a malformed tokenizer file gets a one-line error naming the line", "[
     CHECK_THROWS_WITH(BytePairEncoding::from_directory(dir), Catch::Contains("is not JSON"));
     std::filesystem::remove_all(dir);
     CHECK_THROWS_WITH(gpt2().decode({50257}), Catch::Contains("id 50257 is outside the vocabulary [0, 50257)"));
+}
+
+TEST_CASE("a vocab.json naming a token twice, nesting, or too large to be one is refused", "[data][errors]") {
+    const testing::TempDir dir("bpe-vocab");
+    const auto vocab = dir.path / "vocab.json", merges = dir.path / "merges.txt";
+    testing::write_all(merges.string(), "#version: 0.2\n");
+    // The parser keeps the last id of a token named twice: "a" would be 1, and id 0 no token.
+    testing::write_all(vocab.string(), R"({"a": 0, "a": 1})");
+    CHECK_THROWS_WITH(BytePairEncoding::from_files(vocab, merges),
+                      "tokenizer: " + vocab.string() + ": token \"a\" is given twice");
+    testing::write_all(vocab.string(), R"({"a": {"b": 0}})");
+    CHECK_THROWS_WITH(BytePairEncoding::from_files(vocab, merges),
+                      "tokenizer: " + vocab.string() + ": a token's id is an object or an array, not an integer");
+    // As an endless device would be: 16 MB and a byte, read no further than the bound.
+    testing::write_all(vocab.string(), "");
+    std::filesystem::resize_file(vocab, (std::size_t{16} << 20) + 1);  // sparse: no disk taken
+    CHECK_THROWS_WITH(BytePairEncoding::from_files(vocab, merges),
+                      vocab.string() + " holds more than 16777216 bytes, more than a tokenizer's file needs (GPT-2's "
+                                       "vocab.json is 1 MB)");
+    std::filesystem::resize_file(merges, (std::size_t{16} << 20) + 1);
+    testing::write_all(vocab.string(), "{}");
+    CHECK_THROWS_WITH(BytePairEncoding::from_files(vocab, merges), Catch::StartsWith(merges.string() + " holds more than"));
 }
 
 // The corpus "aaabdaaabac" (one piece) worked by hand, ties to the smaller pair:

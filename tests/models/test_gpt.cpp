@@ -113,6 +113,26 @@ TEST_CASE("GPT's initialisation: N(0, 0.02), the residual projections smaller, b
     CHECK(std_of((*model->blocks)[1].mlp->w_1->bias) == 0);
 }
 
+TEST_CASE("GPTConfig's layer_norm_eps reaches every LayerNorm of the GPT, 1e-5 by default", "[model]") {
+    models::GPTConfig c;
+    c.vocab = 11;
+    c.d_model = 16;
+    c.n_layers = 2;
+    c.heads = 2;
+    c.d_ff = 32;
+    const models::GPT plain(c);
+    c.layer_norm_eps = 1e-3;
+    const models::GPT wide(c);
+    CHECK(plain.norm->eps == 1e-5);
+    CHECK(wide.norm->eps == 1e-3);
+    for (std::size_t l = 0; l < 2; ++l)
+        for (std::size_t s = 0; s < 2; ++s) {
+            INFO("block " << l << ", sublayer " << s);
+            CHECK((*(*plain.blocks)[l].sublayer)[s].norm->eps == 1e-5);
+            CHECK((*(*wide.blocks)[l].sublayer)[s].norm->eps == 1e-3);
+        }
+}
+
 TEST_CASE("GPT rejects bad token ids, shapes and configurations", "[errors]") {
     auto model = models::make_gpt(tiny(kVariants[0]));
     CHECK_THROWS_AS(model->forward(ids({1, 2, 9}, {1, 3})), IndexError);

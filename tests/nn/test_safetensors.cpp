@@ -27,6 +27,11 @@ std::string file_of(const std::string& name, const std::string& header, const st
     return scratch(name);
 }
 
+void remove_scratch_files() {
+    for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::temp_directory_path()))
+        if (entry.path().filename().string().rfind("lectern_test_safetensors_", 0) == 0) std::filesystem::remove(entry.path());
+}
+
 std::string message_of(const std::string& path) {
     try {
         nn::read_safetensors(path);
@@ -68,7 +73,7 @@ TEST_CASE("a malformed safetensors file gets one line naming the tensor", "[io][
         std::ofstream(scratch("tiny"), std::ios::binary) << "abc";
         CHECK_THAT(message_of(scratch("tiny")), Catch::Contains("truncated: 3 bytes"));
     }
-    CHECK_THAT(message_of(file_of("huge_header", ok, eight, 1ull << 40)), Catch::Contains("exceeds the limit"));
+    CHECK_THAT(message_of(file_of("huge_header", ok, eight, 1ull << 40)), Catch::Contains("the header is too large"));
     CHECK_THAT(message_of(file_of("long_header", ok, eight, ok.size() + 9)), Catch::Contains("is truncated: the header needs"));
     CHECK_THAT(message_of(file_of("json", "{\"w\":", eight)), Catch::Contains("not JSON"));
     // Found by fuzz_safetensors: the JSON parser's message quotes the bytes it read, control bytes included.
@@ -94,6 +99,29 @@ TEST_CASE("a malformed safetensors file gets one line naming the tensor", "[io][
     CHECK_THAT(message_of(file_of("offsets", R"({"w":{"dtype":"F32","shape":[2],"data_offsets":[0]}})", eight)),
                Catch::Contains("tensor 'w': data_offsets must be [begin, end]"));
     CHECK_THAT(message_of(scratch("missing_file")), Catch::Contains("cannot open"));
-    for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::temp_directory_path()))
-        if (entry.path().filename().string().rfind("lectern_test_safetensors_", 0) == 0) std::filesystem::remove(entry.path());
+    remove_scratch_files();
+}
+
+TEST_CASE("a safetensors header too large, too deep or naming a key twice is refused before it is parsed whole", "[io][errors]") {
+    const std::string eight(8, '\0');
+    // A real header is at most a few hundred KB (GPT-2 1558M's: 60 KB); 8 MB is the most read.
+    const std::string limit = std::to_string(8u << 20);
+    CHECK(message_of(file_of("over_limit", "", eight, (8u << 20) + 1)) ==
+          "safetensors: " + scratch("over_limit") + ": the header is too large: 8388609 bytes, more than the " + limit +
+              " this reader allows");
+    // 8 MB of '[' would take gigabytes in a parser that kept every level; the format nests 3 deep.
+    CHECK(message_of(file_of("brackets", std::string(8u << 20, '['), "")) ==
+          "safetensors: " + scratch("brackets") + ": the header nests deeper than 3 levels");
+    CHECK(message_of(file_of("shape_in_shape", R"({"w":{"dtype":"F32","shape":[[2]],"data_offsets":[0,8]}})", eight)) ==
+          "safetensors: " + scratch("shape_in_shape") + ": the header nests deeper than 3 levels");
+    // A tensor named twice would be read as whichever the parser kept.
+    CHECK(message_of(file_of("twice", R"({"w":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},)"
+                                      R"("w":{"dtype":"F64","shape":[1],"data_offsets":[0,8]}})", eight)) ==
+          "safetensors: " + scratch("twice") + ": the header names the key \"w\" twice in one object");
+    CHECK_THAT(message_of(file_of("field_twice", R"({"w":{"dtype":"F32","shape":[2],"shape":[1],"data_offsets":[0,8]}})", eight)),
+               Catch::EndsWith("the header names the key \"shape\" twice in one object"));
+    // One key in several objects is no repetition.
+    CHECK(message_of(file_of("two_tensors", R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},)"
+                                            R"("b":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})", eight)) == "(no error)");
+    remove_scratch_files();
 }

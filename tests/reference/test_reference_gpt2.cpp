@@ -1,11 +1,16 @@
 // GPT-2 against PyTorch on identical weights: make_gpt2_reference.py wrote a
 // tiny GPT-2-shaped model in the Hugging Face safetensors layout and the
-// logits and greedy tokens of a forward written from GPT-2's equations.
+// logits and greedy tokens of a forward written from GPT-2's equations;
+// make_gpt2_config_reference.py wrote one configured by its config.json, and
+// its logits from plain Python.
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 
 #include "models/generate.h"
 #include "models/gpt2.h"
 #include "reference_case.h"
+#include "temp_files.h"
 
 using namespace autograd;
 
@@ -118,6 +123,62 @@ TEST_CASE("GPT-2 weights with a missing, misshapen or unexpected tensor get one 
     auto extra = tensors;
     extra["h.0.attn.c_q.weight"] = zeros({64, 64});
     CHECK_THAT(load_error(extra), Catch::Contains("unexpected tensor 'h.0.attn.c_q.weight'"));
+}
+
+TEST_CASE("a GPT-2 with 2 heads of 32 is read from the config.json beside it and gives Python's logits", "[model][io]") {
+    // Hugging Face's folder: model.safetensors beside config.json. The shapes cannot
+    // show the heads, eps or GELU: only config.json can.
+    const testing::TempDir dir("gpt2-heads2");
+    std::filesystem::copy_file(std::string(LECTERN_REFERENCE_DIR) + "/gpt2_heads2.safetensors", dir.file("model.safetensors"));
+    std::filesystem::copy_file(std::string(LECTERN_REFERENCE_DIR) + "/gpt2_heads2.config.json", dir.file("config.json"));
+    const nn::SafetensorsFile file(dir.file("model.safetensors"));
+    const models::GPT2Configuration found = models::find_gpt2_config(file);
+    CHECK(found.config_json == dir.file("config.json"));
+    CHECK(found.description == "configuration from " + dir.file("config.json"));
+    const models::GPTConfig& c = found.config;
+    CHECK((c.heads == 2 && c.d_model == 64 && c.n_layers == 2 && c.d_ff == 96 && c.vocab == 61 && c.context == 16));
+    CHECK((c.layer_norm_eps == 1e-3 && c.activation == nn::Activation::gelu && !c.tie_weights));
+
+    reference::Case ref("gpt2_heads2");
+    auto model = models::load_gpt2(dir.file("model.safetensors"), "", Dtype::float64);
+    model->eval();
+    ref.compare("logits", model->forward(ref["ids"]), 1e-12);
+    {
+        reference::Case ref32("gpt2_heads2");  // a line of its own for float32's differences
+        auto model32 = models::load_gpt2(dir.file("model.safetensors"));
+        model32->eval();
+        ref32.compare("logits", model32->forward(ref["ids"]).to(Dtype::float64), 1e-5);
+    }
+
+    // The same weights read as GPT-2's one head of 64 (D / 64) give other logits.
+    models::GPTConfig one_head = c;
+    one_head.heads = 1;
+    auto misread = models::load_gpt2(file, one_head, Dtype::float64);
+    misread->eval();
+    Tensor want = ref["logits"], got = misread->forward(ref["ids"]);
+    double largest = 0;
+    for (std::int64_t i = 0; i < want.numel(); ++i)
+        largest = std::max(largest, std::abs(got.data<double>()[i] - want.data<double>()[i]));
+    CHECK(largest > 0.1);
+}
+
+TEST_CASE("without config.json GPT-2's heads are inferred as D / 64, and the program is told", "[model][io]") {
+    const testing::TempDir dir("gpt2-no-config");
+    std::filesystem::copy_file(kWeights, dir.file("model.safetensors"));
+    const models::GPT2Configuration found = models::find_gpt2_config(nn::SafetensorsFile(dir.file("model.safetensors")));
+    CHECK(found.config_json.empty());
+    CHECK(found.config.heads == 1);
+    CHECK(found.description == "no config.json beside " + dir.file("model.safetensors") +
+                                   ": heads inferred as D / 64 = 1; GPT-2's tanh GELU, layer-norm eps 1e-5 and tied head "
+                                   "assumed");
+    // A config.json named explicitly is read wherever it is.
+    testing::write_all(dir.file("heads4.json"), R"({"n_embd": 64, "n_head": 4, "n_layer": 2, "n_positions": 12,
+                                                    "n_inner": 256, "vocab_size": 50})");
+    reference::Case ref("gpt2_tiny");
+    auto model = models::load_gpt2(dir.file("model.safetensors"), dir.file("heads4.json"), Dtype::float64);
+    model->eval();
+    CHECK(model->config.heads == 4);
+    ref.compare("logits", model->forward(ref["ids"]), 1e-12);
 }
 
 TEST_CASE("safetensors F16, BF16, F32 and F64 read as the values PyTorch stored", "[io]") {
