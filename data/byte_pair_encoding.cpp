@@ -1,5 +1,7 @@
 #include "data/byte_pair_encoding.h"
 
+#include "autograd/printable.h"
+
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -25,13 +27,6 @@ std::string read_file(const std::filesystem::path& path) {
     return read_text_file(path.string(), kMaxTokenizerFile, "more than a tokenizer's file needs (GPT-2's vocab.json is 1 MB)");
 }
 
-// Bytes from a file, safe in a one-line message: control bytes escaped.
-std::string printable(const std::string& s) {
-    std::string out;
-    for (unsigned char c : s) out += c < 0x20 || c == 0x7f ? fmt::format("\\x{:02x}", c) : std::string(1, static_cast<char>(c));
-    return out;
-}
-
 // vocab.json: one flat object, token -> id. The parser would keep the last id of
 // a token named twice, silently, so a repeated token is refused; so is any
 // nesting, which a vocabulary has none of.
@@ -43,13 +38,13 @@ nlohmann::json parse_vocabulary(const std::string& text, const std::string& path
             throw DatasetError(fmt::format("tokenizer: {}: a token's id is an object or an array, not an integer", path));
         if (event == Event::key && !tokens.insert(parsed.get_ref<const std::string&>()).second)
             throw DatasetError(fmt::format("tokenizer: {}: token \"{}\" is given twice", path,
-                                           printable(parsed.get_ref<const std::string&>())));
+                                           autograd::printable(parsed.get_ref<const std::string&>())));
         return true;
     };
     try {
         return nlohmann::json::parse(text, check);
     } catch (const nlohmann::json::exception& e) {
-        throw DatasetError(fmt::format("tokenizer: {} is not JSON: {}", path, printable(std::string(e.what()).substr(0, 300))));
+        throw DatasetError(fmt::format("tokenizer: {} is not JSON: {}", path, autograd::printable(e.what(), 300)));
     }
 }
 

@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "nn/init.h"
-#include "nn/printable.h"
+#include "autograd/printable.h"
 
 namespace models {
 
@@ -207,7 +207,7 @@ void check_gpt2_weights(const GPTConfig& c, const nn::SafetensorsFile& file) {
     }
     for (const auto& [name, e] : file.entries()) {
         const std::string bare = name.rfind(p, 0) == 0 ? name.substr(p.size()) : name;
-        if (!needed.count(name) && !ignored(bare, c.tie_weights)) throw fail(fmt::format("unexpected tensor '{}'", nn::printable(name)));
+        if (!needed.count(name) && !ignored(bare, c.tie_weights)) throw fail(fmt::format("unexpected tensor '{}'", autograd::printable(name)));
     }
 }
 

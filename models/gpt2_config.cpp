@@ -7,7 +7,7 @@
 
 #include "nn/json.h"
 #include "nn/output_file.h"
-#include "nn/printable.h"
+#include "autograd/printable.h"
 
 namespace models {
 
@@ -64,12 +64,12 @@ struct Fields {
         if (!json.contains(key)) return fallback;
         const auto& v = json[key];
         if (!v.is_number_integer() || v.get<std::int64_t>() < 1 || v.get<std::int64_t>() > std::numeric_limits<std::int32_t>::max())
-            throw error(fmt::format("{} is {}, not an integer in [1, 2^31)", key, nn::printable(v.dump())));
+            throw error(fmt::format("{} is {}, not an integer in [1, 2^31)", key, autograd::printable(v.dump())));
         return v.get<std::int64_t>();
     }
     bool flag(const char* key, bool fallback) const {
         if (!json.contains(key)) return fallback;
-        if (!json[key].is_boolean()) throw error(fmt::format("{} is {}, not true or false", key, nn::printable(json[key].dump())));
+        if (!json[key].is_boolean()) throw error(fmt::format("{} is {}, not true or false", key, autograd::printable(json[key].dump())));
         return json[key].get<bool>();
     }
 };
@@ -81,7 +81,7 @@ GPTConfig gpt2_config_from_json(const std::string& path) {
     const Fields f{json, path};
     if (!json.is_object()) throw f.error("is not a JSON object");
     if (json.contains("model_type") && json["model_type"] != "gpt2")
-        throw f.error(fmt::format("model_type is {}, not \"gpt2\"", nn::printable(json["model_type"].dump())));
+        throw f.error(fmt::format("model_type is {}, not \"gpt2\"", autograd::printable(json["model_type"].dump())));
     GPTConfig c;
     c.d_model = f.size("n_embd", 768);
     c.heads = f.size("n_head", 12);
@@ -98,7 +98,7 @@ GPTConfig gpt2_config_from_json(const std::string& path) {
     if (json.contains("layer_norm_epsilon")) {
         const auto& eps = json["layer_norm_epsilon"];
         if (!eps.is_number() || !std::isfinite(eps.get<double>()) || eps.get<double>() < 0)
-            throw f.error(fmt::format("layer_norm_epsilon is {}, not a number >= 0", nn::printable(eps.dump())));
+            throw f.error(fmt::format("layer_norm_epsilon is {}, not a number >= 0", autograd::printable(eps.dump())));
         c.layer_norm_eps = eps.get<double>();
     }
 
@@ -109,7 +109,7 @@ GPTConfig gpt2_config_from_json(const std::string& path) {
     if (!known)
         throw f.error(fmt::format("activation_function {} is not one Lectern computes: gelu_new, gelu_pytorch_tanh and "
                                   "gelu_fast (the tanh GELU), gelu (the exact one), relu",
-                                  nn::printable(activation.dump())));
+                                  autograd::printable(activation.dump())));
 
     c.tie_weights = f.flag("tie_word_embeddings", true);
     if (!f.flag("scale_attn_weights", true))

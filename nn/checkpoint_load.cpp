@@ -16,7 +16,7 @@
 #include "autograd/printable.h"
 #include "nn/checkpoint_format.h"
 #include "nn/checkpoint_migration.h"
-#include "nn/printable.h"
+#include "autograd/printable.h"
 
 namespace nn {
 

@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "nn/printable.h"
+#include "autograd/printable.h"
 
 namespace nn {
 
@@ -24,14 +24,14 @@ nlohmann::json parse_json(const std::string& text, int max_depth) {
         } else if (event == Event::key) {
             const std::string& key = parsed.get_ref<const std::string&>();
             if (!keys[static_cast<std::size_t>(depth) - 1].insert(key).second)
-                throw JsonError(fmt::format("names the key \"{}\" twice in one object", printable(key)));
+                throw JsonError(fmt::format("names the key \"{}\" twice in one object", autograd::printable(key)));
         }
         return true;
     };
     try {
         return nlohmann::json::parse(text, check);
     } catch (const nlohmann::json::exception& e) {
-        throw JsonError(fmt::format("is not JSON ({})", printable(e.what(), 300)));  // the message quotes the text
+        throw JsonError(fmt::format("is not JSON ({})", autograd::printable(e.what(), 300)));  // the message quotes the text
     }
 }
 

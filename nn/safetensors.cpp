@@ -14,7 +14,7 @@
 
 #include "nn/json.h"
 #include "nn/output_file.h"
-#include "nn/printable.h"
+#include "autograd/printable.h"
 
 namespace nn {
 
