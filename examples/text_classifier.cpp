@@ -21,6 +21,7 @@
 #include <fmt/format.h>
 
 #include "autograd/autograd.h"
+#include "data/balanced_sampler.h"
 #include "data/char_corpus.h"
 #include "data/fortune_categories.h"
 #include "data/train_bpe.h"
@@ -126,29 +127,6 @@ Encoded encode(const std::vector<data::LabelledText>& texts, const Tokenizer& to
     return e;
 }
 
-// Draws training examples balanced by class: a class uniformly, then one of
-// its texts uniformly, so the model is trained for the balanced test set and
-// not for the training set's proportions (computers has 5 times food's).
-class BalancedSampler {
-public:
-    BalancedSampler(const std::vector<std::int64_t>& labels, std::int64_t classes, std::uint64_t seed)
-        : by_class_(static_cast<std::size_t>(classes)), gen_(seed) {
-        for (std::size_t i = 0; i < labels.size(); ++i) by_class_[static_cast<std::size_t>(labels[i])].push_back(i);
-    }
-    std::vector<std::size_t> batch(std::int64_t n) {
-        std::vector<std::size_t> out;
-        for (std::int64_t i = 0; i < n; ++i) {
-            const auto& members = by_class_[gen_.next_u64() % by_class_.size()];
-            out.push_back(members[gen_.next_u64() % members.size()]);
-        }
-        return out;
-    }
-
-private:
-    std::vector<std::vector<std::size_t>> by_class_;
-    Generator gen_;
-};
-
 // ids [B, longest] padded with 0, and labels [B]. With `drop` > 0 (training
 // only) each token is left out with that probability, the first always kept:
 // a text seen twice is seen as two texts, which the model cannot memorise.
@@ -239,7 +217,7 @@ TrainResult train(nn::Module& model, const std::vector<std::int64_t>& labels, st
                   const std::function<Tensor(const std::vector<std::size_t>&)>& loss_of) {
     nn::optim::AdamW opt(model.parameters(), {.lr = s.lr, .weight_decay = s.weight_decay});
     nn::WarmupCosineSchedule schedule(s.lr, std::min(s.warmup, s.steps - 1), s.steps, s.lr / 100);
-    BalancedSampler sampler(labels, classes, s.seed);
+    data::BalancedSampler sampler(labels, classes, s.seed);
     run::ProgressBar bar(s.steps, unit);
     TrainResult r;
     std::vector<Tensor> params = model.parameters();
