@@ -37,6 +37,7 @@
 #include "run/progress_bar.h"
 #include "run/run_program.h"
 #include "run/vit_figures.h"
+#include "models/masked_language_model.h"
 #include "models/text_classifier.h"
 #include "nn/clip_grad.h"
 #include "nn/linear.h"
@@ -269,16 +270,6 @@ TrainResult train(nn::Module& model, const std::vector<std::int64_t>& labels, st
 }
 
 // ---- pre-training the encoder on unlabelled fortunes (BERT's masked language model; not in the notes)
-
-// The encoder and a head that predicts a token from its output h_N^t.
-struct MaskedLanguageModel : nn::Module {
-    MaskedLanguageModel(std::shared_ptr<models::TextClassifier> m, Generator& gen)
-        : classifier(register_module("classifier", std::move(m))),
-          predict(register_module("predict", std::make_shared<nn::Linear>(classifier->config.d_model,
-                                                                           classifier->config.vocab, true, gen))) {}
-    std::shared_ptr<models::TextClassifier> classifier;
-    std::shared_ptr<nn::Linear> predict;
-};
 
 // A batch of texts with `mask_prob` of their tokens chosen (at least one a
 // text): the model reads [MASK] there (80%), a random token (10%) or the token
@@ -546,9 +537,8 @@ int work(const Options& o) {
 
     if (o.pretrain_steps > 0) {
         Encoded corpus = encode(unlabelled, tokenizer, o.max_len);
-        Generator head_gen(o.seed + 4), mask_gen(o.seed + 5);
-        MaskedLanguageModel lm(classifier, head_gen);
-        const std::int64_t offset = mc.pooling == models::Pooling::cls ? 1 : 0;  // h_N^0 is [CLASS]
+        Generator mask_gen(o.seed + 5);
+        models::MaskedLanguageModel lm(classifier, o.seed + 4);
         run::say("\npre-training the encoder as a masked language model: {} fortunes of {} files (the held-out "
                       "ones left out), {:.0f}% of tokens masked, {} steps\n",
                       corpus.ids.size(), data::kFortuneFiles.size(), 100 * o.mask_prob, o.pretrain_steps);
@@ -557,14 +547,12 @@ int work(const Options& o) {
                   {o.pretrain_steps, o.batch, o.warmup, o.lr, o.weight_decay, o.clip, o.seed + 6}, "text",
                   [&](const std::vector<std::size_t>& rows) {
                       auto [x, target] = masked_batch(corpus, rows, o.mask_prob, mask_id, mask_gen);
-                      // the head reads only the chosen positions: [M, D] -> [M, vocab]
+                      // the head reads only the chosen positions: [M, vocab]
                       std::vector<double> chosen, original;
                       for (std::int64_t i = 0; i < target.numel(); ++i)
                           if (const std::int64_t t = target.data<std::int64_t>()[i]; t != -100)
                               chosen.push_back(static_cast<double>(i)), original.push_back(static_cast<double>(t));
-                      Tensor h = narrow(lm.classifier->encode(x), 1, offset, x.size(1));  // [B, T, D]
-                      h = index_select(reshape(h, {h.size(0) * h.size(1), mc.d_model}), 0, tensor(chosen, Dtype::int64));
-                      return cross_entropy((*lm.predict)(h), tensor(original, Dtype::int64));
+                      return cross_entropy(lm.forward(x, tensor(chosen, Dtype::int64)), tensor(original, Dtype::int64));
                   });
         });
     }
