@@ -9,54 +9,72 @@
 //   ./build/examples/text_classifier --pooling mean       the mean of the tokens instead of [CLASS]
 //   ./build/examples/text_classifier --tokens bpe         byte-level BPE subwords instead of words
 //   ./build/examples/text_classifier --figures figures    the confusion matrix and the loss curve
+//   ./build/examples/text_classifier --save tc.ckpt       keep the run; --resume tc.ckpt continues it,
+//                                                         --load tc.ckpt scores it on the test fortunes again
+//   mpirun -np 2 ./build/examples/text_classifier         each process computes half of every batch
 //   ./build/examples/text_classifier --help               every flag
+//
+// A run is up to three trainings, one run::TrainingLoop each: the bag of
+// words, the optional pre-training, the transformer. Its checkpoint holds the
+// modules of all three, the training it was saved in ("phase") and what the
+// finished ones chose; a resumed run skips the finished trainings, takes their
+// results from the checkpoint and carries on in the one it was saved in. The
+// tokenizer is not saved: it is learnt again from the fortunes, which must be
+// those the run read (their digest is recorded and checked).
 #include <algorithm>
 #include <functional>
 #include <memory>
 #include <numeric>
+#include <optional>
 #include <set>
 #include <string>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <zlib.h>
 
 #include "autograd/autograd.h"
+#include "data/balanced_sampler.h"
 #include "data/char_corpus.h"
 #include "data/fortune_categories.h"
 #include "data/train_bpe.h"
 #include "data/word_tokens.h"
-#include "run/console.h"
-#include "run/figure_files.h"
-#include "run/flags.h"
-#include "run/interruption.h"
-#include "run/load_or_train.h"
-#include "run/loss_curve_figure.h"
-#include "run/machine_flags.h"
-#include "run/output_files.h"
-#include "run/progress_bar.h"
-#include "run/run_program.h"
-#include "run/vit_figures.h"
+#include "models/masked_language_model.h"
 #include "models/text_classifier.h"
-#include "nn/clip_grad.h"
 #include "nn/linear.h"
 #include "nn/lr_schedule.h"
-#include "nn/non_finite.h"
 #include "nn/optim/adamw.h"
+#include "run/best_parameters.h"
+#include "run/checkpoint_flags.h"
+#include "run/console.h"
+#include "run/data_parallel_run.h"
+#include "run/figure_files.h"
+#include "run/flags.h"
+#include "run/load_or_train.h"
+#include "run/loss_curve_figure.h"
+#include "run/memory_budget.h"
+#include "run/model_flags.h"
+#include "run/output_files.h"
+#include "run/presets.h"
+#include "run/program.h"
+#include "run/training_loop.h"
+#include "run/vit_figures.h"
 
 using namespace autograd;
 
 namespace {
 
 struct Options {
+    std::string preset = "default";
     std::string fortunes = "/usr/share/games/fortunes";
-    std::vector<std::string> categories = {"computers", "science", "politics", "art", "startrek", "food", "law"};
+    std::string categories = "computers,science,politics,art,startrek,food,law";
     std::int64_t test_per_class = 40;
     std::int64_t val_per_class = 20, eval_every = 50;
     std::string tokens = "words";  // or "bpe": byte-level BPE subwords; or "chars": the UTF-8 bytes
     std::int64_t bpe_vocab = 2000, word_min_count = 2, max_len = 128;
     std::string pooling = "cls";
-    std::int64_t d_model = 128, layers = 2, heads = 4, d_ff = 512;
-    double dropout = 0.2, token_drop = 0.1;
+    run::ModelFlags model{.layers = 2, .d_model = 128, .heads = 4, .d_ff = 512, .dropout = 0.2};
+    double token_drop = 0.1;
     std::int64_t steps = 1500, batch = 32, warmup = 100;
     std::int64_t pretrain_steps = 0;
     double mask_prob = 0.15;
@@ -64,16 +82,40 @@ struct Options {
     std::int64_t bow_steps = 1500, bow_min_count = 2;
     double bow_lr = 0.02, bow_weight_decay = 0.01;
     std::uint64_t seed = 1;
-    bool quick = false;
-    run::MachineFlags machine;
+    run::CommonFlags common;
+    run::CheckpointFlags checkpoint;
     std::string figures;
-    bool detect_anomaly = false;
 };
 
-// The short run the test suite makes: every step of the real one, on less.
-void apply_quick(Options& o) {
-    o.test_per_class = 20, o.val_per_class = 10, o.eval_every = 10, o.bpe_vocab = 300, o.max_len = 48, o.d_model = 32, o.d_ff = 64, o.layers = 1;
+// The flags a checkpoint records (recorded_flags.h). `model`: everything the
+// modules and the tokenizer are built from, and the split (--seed draws it:
+// the test fortunes --load scores on must be those held out); --load adopts
+// them. `training`: how the trainings ran, compared by --resume.
+const run::FlagGroups kRecorded{
+    .model = {"--categories", "--test-per-class", "--val-per-class", "--tokens", "--word-min-count", "--bpe-vocab",
+              "--max-len", "--pooling", "--layers", "--d-model", "--heads", "--d-ff", "--dropout", "--pretrain-steps",
+              "--bow-min-count", "--seed"},
+    .training = {"--eval-every", "--token-drop", "--mask-prob", "--steps", "--batch", "--warmup", "--lr",
+                 "--weight-decay", "--clip", "--bow-steps", "--bow-lr", "--bow-weight-decay"},
+    .run = {"--preset"},
+};
+
+// The preset quick, the test suite's short run: every step of the real one, on less.
+void apply_preset(Options& o) {
+    if (o.preset != "quick") return;
+    o.test_per_class = 20, o.val_per_class = 10, o.eval_every = 10, o.bpe_vocab = 300, o.max_len = 48;
+    o.model.d_model = 32, o.model.d_ff = 64, o.model.layers = 1;
     o.steps = 40, o.bow_steps = 40, o.warmup = 10;
+}
+
+// --categories as a list: "computers,science" -> computers, science. The flag
+// is one text, so that a checkpoint records it as given and --load adopts it.
+std::vector<std::string> category_list(const std::string& flag) {
+    std::vector<std::string> out(1);
+    for (char c : flag)
+        if (c == ',') out.emplace_back();
+        else out.back().push_back(c);
+    return out;
 }
 
 // What the model reads of a text: `size` token ids 0 .. size - 1.
@@ -125,29 +167,6 @@ Encoded encode(const std::vector<data::LabelledText>& texts, const Tokenizer& to
     }
     return e;
 }
-
-// Draws training examples balanced by class: a class uniformly, then one of
-// its texts uniformly, so the model is trained for the balanced test set and
-// not for the training set's proportions (computers has 5 times food's).
-class BalancedSampler {
-public:
-    BalancedSampler(const std::vector<std::int64_t>& labels, std::int64_t classes, std::uint64_t seed)
-        : by_class_(static_cast<std::size_t>(classes)), gen_(seed) {
-        for (std::size_t i = 0; i < labels.size(); ++i) by_class_[static_cast<std::size_t>(labels[i])].push_back(i);
-    }
-    std::vector<std::size_t> batch(std::int64_t n) {
-        std::vector<std::size_t> out;
-        for (std::int64_t i = 0; i < n; ++i) {
-            const auto& members = by_class_[gen_.next_u64() % by_class_.size()];
-            out.push_back(members[gen_.next_u64() % members.size()]);
-        }
-        return out;
-    }
-
-private:
-    std::vector<std::vector<std::size_t>> by_class_;
-    Generator gen_;
-};
 
 // ids [B, longest] padded with 0, and labels [B]. With `drop` > 0 (training
 // only) each token is left out with that probability, the first always kept:
@@ -217,90 +236,7 @@ Score score(std::size_t n, const std::vector<std::int64_t>& labels,
     return {right / static_cast<double>(n), loss / static_cast<double>(n)};
 }
 
-// One AdamW training loop for either model: `loss_of` takes a batch of rows.
-// With `validate` set, the model is scored on the validation fortunes every
-// `eval_every` steps and at the end, and keeps the parameters of its best
-// score (early stopping: the highest accuracy, then the lowest loss), so the
-// held-out test fortunes choose nothing.
-struct TrainSettings {
-    std::int64_t steps, batch, warmup;
-    double lr, weight_decay, clip;
-    std::uint64_t seed;
-    std::int64_t eval_every = 0;
-    std::function<Score()> validate = {};
-};
-struct TrainResult {
-    run::Curve loss, lr, val_loss;
-    std::int64_t best_step = 0;
-    Score best{0, 0};
-};
-TrainResult train(nn::Module& model, const std::vector<std::int64_t>& labels, std::int64_t classes,
-                  const TrainSettings& s, const std::string& unit,
-                  const std::function<Tensor(const std::vector<std::size_t>&)>& loss_of) {
-    nn::optim::AdamW opt(model.parameters(), {.lr = s.lr, .weight_decay = s.weight_decay});
-    nn::WarmupCosineSchedule schedule(s.lr, std::min(s.warmup, s.steps - 1), s.steps, s.lr / 100);
-    BalancedSampler sampler(labels, classes, s.seed);
-    run::ProgressBar bar(s.steps, unit);
-    TrainResult r;
-    std::vector<Tensor> params = model.parameters();
-    std::vector<Tensor> best;  // the parameters at the best validation score; kept only when it validates
-    if (s.validate)
-        for (const Tensor& p : params) best.push_back(p.detach().clone());
-    double running = 0;
-    model.train();
-    for (std::int64_t step = 1; step <= s.steps; ++step) {
-        opt.set_lr(schedule.lr(step));
-        opt.zero_grad();
-        Tensor loss = loss_of(sampler.batch(s.batch));
-        const double value = loss.item();
-        nn::check_finite_loss(value, step);
-        loss.backward();
-        nn::check_finite_gradients(model, step);
-        nn::clip_grad_norm_(model.parameters(), s.clip);
-        opt.step();
-        if (int sig = run::stop_signal())  // Ctrl-C, kill or a closed pipe: nothing to save, stop now
-            throw run::Interrupted(sig, fmt::format("stopped by {} at step {} of {}; nothing saved",
-                                                         run::signal_name(sig), step, s.steps));
-        running = step == 1 ? value : 0.95 * running + 0.05 * value;
-        r.loss.emplace_back(static_cast<double>(step), value);
-        r.lr.emplace_back(static_cast<double>(step), opt.lr());
-        if (s.validate && (step % s.eval_every == 0 || step == s.steps)) {
-            Score v;
-            {
-                nn::EvalGuard eval(model);
-                v = s.validate();
-            }
-            r.val_loss.emplace_back(static_cast<double>(step), v.loss);
-            if (r.best_step == 0 || v.accuracy > r.best.accuracy ||
-                (v.accuracy == r.best.accuracy && v.loss < r.best.loss)) {
-                r.best_step = step, r.best = v;
-                NoGradGuard no_grad;
-                for (std::size_t i = 0; i < params.size(); ++i) best[i].copy_(params[i].detach());
-            }
-        }
-        bar.update(step, s.batch,
-                   r.best_step ? fmt::format("loss {:.4f}  lr {:.1e}  best validation {:.1f}% (step {})", running,
-                                             opt.lr(), 100 * r.best.accuracy, r.best_step)
-                               : fmt::format("loss {:.4f}  lr {:.1e}", running, opt.lr()));
-    }
-    if (r.best_step) {
-        NoGradGuard no_grad;
-        for (std::size_t i = 0; i < params.size(); ++i) params[i].detach().copy_(best[i]);
-    }
-    return r;
-}
-
 // ---- pre-training the encoder on unlabelled fortunes (BERT's masked language model; not in the notes)
-
-// The encoder and a head that predicts a token from its output h_N^t.
-struct MaskedLanguageModel : nn::Module {
-    MaskedLanguageModel(std::shared_ptr<models::TextClassifier> m, Generator& gen)
-        : classifier(register_module("classifier", std::move(m))),
-          predict(register_module("predict", std::make_shared<nn::Linear>(classifier->config.d_model,
-                                                                           classifier->config.vocab, true, gen))) {}
-    std::shared_ptr<models::TextClassifier> classifier;
-    std::shared_ptr<nn::Linear> predict;
-};
 
 // A batch of texts with `mask_prob` of their tokens chosen (at least one a
 // text): the model reads [MASK] there (80%), a random token (10%) or the token
@@ -341,6 +277,268 @@ Tensor bow_features(const std::vector<std::vector<std::int64_t>>& bags, const st
     return x;
 }
 
+// ---- the fortunes a run reads
+
+// The labelled split, and with pre-training the unlabelled text: every entry
+// of every fortunes file (char_lm's corpus, data::kFortuneFiles, and the
+// categories') but the validation and test fortunes, wherever else they occur.
+struct Fortunes {
+    data::FortuneSplit split;
+    std::vector<data::LabelledText> unlabelled;
+    std::string digest;  // their count and CRC-32: a resumed or loaded run must read the same fortunes
+};
+
+Fortunes read_fortunes(const Options& o, const std::vector<std::string>& categories) {
+    Fortunes f;
+    std::vector<std::vector<std::string>> by_class;
+    for (const auto& c : categories) by_class.push_back(data::read_fortune_entries(o.fortunes, c));
+    f.split = data::split_by_class(by_class, categories, o.test_per_class, o.seed, o.val_per_class);
+    if (o.pretrain_steps > 0) {
+        std::set<std::string> held_out, seen;
+        for (const auto& t : f.split.test) held_out.insert(t.text);
+        for (const auto& t : f.split.validation) held_out.insert(t.text);
+        std::vector<std::string> files = data::kFortuneFiles;
+        files.insert(files.end(), categories.begin(), categories.end());
+        for (const auto& file : files) {
+            if (!seen.insert(file).second) continue;
+            for (auto& t : data::read_fortune_entries(o.fortunes, file))
+                if (!held_out.count(t)) f.unlabelled.push_back({std::move(t), 0});
+        }
+    }
+    uLong crc = crc32_z(0L, nullptr, 0);
+    std::size_t n = 0;
+    for (const auto* set : {&f.split.train, &f.split.validation, &f.split.test, &f.unlabelled})
+        for (const auto& t : *set) {
+            crc = crc32_z(crc, reinterpret_cast<const Bytef*>(t.text.c_str()), t.text.size() + 1);  // with its 0
+            crc = crc32_z(crc, reinterpret_cast<const Bytef*>(&t.label), sizeof t.label);
+            ++n;
+        }
+    f.digest = fmt::format("{} fortunes, CRC-32 {:08x}", n, crc);
+    return f;
+}
+
+// ---- the run's trainings
+
+// Every module of the run, in its one checkpoint: the bag of words' logistic
+// regression, the transformer and, with pre-training, the masked language
+// model's head (its encoder is the transformer's own).
+struct RunModules : nn::Module {
+    RunModules(std::int64_t words, const models::TextClassifierConfig& mc, const Options& o) {
+        Generator bow_gen(o.seed);
+        bag_of_words = register_module("bag_of_words", std::make_shared<nn::Linear>(words, mc.classes, true, bow_gen));
+        classifier = register_module("classifier", std::make_shared<models::TextClassifier>(mc));
+        if (o.pretrain_steps > 0)
+            masked_lm = register_module("masked_lm", std::make_shared<models::MaskedLanguageModel>(classifier, o.seed + 4));
+    }
+    std::shared_ptr<nn::Linear> bag_of_words;  // logits = x W^T + b on unit-length word-presence vectors x
+    std::shared_ptr<models::TextClassifier> classifier;
+    std::shared_ptr<models::MaskedLanguageModel> masked_lm;  // null without pre-training
+};
+
+// The trainings in the order they run. A checkpoint's "phase" names the one it
+// was saved in: those before it are finished (their modules are in the file,
+// their chosen steps in its record), it resumes, the later ones start afresh.
+const std::vector<std::string> kPhases = {"bag_of_words", "pretraining", "transformer"};
+enum class Start { finished, resume, afresh };
+
+Start start_of(const std::string& phase, const std::string& reached) {
+    if (reached.empty()) return Start::afresh;
+    auto at = [](const std::string& p) { return std::find(kPhases.begin(), kPhases.end(), p) - kPhases.begin(); };
+    return at(phase) < at(reached) ? Start::finished : at(phase) == at(reached) ? Start::resume : Start::afresh;
+}
+
+// The phase a checkpoint was saved in; std::runtime_error naming the file if it names none.
+std::string phase_of(const nn::RunRecord& r, const std::string& path) {
+    const auto it = r.text.find("phase");
+    if (it == r.text.end() || std::find(kPhases.begin(), kPhases.end(), it->second) == kPhases.end())
+        throw std::runtime_error(fmt::format("{} names no training of text_classifier's ('phase')", path));
+    return it->second;
+}
+
+// One training of the run (run::TrainingLoop): AdamW on `trained` under linear
+// warmup and cosine decay, its gradients clipped, on batches balanced by class
+// (data::BalancedSampler). With `validate`, the model is scored on the
+// validation fortunes every --eval-every steps and after the last, and ends
+// at the parameters of its best score, the highest accuracy, then the lowest
+// loss (run::BestParameters), so the held-out test fortunes choose nothing.
+struct Training {
+    std::string phase;
+    nn::Module& trained;
+    std::int64_t steps;
+    double lr, weight_decay;
+    std::uint64_t seed;  // of the batches
+    const std::vector<std::int64_t>& labels;
+    std::int64_t classes;
+    std::vector<std::pair<std::string, Generator*>> generators;  // what else a step draws from
+    std::function<Score()> validate = {};
+};
+
+// The loss of rows [first, last) of a batch, this process's share. What else
+// the batch draws (tokens left out or masked) is drawn for all of its rows, so
+// that the generators stay the same in every process.
+using ShareLoss = std::function<run::StepLoss(const std::vector<std::size_t>& batch, std::int64_t first, std::int64_t last)>;
+
+// Rows [first, last) of a batch's tensor, or the tensor when that is all of it.
+Tensor rows_of(const Tensor& t, std::int64_t first, std::int64_t last) {
+    return first == 0 && last == t.size(0) ? t : narrow(t, 0, first, last - first);
+}
+
+struct Trained {
+    run::BestStep best;
+    run::Curve loss, lr, validation;
+};
+
+// `carried`: the run record of the checkpoints, with what the finished trainings chose.
+Trained train(const Options& o, const Training& t, RunModules& all, const nn::RunRecord& carried, Start start,
+              const ShareLoss& loss_of) {
+    nn::optim::AdamW opt(t.trained.parameters(), {.lr = t.lr, .weight_decay = t.weight_decay});
+    nn::WarmupCosineSchedule schedule(t.lr, std::min(o.warmup, t.steps - 1), t.steps, t.lr / 100);
+    data::BalancedSampler sampler(t.labels, t.classes, t.seed);
+    run::CheckpointFlags checkpoint = o.checkpoint;
+    if (start != Start::resume) checkpoint.resume.clear();
+    run::TrainingLoop loop(t.trained, opt,
+                           {.steps = t.steps, .epoch_steps = t.validate ? o.eval_every : t.steps, .unit = "text",
+                            .lr = [&](std::int64_t step) { return schedule.lr(step); }, .clip = o.clip,
+                            .epoch_lines = false},
+                           checkpoint, carried);
+    loop.checkpoint_holds(all);
+    loop.keep_text("phase", t.phase);
+    loop.keep("batches", sampler.generator());
+    for (const auto& [name, gen] : t.generators) loop.keep(name, *gen);
+    std::optional<run::BestParameters> best;
+    if (t.validate) {
+        best.emplace(loop, t.trained, t.phase);
+        loop.evaluate = [&](std::int64_t, std::int64_t step) {
+            Score v;
+            {
+                nn::EvalGuard eval(t.trained);
+                v = t.validate();
+            }
+            loop.curve("validation").emplace_back(static_cast<double>(step), v.loss);
+            best->offer(step, {v.accuracy, -v.loss});
+        };
+        loop.bar_note = [&] {
+            const run::BestStep& b = best->best();
+            return b.step ? fmt::format("best validation {:.1f}% (step {})", 100 * b.score[0], b.step) : std::string();
+        };
+    }
+    const auto [first, last] = loop.share(o.batch);
+    loop.run([&](std::int64_t) { return loss_of(sampler.batch(o.batch), first, last); });
+    return {best ? best->best() : run::BestStep{}, loop.curve("loss"), loop.curve("lr"), loop.curve("validation")};
+}
+
+// What the trainings and the scores read: the fortunes as ids and as bags of words.
+struct Sets {
+    Encoded train, validation, test;
+    Encoded corpus;  // pre-training's unlabelled fortunes
+    std::vector<std::vector<std::int64_t>> bow_train, bow_validation, bow_test;
+    std::int64_t words;    // the bag of words' vocabulary
+    std::int64_t mask_id;  // pre-training's [MASK]
+};
+
+Score bow_score(RunModules& m, const Sets& s) {
+    return score(s.bow_validation.size(), s.validation.labels,
+                 [&](const auto& rows) { return (*m.bag_of_words)(bow_features(s.bow_validation, rows, s.words)); });
+}
+
+Score transformer_score(RunModules& m, const Sets& s) {
+    return score(s.validation.ids.size(), s.validation.labels,
+                 [&](const auto& rows) { return m.classifier->forward(token_batch(s.validation, rows).first); });
+}
+
+// The step losses on rows [first, last) of a batch (ShareLoss). The bag of
+// words': the cross-entropy of logits = x W^T + b.
+run::StepLoss bow_loss(RunModules& m, const Sets& s, const std::vector<std::size_t>& batch, std::int64_t first,
+                       std::int64_t last) {
+    const std::vector<std::size_t> rows(batch.begin() + first, batch.begin() + last);
+    std::vector<double> y;
+    for (auto r : rows) y.push_back(static_cast<double>(s.train.labels[r]));
+    Tensor logits = (*m.bag_of_words)(bow_features(s.bow_train, rows, s.words));
+    return {cross_entropy(logits, tensor(y, Dtype::int64)), last - first, static_cast<std::int64_t>(batch.size())};
+}
+
+// Pre-training's: the cross-entropy of the masked language model's predictions
+// of the chosen tokens (the head reads only their positions: [M, vocab]).
+run::StepLoss masked_lm_loss(RunModules& m, const Sets& s, double mask_prob, Generator& masks,
+                             const std::vector<std::size_t>& batch, std::int64_t first, std::int64_t last) {
+    auto [all_x, all_target] = masked_batch(s.corpus, batch, mask_prob, s.mask_id, masks);
+    Tensor x = rows_of(all_x, first, last), target = rows_of(all_target, first, last);
+    std::vector<double> chosen, original;
+    for (std::int64_t i = 0; i < target.numel(); ++i)
+        if (const std::int64_t t = target.data<std::int64_t>()[i]; t != -100)
+            chosen.push_back(static_cast<double>(i)), original.push_back(static_cast<double>(t));
+    Tensor logits = m.masked_lm->forward(x, tensor(chosen, Dtype::int64));
+    return {cross_entropy(logits, tensor(original, Dtype::int64)), static_cast<std::int64_t>(chosen.size()),
+            static_cast<std::int64_t>(batch.size())};
+}
+
+// The transformer's: the cross-entropy of its logits on the fortunes, tokens left out.
+run::StepLoss transformer_loss(RunModules& m, const Sets& s, double token_drop, Generator& drops,
+                               const std::vector<std::size_t>& batch, std::int64_t first, std::int64_t last) {
+    auto [x, y] = token_batch(s.train, batch, token_drop, &drops);
+    return {cross_entropy(m.classifier->forward(rows_of(x, first, last)), rows_of(y, first, last)), last - first,
+            static_cast<std::int64_t>(batch.size())};
+}
+
+// Trains the run's models in turn, or takes those a resumed run finished from
+// its checkpoint. Returns what the bag of words and the transformer chose.
+std::pair<run::BestStep, Trained> train_run(const Options& o, RunModules& m, const Sets& s, nn::RunRecord carried,
+                                            const nn::RunRecord& saved) {
+    const std::string& path = o.checkpoint.resume;
+    const std::string reached = path.empty() ? "" : phase_of(saved, path);
+    const auto K = static_cast<std::int64_t>(m.classifier->config.classes);
+
+    run::say("\nbag of words: {} words held by at least {} training fortunes; logistic regression, AdamW lr {} "
+             "wd {}, {} steps\n",
+             s.words, o.bow_min_count, o.bow_lr, o.bow_weight_decay, o.bow_steps);
+    run::BestStep bow;
+    if (const Start start = start_of("bag_of_words", reached); start == Start::finished) {
+        bow = run::recorded_best(saved, "bag_of_words", path);
+        run::say("trained before {} was saved: step {} of {} chosen\n", path, bow.step, bow.steps);
+    } else {
+        run::timed("trained", [&] {
+            bow = train(o, {"bag_of_words", *m.bag_of_words, o.bow_steps, o.bow_lr, o.bow_weight_decay, o.seed + 1,
+                            s.train.labels, K, {}, [&] { return bow_score(m, s); }},
+                        m, carried, start, [&](const auto& batch, std::int64_t first, std::int64_t last) {
+                            return bow_loss(m, s, batch, first, last);
+                        }).best;
+        });
+    }
+    run::record_best(carried, "bag_of_words", bow);
+
+    if (o.pretrain_steps > 0) {
+        run::say("\npre-training the encoder as a masked language model: {} fortunes of {} files (the held-out "
+                 "ones left out), {:.0f}% of tokens masked, {} steps\n",
+                 s.corpus.ids.size(), data::kFortuneFiles.size(), 100 * o.mask_prob, o.pretrain_steps);
+        if (const Start start = start_of("pretraining", reached); start == Start::finished) {
+            run::say("pre-trained before {} was saved\n", path);
+        } else {
+            Generator masks(o.seed + 5);
+            const std::vector<std::int64_t> unlabelled(s.corpus.ids.size(), 0);
+            run::timed("pre-trained", [&] {
+                train(o, {"pretraining", *m.masked_lm, o.pretrain_steps, o.lr, o.weight_decay, o.seed + 6, unlabelled, 1,
+                          {{"masks", &masks}}},
+                      m, carried, start, [&](const auto& batch, std::int64_t first, std::int64_t last) {
+                          return masked_lm_loss(m, s, o.mask_prob, masks, batch, first, last);
+                      });
+            });
+        }
+    }
+
+    run::say("\ntransformer\n");
+    Generator drops(o.seed + 3);
+    Trained transformer;
+    run::timed("trained", [&] {
+        transformer = train(o, {"transformer", *m.classifier, o.steps, o.lr, o.weight_decay, o.seed + 2, s.train.labels, K,
+                                {{"token_drop", &drops}}, [&] { return transformer_score(m, s); }},
+                            m, carried, start_of("transformer", reached),
+                            [&](const auto& batch, std::int64_t first, std::int64_t last) {
+                                return transformer_loss(m, s, o.token_drop, drops, batch, first, last);
+                            });
+    });
+    return {bow, transformer};
+}
+
 // ---- the report
 
 // The validation score each model was chosen by, and the step it was taken at.
@@ -349,6 +547,9 @@ struct Chosen {
     Score validation;
     std::int64_t step, steps;
 };
+
+// The score run::BestParameters was offered: {accuracy, -loss}.
+Score chosen_score(const run::BestStep& best) { return {best.score.at(0), -best.score.at(1)}; }
 
 void print_results(const std::vector<std::string>& names, const Confusion& model, const Confusion& bow,
                    std::int64_t majority, const std::vector<std::int64_t>& train_per_class, const Chosen& model_chosen,
@@ -382,155 +583,151 @@ void print_results(const std::vector<std::string>& names, const Confusion& model
                       acc <= bow_acc ? "the bag of words" : "the majority class", over_bow, over_major);
 }
 
+// The flags; the preset, read first, sets the defaults the other flags override.
 void add_flags(CLI::App& app, Options& o, int argc, char** argv) {
-    bool quick = false;
-    {
-        CLI::App pre;
-        pre.allow_extras();
-        pre.set_help_flag();
-        pre.add_flag("--quick", quick);
-        try {
-            pre.parse(argc, argv);
-        } catch (const CLI::ParseError&) {
-        }
-    }
-    if (quick) apply_quick(o);  // --quick sets the defaults; flags given override them
-    app.add_flag("--quick", o.quick, "a short run on less (seconds; the test suite's)");
-    app.add_option("--fortunes", o.fortunes, "the folder of Debian's fortunes files")->capture_default_str();
-    app.add_option("--categories", o.categories, "the fortunes files to tell apart (at least 2)")
-        ->delimiter(',')->capture_default_str();
+    app.option_defaults()->always_capture_default();  // the values a checkpoint records
+    const std::vector<std::string> presets = {"default", "quick"};
+    o.preset = run::chosen_preset(argc, argv, presets, o.preset);
+    apply_preset(o);
+    run::add_preset_flags(app, o.preset, presets,
+                          "default (about 1.5 minutes on 2 cores) or quick (seconds: every step of it, on less)");
+    app.add_option("--fortunes", o.fortunes,
+                   "the folder of Debian's fortunes files (a checkpoint records a digest of the fortunes read, not the "
+                   "folder)");
+    app.add_option("--categories", o.categories, "the fortunes files to tell apart, separated by commas (at least 2)");
     app.add_option("--test-per-class", o.test_per_class, "test fortunes of each category, held out")
-        ->check(CLI::Range(1, 100000))->capture_default_str();
+        ->check(CLI::Range(1, 100000));
     app.add_option("--val-per-class", o.val_per_class,
                    "validation fortunes of each category, taken from the training ones: each model keeps the step "
                    "that scores best on them")
-        ->check(CLI::Range(1, 100000))->capture_default_str();
+        ->check(CLI::Range(1, 100000));
     app.add_option("--eval-every", o.eval_every, "score both models on the validation fortunes every this many steps")
-        ->check(CLI::Range(1, 10000000))->capture_default_str();
+        ->check(CLI::Range(1, 10000000));
     app.add_option("--tokens", o.tokens,
                    "bpe: byte-level BPE subwords learnt on the training fortunes; chars: bytes; words: the "
                    "bag of words' words")
-        ->check(CLI::IsMember({"bpe", "chars", "words"}))->capture_default_str();
+        ->check(CLI::IsMember({"bpe", "chars", "words"}));
     app.add_option("--word-min-count", o.word_min_count,
                    "--tokens words: a word has an id of its own if this many training fortunes hold it")
-        ->check(CLI::Range(1, 1000000))->capture_default_str();
-    app.add_option("--bpe-vocab", o.bpe_vocab, "BPE vocabulary: 256 bytes + merges")
-        ->check(CLI::Range(257, 50000))->capture_default_str();
+        ->check(CLI::Range(1, 1000000));
+    app.add_option("--bpe-vocab", o.bpe_vocab, "BPE vocabulary: 256 bytes + merges")->check(CLI::Range(257, 50000));
     app.add_option("--max-len", o.max_len, "tokens kept of a fortune (longer ones are cut, and counted)")
-        ->check(CLI::Range(1, 4096))->capture_default_str();
+        ->check(CLI::Range(1, 4096));
     app.add_option("--pooling", o.pooling, "cls: a [CLASS] token's output; mean: the mean of the tokens (002)")
-        ->check(CLI::IsMember({"cls", "mean"}))->capture_default_str();
-    app.add_option("--d-model", o.d_model, "token width D")->check(CLI::Range(2, 4096))->capture_default_str();
-    app.add_option("--layers", o.layers, "encoder layers N")->check(CLI::Range(1, 64))->capture_default_str();
-    app.add_option("--heads", o.heads, "attention heads (divide D)")->check(CLI::Range(1, 64))->capture_default_str();
-    app.add_option("--d-ff", o.d_ff, "MLP hidden width")->check(CLI::Range(1, 16384))->capture_default_str();
-    app.add_option("--dropout", o.dropout, "dropout")->check(run::finite_range(0.0, 0.99))->capture_default_str();
+        ->check(CLI::IsMember({"cls", "mean"}));
+    run::add_model_flags(app, o.model, {.help = "N, encoder layers"});
     app.add_option("--token-drop", o.token_drop, "leave out each token of a training text with this probability")
-        ->check(run::finite_range(0.0, 0.9))->capture_default_str();
+        ->check(run::finite_range(0.0, 0.9));
     app.add_option("--pretrain-steps", o.pretrain_steps,
                    "first pre-train the encoder as a masked language model on every fortunes file but the held-out "
                    "fortunes, for this many steps (0: none)")
-        ->check(CLI::Range(0, 10000000))->capture_default_str();
+        ->check(CLI::Range(0, 10000000));
     app.add_option("--mask-prob", o.mask_prob, "pre-training: the share of tokens masked and predicted")
-        ->check(run::finite_range(0.01, 0.9))->capture_default_str();
-    app.add_option("--steps", o.steps, "training steps of the transformer")->check(CLI::Range(1, 10000000))->capture_default_str();
-    app.add_option("--batch", o.batch, "fortunes per step (both models)")->check(CLI::Range(1, 4096))->capture_default_str();
-    app.add_option("--warmup", o.warmup, "linear warmup steps before the cosine decay")
-        ->check(CLI::Range(0, 10000000))->capture_default_str();
-    app.add_option("--lr", o.lr, "peak learning rate of the transformer (AdamW)")
-        ->check(run::finite_positive())->capture_default_str();
-    app.add_option("--weight-decay", o.weight_decay, "AdamW's decoupled weight decay")
-        ->check(run::finite_range(0.0, 10.0))->capture_default_str();
-    app.add_option("--clip", o.clip, "gradient clipping: max global norm")->check(run::finite_positive())->capture_default_str();
-    app.add_option("--bow-steps", o.bow_steps, "training steps of the bag-of-words baseline")
-        ->check(CLI::Range(1, 10000000))->capture_default_str();
-    app.add_option("--bow-lr", o.bow_lr, "its peak learning rate")->check(run::finite_positive())->capture_default_str();
-    app.add_option("--bow-weight-decay", o.bow_weight_decay, "its weight decay")
-        ->check(run::finite_range(0.0, 10.0))->capture_default_str();
+        ->check(run::finite_range(0.01, 0.9));
+    app.add_option("--steps", o.steps, "training steps of the transformer")->check(CLI::Range(1, 10000000));
+    app.add_option("--batch", o.batch, "fortunes per step (both models)")->check(CLI::Range(1, 4096));
+    app.add_option("--warmup", o.warmup, "linear warmup steps before the cosine decay")->check(CLI::Range(0, 10000000));
+    app.add_option("--lr", o.lr, "peak learning rate of the transformer (AdamW)")->check(run::finite_positive());
+    app.add_option("--weight-decay", o.weight_decay, "AdamW's decoupled weight decay")->check(run::finite_range(0.0, 10.0));
+    app.add_option("--clip", o.clip, "gradient clipping: max global norm")->check(run::finite_positive());
+    app.add_option("--bow-steps", o.bow_steps, "training steps of the bag-of-words baseline")->check(CLI::Range(1, 10000000));
+    app.add_option("--bow-lr", o.bow_lr, "its peak learning rate")->check(run::finite_positive());
+    app.add_option("--bow-weight-decay", o.bow_weight_decay, "its weight decay")->check(run::finite_range(0.0, 10.0));
     app.add_option("--bow-min-count", o.bow_min_count, "a word is a feature if this many training fortunes hold it")
-        ->check(CLI::Range(1, 1000000))->capture_default_str();
-    app.add_option("--seed", o.seed, "seed of the split, initialisation and sampling")
-        ->check(run::seed_value())->capture_default_str();
-    run::add_machine_flags(app, o.machine);
+        ->check(CLI::Range(1, 1000000));
+    app.add_option("--seed", o.seed, "seed of the split, initialisation and sampling")->check(run::seed_value());
+    run::add_common_flags(app, o.common);
+    run::add_checkpoint_flags(app, o.checkpoint,
+                              "every model of the run, the optimizer's state, the generators, the curves and the "
+                              "training it was saved in");
     app.add_option("--figures", o.figures, "draw the confusion matrix and the loss curves into this folder (PNG and SVG)")
         ->check(run::path_value());
-    app.add_flag("--detect-anomaly", o.detect_anomaly,
-                 "check every op's output and gradient, and name the first op that makes a NaN or an infinity (slow)");
 }
 
-void check_flags(const Options& o) {
-    if (o.d_model % o.heads != 0) throw CLI::ValidationError("--heads", "must divide --d-model");
-    if (o.categories.size() < 2) throw CLI::ValidationError("--categories", "name at least two fortunes files");
-    std::vector<std::string> sorted = o.categories;
+// The bytes a run holds: the transformer's AdamW step on a batch of --max-len
+// fortunes (pre-training adds its head and the logits over the vocabulary), or
+// scoring 64 of them. The vocabulary is known only once the fortunes are read:
+// words count as 20000 ids (with pre-training the fortunes hold about 15500
+// words found in two entries or more), as does the bag of words.
+run::MemoryEstimate memory_estimate(const Options& o, bool training) {
+    const double V = o.tokens == "chars" ? 258 : o.tokens == "bpe" ? static_cast<double>(o.bpe_vocab) + 2 : 20000;
+    const auto N = static_cast<double>(o.model.layers), D = static_cast<double>(o.model.d_model),
+               F = static_cast<double>(o.model.d_ff), H = static_cast<double>(o.model.heads),
+               T = static_cast<double>(o.max_len) + 1, K = static_cast<double>(category_list(o.categories).size());
+    const double B = training ? static_cast<double>(o.batch) : 64, pretraining = o.pretrain_steps > 0 ? 1 : 0;
+    run::MemoryEstimate e;
+    e.parameters = (V + T) * D + N * (4 * D * D + 2 * D * F) + D * K + 20000 * K + pretraining * V * D;
+    e.activations = run::transformer_activations(N, B, T, D, F, H, T) + (training ? pretraining * B * T * V : 0);
+    return e;
+}
+
+// What --load reads of a finished run: the chosen steps and the transformer's curves.
+std::pair<run::BestStep, Trained> finished_run(const nn::RunRecord& r, const std::string& path) {
+    const std::string phase = phase_of(r, path);
+    const std::int64_t step = run::saved_step(r, path);
+    Trained transformer;
+    if (phase == "transformer") transformer.best = run::recorded_best(r, "transformer", path);
+    if (phase != "transformer" || step != transformer.best.steps)
+        throw std::runtime_error(fmt::format("{} was saved at step {} of the {}, before the run's end: --resume {} "
+                                             "finishes it",
+                                             path, step, phase == "bag_of_words" ? "bag of words" : phase, path));
+    transformer.loss = run::curve_of(r, "curve.loss");
+    transformer.lr = run::curve_of(r, "curve.lr");
+    transformer.validation = run::curve_of(r, "curve.validation");
+    return {run::recorded_best(r, "bag_of_words", path), transformer};
+}
+
+// What no single flag's check can see, before any work starts: the checkpoint
+// read (the flags it records, adopted or refused; --load's must hold a finished
+// run), flags that must agree, output paths, and the memory.
+void check_flags(CLI::App& app, Options& o, nn::RunRecord& saved, std::vector<std::string>& adopted) {
+    if (!o.checkpoint.load.empty() && !o.checkpoint.save.empty())
+        throw CLI::ValidationError("--save", "writes a training's checkpoint; --load trains nothing");
+    saved = run::check_checkpoint_flags(app, o.checkpoint, "text_classifier", kRecorded, adopted);
+    try {
+        if (!o.checkpoint.resume.empty()) phase_of(saved, o.checkpoint.resume);
+        if (!o.checkpoint.load.empty()) finished_run(saved, o.checkpoint.load);
+    } catch (const std::runtime_error& e) {
+        throw CLI::ValidationError(o.checkpoint.load.empty() ? "--resume" : "--load", e.what());
+    }
+    run::check_model_flags(o.model);
+    std::vector<std::string> sorted = category_list(o.categories);
+    if (sorted.size() < 2) throw CLI::ValidationError("--categories", "name at least two fortunes files");
     std::sort(sorted.begin(), sorted.end());
+    if (sorted.front().empty()) throw CLI::ValidationError("--categories", "an empty name between two commas");
     if (auto it = std::adjacent_find(sorted.begin(), sorted.end()); it != sorted.end())
         throw CLI::ValidationError("--categories", fmt::format("'{}' is named twice", *it));
+    run::require_batch_per_rank("--batch", o.batch);
+    run::check_output_file("--save", o.checkpoint.save);
     run::check_output_folder("--figures", o.figures);
+    run::require_memory("--batch", memory_estimate(o, o.checkpoint.load.empty()), o.checkpoint.load.empty());
 }
 
-int work(const Options& o) {
-    manual_seed(o.seed);  // dropout
-    std::vector<std::vector<std::string>> by_class;
-    for (const auto& c : o.categories) by_class.push_back(data::read_fortune_entries(o.fortunes, c));
-    data::FortuneSplit split = data::split_by_class(by_class, o.categories, o.test_per_class, o.seed, o.val_per_class);
-    const auto K = static_cast<std::int64_t>(o.categories.size());
+// Trains (or loads) the models, then scores them on the held-out test fortunes.
+int work(const Options& o, const nn::RunRecord& flags, const nn::RunRecord& saved, const std::vector<std::string>& adopted) {
+    const distributed::Communicator& comm = distributed::Communicator::world();
+    run::seed_dropout(o.seed, comm);
+    const std::vector<std::string> categories = category_list(o.categories);
+    const Fortunes fortunes = read_fortunes(o, categories);
+    const std::string& from = o.checkpoint.resume.empty() ? o.checkpoint.load : o.checkpoint.resume;
+    if (auto it = saved.text.find("fortunes"); !from.empty() && (it == saved.text.end() || it->second != fortunes.digest))
+        throw std::runtime_error(fmt::format("{} was trained on {}; {} gives {}: give --fortunes the folder it was "
+                                             "trained on",
+                                             from, it == saved.text.end() ? "unknown fortunes" : it->second, o.fortunes,
+                                             fortunes.digest));
+    const data::FortuneSplit& split = fortunes.split;
+    const auto K = static_cast<std::int64_t>(categories.size());
 
-    // The unlabelled text of pre-training: every entry of every fortunes file
-    // (char_lm's corpus, data::kFortuneFiles, and the categories') but the
-    // validation and test fortunes, wherever else they occur.
-    std::vector<data::LabelledText> unlabelled;
-    if (o.pretrain_steps > 0) {
-        std::set<std::string> held_out, seen;
-        for (const auto& t : split.test) held_out.insert(t.text);
-        for (const auto& t : split.validation) held_out.insert(t.text);
-        std::vector<std::string> files = data::kFortuneFiles;
-        files.insert(files.end(), o.categories.begin(), o.categories.end());
-        for (const auto& f : files) {
-            if (!seen.insert(f).second) continue;
-            for (auto& t : data::read_fortune_entries(o.fortunes, f))
-                if (!held_out.count(t)) unlabelled.push_back({std::move(t), 0});
-        }
-    }
     // Tokens are learnt on the text the model trains on (the held-out fortunes are never seen).
-    const Tokenizer tokenizer = make_tokenizer(o, o.pretrain_steps > 0 ? unlabelled : split.train,
+    const Tokenizer tokenizer = make_tokenizer(o, o.pretrain_steps > 0 ? fortunes.unlabelled : split.train,
                                                o.pretrain_steps > 0 ? "pre-training" : "training");
-    const Encoded train_set = encode(split.train, tokenizer, o.max_len),
-                  val_set = encode(split.validation, tokenizer, o.max_len),
-                  test_set = encode(split.test, tokenizer, o.max_len);
+    Sets s;
+    s.train = encode(split.train, tokenizer, o.max_len), s.validation = encode(split.validation, tokenizer, o.max_len);
+    s.test = encode(split.test, tokenizer, o.max_len);
+    if (o.pretrain_steps > 0) s.corpus = encode(fortunes.unlabelled, tokenizer, o.max_len);
     std::int64_t tokens = 0;
-    for (const auto& ids : train_set.ids) tokens += static_cast<std::int64_t>(ids.size());
-
-    // Ids: 0 pads, 1 .. size are the tokens, size + 1 is pre-training's [MASK].
-    const std::int64_t mask_id = tokenizer.size + 1;
-    models::TextClassifierConfig mc;
-    mc.vocab = mask_id + 1, mc.max_len = o.max_len, mc.d_model = o.d_model, mc.n_layers = o.layers;
-    mc.heads = o.heads, mc.d_ff = o.d_ff, mc.dropout = o.dropout, mc.classes = K, mc.pad = 0, mc.seed = o.seed;
-    mc.pooling = models::parse_pooling(o.pooling);
-    auto classifier = std::make_shared<models::TextClassifier>(mc);
-    models::TextClassifier& model = *classifier;
-
-    std::string counts;
-    for (std::size_t k = 0; k < o.categories.size(); ++k)
-        counts += fmt::format("{}{} {}", k ? ", " : "", o.categories[k], split.train_per_class[k]);
-    run::say("fortunes of {} categories from {}: {} training ({}), {} validation and {} test ({} and {} per "
-                  "category); {} fortunes found in two categories left out\n",
-                  K, o.fortunes, split.train.size(), counts, split.validation.size(), split.test.size(), o.val_per_class,
-                  o.test_per_class, split.ambiguous);
-    run::say("tokens: {} ({} ids), {:.1f} per training fortune; {} training, {} validation and {} test fortunes "
-                  "cut to --max-len {}\n",
-                  tokenizer.description, mc.vocab, static_cast<double>(tokens) / static_cast<double>(train_set.ids.size()),
-                  train_set.truncated, val_set.truncated, test_set.truncated, o.max_len);
-    run::say("transformer: {} pooling, N={} D={} heads={} d_ff={} dropout {}, {} parameters | AdamW lr {} wd {}, "
-                  "warmup {} + cosine, batch {} balanced by class, tokens left out {}, {} steps, validated every {} | {}\n",
-                  o.pooling, o.layers, o.d_model, o.heads, o.d_ff, o.dropout, model.parameter_count(), o.lr,
-                  o.weight_decay, o.warmup, o.batch, o.token_drop, o.steps, o.eval_every,
-                  run::machine_summary(o.machine));
-
-    // The majority class of the training set: on a balanced test set it scores 1/K.
-    const auto majority = static_cast<std::int64_t>(
-        std::max_element(split.train_per_class.begin(), split.train_per_class.end()) - split.train_per_class.begin());
-
-    // The bag-of-words logistic regression: logits = x W^T + b on unit-length word-presence vectors.
+    for (const auto& ids : s.train.ids) tokens += static_cast<std::int64_t>(ids.size());
+    // The bag of words: unit-length word-presence vectors over the words of --bow-min-count training fortunes.
     std::vector<std::string> train_texts;
     for (const auto& t : split.train) train_texts.push_back(t.text);
     const data::WordVocabulary bow_vocab(train_texts, o.bow_min_count);
@@ -539,88 +736,75 @@ int work(const Options& o) {
         for (const auto& t : texts) out.push_back(bow_vocab.bag(t.text));
         return out;
     };
-    const auto bow_train = bags(split.train), bow_val = bags(split.validation), bow_test = bags(split.test);
-    const std::int64_t V = bow_vocab.size();
-    Generator bow_gen(o.seed);
-    nn::Linear regression(V, K, true, bow_gen);
-    run::say("\nbag of words: {} words held by at least {} training fortunes; logistic regression, AdamW lr {} "
-                  "wd {}, {} steps\n",
-                  V, o.bow_min_count, o.bow_lr, o.bow_weight_decay, o.bow_steps);
-    TrainResult bow_run;
-    run::timed("trained", [&] {
-        bow_run = train(regression, train_set.labels, K,
-                        {o.bow_steps, o.batch, o.warmup, o.bow_lr, o.bow_weight_decay, o.clip, o.seed + 1, o.eval_every,
-                         [&] {
-                             return score(bow_val.size(), val_set.labels, [&](const auto& rows) {
-                                 return regression(bow_features(bow_val, rows, V));
-                             });
-                         }},
-                        "text", [&](const std::vector<std::size_t>& rows) {
-                            std::vector<std::int64_t> y;
-                            for (auto r : rows) y.push_back(train_set.labels[r]);
-                            return cross_entropy(regression(bow_features(bow_train, rows, V)),
-                                                 tensor(std::vector<double>(y.begin(), y.end()), Dtype::int64));
-                        });
-    });
-    const Confusion bow_confusion = confusion_of(test_set.ids.size(), K, test_set.labels, [&](const auto& rows) {
-        return regression(bow_features(bow_test, rows, V));
-    });
+    s.bow_train = bags(split.train), s.bow_validation = bags(split.validation), s.bow_test = bags(split.test);
+    s.words = bow_vocab.size();
 
-    if (o.pretrain_steps > 0) {
-        Encoded corpus = encode(unlabelled, tokenizer, o.max_len);
-        Generator head_gen(o.seed + 4), mask_gen(o.seed + 5);
-        MaskedLanguageModel lm(classifier, head_gen);
-        const std::int64_t offset = mc.pooling == models::Pooling::cls ? 1 : 0;  // h_N^0 is [CLASS]
-        run::say("\npre-training the encoder as a masked language model: {} fortunes of {} files (the held-out "
-                      "ones left out), {:.0f}% of tokens masked, {} steps\n",
-                      corpus.ids.size(), data::kFortuneFiles.size(), 100 * o.mask_prob, o.pretrain_steps);
-        run::timed("pre-trained", [&] {
-            train(lm, std::vector<std::int64_t>(corpus.ids.size(), 0), 1,
-                  {o.pretrain_steps, o.batch, o.warmup, o.lr, o.weight_decay, o.clip, o.seed + 6}, "text",
-                  [&](const std::vector<std::size_t>& rows) {
-                      auto [x, target] = masked_batch(corpus, rows, o.mask_prob, mask_id, mask_gen);
-                      // the head reads only the chosen positions: [M, D] -> [M, vocab]
-                      std::vector<double> chosen, original;
-                      for (std::int64_t i = 0; i < target.numel(); ++i)
-                          if (const std::int64_t t = target.data<std::int64_t>()[i]; t != -100)
-                              chosen.push_back(static_cast<double>(i)), original.push_back(static_cast<double>(t));
-                      Tensor h = narrow(lm.classifier->encode(x), 1, offset, x.size(1));  // [B, T, D]
-                      h = index_select(reshape(h, {h.size(0) * h.size(1), mc.d_model}), 0, tensor(chosen, Dtype::int64));
-                      return cross_entropy((*lm.predict)(h), tensor(original, Dtype::int64));
-                  });
-        });
+    // Ids: 0 pads, 1 .. size are the tokens, size + 1 is pre-training's [MASK].
+    s.mask_id = tokenizer.size + 1;
+    models::TextClassifierConfig mc;
+    mc.vocab = s.mask_id + 1, mc.max_len = o.max_len, mc.d_model = o.model.d_model, mc.n_layers = o.model.layers;
+    mc.heads = o.model.heads, mc.d_ff = o.model.d_ff, mc.dropout = o.model.dropout, mc.classes = K, mc.pad = 0;
+    mc.seed = o.seed, mc.pooling = models::parse_pooling(o.pooling);
+    RunModules m(s.words, mc, o);
+
+    std::string counts;
+    for (std::size_t k = 0; k < categories.size(); ++k)
+        counts += fmt::format("{}{} {}", k ? ", " : "", categories[k], split.train_per_class[k]);
+    run::say("fortunes of {} categories from {}: {} training ({}), {} validation and {} test ({} and {} per "
+             "category); {} fortunes found in two categories left out\n",
+             K, o.fortunes, split.train.size(), counts, split.validation.size(), split.test.size(), o.val_per_class,
+             o.test_per_class, split.ambiguous);
+    run::say("tokens: {} ({} ids), {:.1f} per training fortune; {} training, {} validation and {} test fortunes "
+             "cut to --max-len {}\n",
+             tokenizer.description, mc.vocab, static_cast<double>(tokens) / static_cast<double>(s.train.ids.size()),
+             s.train.truncated, s.validation.truncated, s.test.truncated, o.max_len);
+    const std::string training =
+        o.checkpoint.load.empty()
+            ? fmt::format(" | AdamW lr {} wd {}, warmup {} + cosine, batch {} balanced by class, tokens left out {}, {} "
+                          "steps, validated every {}",
+                          o.lr, o.weight_decay, o.warmup, o.batch, o.token_drop, o.steps, o.eval_every)
+            : "";
+    run::say("transformer: {} pooling, N={} D={} heads={} d_ff={} dropout {}, {} parameters{} | {}\n", o.pooling,
+             o.model.layers, o.model.d_model, o.model.heads, o.model.d_ff, o.model.dropout,
+             m.classifier->parameter_count(), training, run::machine_summary(o.common.machine));
+    run::say_adopted(o.checkpoint, adopted);
+
+    std::pair<run::BestStep, Trained> chosen;
+    if (o.checkpoint.load.empty()) {
+        nn::RunRecord carried = flags;
+        carried.text["fortunes"] = fortunes.digest;
+        chosen = train_run(o, m, s, carried, saved);
+    } else {
+        chosen = finished_run(saved, o.checkpoint.load);
+        nn::load_checkpoint(o.checkpoint.load, m);
+        run::say("loaded {}\n", o.checkpoint.load);
     }
-    run::say("\ntransformer\n");
-    Generator drop_gen(o.seed + 3);
-    TrainResult run;
-    run::timed("trained", [&] {
-        run = train(model, train_set.labels, K,
-                    {o.steps, o.batch, o.warmup, o.lr, o.weight_decay, o.clip, o.seed + 2, o.eval_every,
-                     [&] {
-                         return score(val_set.ids.size(), val_set.labels,
-                                      [&](const auto& rows) { return model.forward(token_batch(val_set, rows).first); });
-                     }},
-                    "text", [&](const std::vector<std::size_t>& rows) {
-                        auto [x, y] = token_batch(train_set, rows, o.token_drop, &drop_gen);
-                        return cross_entropy(model.forward(x), y);
-                    });
+    if (!comm.is_root()) return 0;  // rank 0 scores the models every rank holds
+    const auto& [bow, transformer] = chosen;
+
+    // The majority class of the training set: on a balanced test set it scores 1/K.
+    const auto majority = static_cast<std::int64_t>(
+        std::max_element(split.train_per_class.begin(), split.train_per_class.end()) - split.train_per_class.begin());
+    nn::EvalGuard eval(*m.classifier);
+    const Confusion bow_confusion = confusion_of(s.test.ids.size(), K, s.test.labels, [&](const auto& rows) {
+        return (*m.bag_of_words)(bow_features(s.bow_test, rows, s.words));
     });
-    nn::EvalGuard eval(model);
-    const Confusion confusion = confusion_of(test_set.ids.size(), K, test_set.labels, [&](const auto& rows) {
-        return model.forward(token_batch(test_set, rows).first);
+    const Confusion confusion = confusion_of(s.test.ids.size(), K, s.test.labels, [&](const auto& rows) {
+        return m.classifier->forward(token_batch(s.test, rows).first);
     });
     const std::string tokens_name = o.tokens == "bpe" ? "subwords" : o.tokens == "chars" ? "characters" : "words";
-    print_results(o.categories, confusion, bow_confusion, majority, split.train_per_class,
-                  {fmt::format("transformer ({} pooling, {})", o.pooling, tokens_name), run.best, run.best_step, o.steps},
-                  {"bag-of-words logistic regression", bow_run.best, bow_run.best_step, o.bow_steps});
+    print_results(categories, confusion, bow_confusion, majority, split.train_per_class,
+                  {fmt::format("transformer ({} pooling, {})", o.pooling, tokens_name), chosen_score(transformer.best),
+                   transformer.best.step, transformer.best.steps},
+                  {"bag-of-words logistic regression", chosen_score(bow), bow.step, bow.steps});
 
     if (!o.figures.empty()) {
         run::say("\nfigures written:\n");
         for (const std::string& path :
-             run::write_figure(o.figures + "/text_confusion", run::confusion_figure(confusion, o.categories, "fortunes")))
+             run::write_figure(o.figures + "/text_confusion", run::confusion_figure(confusion, categories, "fortunes")))
             run::say("  {}\n", path);
-        run::write_loss_curve(o.figures, {"text_classifier: the transformer's loss and learning rate", run.loss,
-                                               run.lr, run.val_loss, "validation loss"});
+        run::write_loss_curve(o.figures, {"text_classifier: the transformer's loss and learning rate", transformer.loss,
+                                          transformer.lr, transformer.validation, "validation loss"});
     }
     return 0;
 }
@@ -632,10 +816,8 @@ int main(int argc, char** argv) {
     CLI::App app{"Train an encoder-only Transformer to tell which fortunes file a fortune comes from, beside a "
                  "majority-class and a bag-of-words baseline."};
     add_flags(app, o, argc, argv);
-    if (int status = run::parse_flags(app, argc, argv, "text_classifier", [&] { check_flags(o); }); status >= 0)
-        return status;
-    return run::run_program("text_classifier", o.detect_anomaly, [&] {
-        run::apply_machine_flags(o.machine, argv);
-        return work(o);
-    });
+    nn::RunRecord saved;
+    std::vector<std::string> adopted;
+    return run::program_main("text_classifier", app, argc, argv, o.common, [&] { check_flags(app, o, saved, adopted); },
+                             [&] { return work(o, run::recorded_flags(app, "text_classifier", kRecorded), saved, adopted); });
 }

@@ -23,6 +23,7 @@ using autograd::Tensor;
 TrainingLoop::TrainingLoop(nn::Module& model, nn::optim::Optimizer& opt, LoopPlan plan, const CheckpointFlags& checkpoint,
                            nn::RunRecord flags)
     : model_(model),
+      saved_(&model),
       opt_(opt),
       plan_(std::move(plan)),
       checkpoint_(checkpoint),
@@ -100,7 +101,7 @@ void TrainingLoop::run(const std::function<StepLoss(std::int64_t)>& step_loss) {
     dp_ = std::make_unique<distributed::DataParallel>(model_);
     if (resumed()) {
         nn::RunRecord saved;
-        nn::load_checkpoint(checkpoint_.resume, model_, &opt_, &saved);
+        nn::load_checkpoint(checkpoint_.resume, *saved_, &opt_, &saved);
         restore(saved, checkpoint_.resume);
         say("resumed {} at step {} of {}\n", checkpoint_.resume, step_, plan_.steps);
     }
@@ -137,12 +138,13 @@ void TrainingLoop::run(const std::function<StepLoss(std::int64_t)>& step_loss) {
         if (after_step) after_step(step);
         running = fresh ? value : 0.95 * running + 0.05 * value;
         fresh = false;
+        const std::string note = bar_note ? bar_note() : "";
         bar->update(plan_.epoch_lines ? i : step, s.items,
-                    fmt::format("loss {:.4f}  lr {:.1e}{}", running, opt_.lr(), bar_note ? "  " + bar_note() : ""));
+                    fmt::format("loss {:.4f}  lr {:.1e}{}", running, opt_.lr(), note.empty() ? "" : "  " + note));
         if (step == epoch_end && evaluate && comm_.is_root()) evaluate(epoch, step);
         boundary.after(step, [&](const std::string& path) {
             nn::RunRecord r = record();
-            if (comm_.is_root()) nn::save_checkpoint(path, model_, &opt_, &r);
+            if (comm_.is_root()) nn::save_checkpoint(path, *saved_, &opt_, &r);
         });
     }
     boundary.finish(*dp_);

@@ -90,6 +90,10 @@ public:
     void keep(std::function<void(nn::RunRecord&)> save, std::function<void(const nn::RunRecord&, const std::string&)> restore);
     // Text the record carries as it is (a tokenizer's merges, a corpus digest).
     void keep_text(const std::string& name, std::string text);
+    // The module the checkpoint holds and a resumed run loads, when it is more
+    // than the model trained (`whole` holds it): a run of several trainings,
+    // one loop each, keeps all its modules in one file. By default the model.
+    void checkpoint_holds(nn::Module& whole) { saved_ = &whole; }
 
     // The curve of that name, made empty on first use: saved, restored,
     // written to the CSV. The loop keeps "loss" and "lr".
@@ -105,6 +109,7 @@ public:
     }
     const distributed::Communicator& communicator() const { return comm_; }
     std::int64_t step() const { return step_; }
+    std::int64_t steps() const { return plan_.steps; }
     std::int64_t epoch_of(std::int64_t step) const { return (step - 1) / plan_.epoch_steps + 1; }
     std::int64_t epochs() const { return epoch_of(plan_.steps); }
     bool resumed() const { return !checkpoint_.resume.empty(); }
@@ -114,7 +119,7 @@ public:
     std::function<void(std::int64_t epoch, std::int64_t step)> evaluate;
     // After each optimizer step, on every rank (char_lm records its routing).
     std::function<void(std::int64_t step)> after_step;
-    // Appended to the progress bar's metrics ("best validation 71.1% (step 850)").
+    // Appended to the progress bar's metrics ("best validation 71.1% (step 850)"); "" adds nothing.
     std::function<std::string()> bar_note;
 
     // Checks that the ranks of an mpirun job run one job (run/job_agreement.h:
@@ -138,6 +143,7 @@ private:
     void restore(const nn::RunRecord& record, const std::string& path);
 
     nn::Module& model_;
+    nn::Module* saved_;  // what the checkpoint holds: model_ or a module holding it
     nn::optim::Optimizer& opt_;
     LoopPlan plan_;
     CheckpointFlags checkpoint_;

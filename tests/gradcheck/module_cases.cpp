@@ -6,6 +6,7 @@
 #include "catalog.h"
 #include "models/attention_rollout.h"
 #include "models/gpt.h"
+#include "models/masked_language_model.h"
 #include "models/text_classifier.h"
 #include "models/token_pooling.h"
 #include "models/transformer.h"
@@ -278,6 +279,24 @@ std::vector<Case> module_cases() {
             },
             [] { return std::vector<Tensor>{}; },
             [](const models::TextClassifier& m, auto&) { return m.forward(ids({3, 1, 4, 1, 5, 2, 6, 5, 0, 0}, {2, 5})); }));
+    for (auto [name, pooling] : {std::pair{"MaskedLanguageModel ([CLASS])", models::Pooling::cls},
+                                 {"MaskedLanguageModel (mean pooling)", models::Pooling::mean}})
+        cases.push_back(module_case<models::MaskedLanguageModel>(
+            "models", name, "N 1, d 8, 2 heads, V 7, ids [2,5] with padding, 3 positions",
+            [pooling = pooling] {
+                models::TextClassifierConfig c;
+                c.vocab = 7, c.max_len = 6, c.d_model = 8, c.n_layers = 1, c.heads = 2, c.d_ff = 12, c.dropout = 0;
+                c.classes = 3, c.pooling = pooling, c.seed = 5;
+                auto m = std::make_shared<models::MaskedLanguageModel>(std::make_shared<models::TextClassifier>(c), 7);
+                Generator g(8);  // weights of O(1), as the classifier's case
+                NoGradGuard no_grad;
+                for (Tensor& p : m->parameters()) p.copy_(uniform(p.shape(), -1, 1, g));
+                return m;
+            },
+            [] { return std::vector<Tensor>{}; },
+            [](const models::MaskedLanguageModel& m, auto&) {
+                return m.forward(ids({3, 1, 4, 1, 5, 2, 6, 5, 0, 0}, {2, 5}), ids({1, 5, 7}, {3}));
+            }));
     cases.push_back(module_case<models::ViT>(
         "models", "ViT (strided attention S 2)", "[2,1,8,8], patch 4, D 8, depth 1, 5 tokens",
         [] {
