@@ -5,6 +5,7 @@
 // reports a killed program. The handlers only set a flag; the training loop
 // asks stop_signal() after each step. A second Ctrl-C kills at once (the
 // handler is one-shot); the save is atomic, so even that loses nothing older.
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -26,5 +27,13 @@ struct Interrupted : std::runtime_error {
 
 // "SIGINT", "SIGTERM", "SIGPIPE".
 std::string signal_name(int sig);
+
+// What a training loop noted at its last step boundary: the step, of how
+// many, and the checkpoint written there ("" if none).
+void note_boundary(std::int64_t step, std::int64_t steps, const std::string& written);
+
+// The one line a stopped program ends with: "stopped by SIGTERM at step 10 of
+// 16; m.ckpt written (--resume m.ckpt continues)", or what it saved otherwise.
+std::string stop_message(int sig);
 
 }  // namespace run

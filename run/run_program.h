@@ -26,7 +26,7 @@ inline int run_program(const char* program, bool detect_anomaly, const std::func
         const int status = work();
         // A signal in a phase that does not stop on it (decoding, sampling)
         // still ends the program with its status.
-        if (const int sig = stop_signal()) throw Interrupted(sig, fmt::format("stopped by {}", signal_name(sig)));
+        if (const int sig = stop_signal()) throw Interrupted(sig, stop_message(sig));
         return status;
     } catch (const Interrupted& e) {
         if (!console_quiet()) fmt::print(stderr, "{}: {}\n", program, e.what());  // every rank stopped at one step

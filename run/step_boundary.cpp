@@ -22,19 +22,13 @@ void StepBoundary::after(std::int64_t step, const std::function<void(const std::
         every_.saved();
         saved_at_ = step;
     }
-    if (!d.stop) return;
-    const std::string what = saved_at_ == step
-                                 ? fmt::format("{} written (--resume {} continues)", path_, path_)
-                                 : std::string("nothing saved (--save FILE keeps a run)");
-    throw Interrupted(d.stop, fmt::format("stopped by {} at step {} of {}; {}", signal_name(d.stop), step, steps_, what));
+    note_boundary(step, steps_, saved_at_ == step ? path_ : "");
+    if (d.stop) throw Interrupted(d.stop, stop_message(d.stop));
 }
 
 void StepBoundary::stop_if_asked() const {
     if (!save_at_end_) return;
-    const int stop = comm_.max(stop_signal());
-    if (!stop) return;
-    const std::string what = saved_at_ == steps_ ? fmt::format("{} written", path_) : std::string("nothing saved");
-    throw Interrupted(stop, fmt::format("stopped by {} after the last step ({}); {}", signal_name(stop), steps_, what));
+    if (const int stop = comm_.max(stop_signal())) throw Interrupted(stop, stop_message(stop));
 }
 
 void StepBoundary::finish(const distributed::DataParallel& dp) const {
