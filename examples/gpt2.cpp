@@ -32,6 +32,7 @@
 #include "run/training_loop.h"
 #include "models/generate.h"
 #include "models/gpt2.h"
+#include "nn/safetensors.h"
 #include "nn/loss.h"
 #include "nn/lr_schedule.h"
 #include "nn/optim/adamw.h"
@@ -46,7 +47,7 @@ const char* kWhereToGetWeights =
     "(Files and versions) into one folder and pass --weights FOLDER/model.safetensors, or run --random to time the 124M shape";
 
 struct Options {
-    std::string weights, tokenizer;
+    std::string weights, config, tokenizer;
     bool random = false;
     std::string size = "124M";
     std::string prompt = "Hello, I'm a language model,";
@@ -67,7 +68,7 @@ const std::string kResumeSuffix = ".resume";
 // The flags a fine-tuning's result depends on, which --resume adopts or
 // refuses given otherwise. The text is also recorded by its digest.
 const run::FlagGroups kRecorded{
-    .model = {"--weights", "--random", "--size"},
+    .model = {"--weights", "--config", "--random", "--size"},
     .training = {"--fine-tune", "--tokenizer", "--steps", "--batch", "--context", "--lr", "--weight-decay", "--clip"},
     .run = {"--seed"},
 };
@@ -139,6 +140,13 @@ void fine_tune(models::GPT& model, const data::BytePairEncoding& bpe, const Opti
     run::require_not_an_input(o.save);
     models::save_gpt2_weights(model, o.save);
     run::say("weights written to {} (Hugging Face's GPT-2 layout)\n", o.save);
+    // Its config.json beside it, so that a model whose heads are not 64 wide reads
+    // back as itself; an input of this run there is its own configuration already.
+    const std::string config = (std::filesystem::path(o.save).parent_path() / "config.json").string();
+    if (!run::is_input(config)) {
+        models::save_gpt2_config(model.config, config);
+        run::say("its configuration written to {}\n", config);
+    }
     // The state of a run now finished, and what writes of it killed runs left.
     for (const std::string& partial : nn::stale_temporaries(o.checkpoint.save)) std::filesystem::remove(partial);
     if (std::filesystem::remove(o.checkpoint.save))
@@ -154,7 +162,10 @@ int work(const Options& o, const nn::RunRecord& flags, const std::vector<std::st
     if (o.random) {
         model = models::make_gpt(models::gpt2_config(o.size));
     } else {
-        model = models::load_gpt2(o.weights);
+        const nn::SafetensorsFile file(o.weights);
+        const models::GPT2Configuration found = models::find_gpt2_config(file, o.config);
+        run::say("{}\n", found.description);
+        model = models::load_gpt2(file, found.config);
     }
     model->eval();
     const double load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -193,6 +204,10 @@ void add_flags(CLI::App& app, Options& o) {
     app.option_defaults()->always_capture_default();  // the values the resume state records
     app.add_option("--weights", o.weights, "GPT-2 weights, Hugging Face's model.safetensors (F32, F16 or BF16)")
         ->check(CLI::ExistingFile);
+    app.add_option("--config", o.config,
+                   "GPT-2's config.json (Hugging Face's); default: the config.json beside --weights, else inferred "
+                   "from the weights' shapes (heads of 64, as OpenAI's four sizes have)")
+        ->check(CLI::ExistingFile);
     app.add_option("--tokenizer", o.tokenizer, "a folder with vocab.json + merges.txt (or encoder.json + vocab.bpe)")
         ->check(CLI::ExistingDirectory);
     app.add_flag("--random", o.random, "random weights of the --size shape instead of --weights (for timing)");
@@ -201,7 +216,7 @@ void add_flags(CLI::App& app, Options& o) {
     app.add_option("--tokens", o.tokens, "new tokens to generate")->check(CLI::Range(1, 100000));
     app.add_option("--top-k", o.top_k, "sample among the k most probable tokens; 0: all")->check(CLI::Range(0, 100000));
     app.add_option("--temperature", o.temperature, "sampling temperature; 0: greedy")->check(run::finite_range(0.0, 100.0));
-    app.add_option("--seed", o.seed, "seed of sampling, windows and --random's weights")->check(run::seed_value());
+    app.add_option("--seed", o.seed, "seed of sampling and of the fine-tuning's windows")->check(run::seed_value());
     run::add_common_flags(app, o.common);
     app.add_option("--fine-tune", o.fine_tune, "continue training on this text before generating")->check(CLI::ExistingFile);
     app.add_option("--save", o.save,
@@ -241,7 +256,11 @@ void check_flags(CLI::App& app, Options& o, std::vector<std::string>& adopted) {
     if (!o.weights.empty() && o.random) throw CLI::ValidationError("--random", "is instead of --weights, not with it");
     if (!o.save.empty() && o.fine_tune.empty()) throw CLI::ValidationError("--save", "writes what --fine-tune trained: give both");
     if (!o.fine_tune.empty()) run::require_batch_per_rank("--batch", o.batch);
+    if (!o.config.empty() && o.random) throw CLI::ValidationError("--config", "configures --weights, not --random");
     run::register_input(o.weights);
+    run::register_input(o.config);
+    if (!o.weights.empty() && o.config.empty())  // the config.json find_gpt2_config would read
+        run::register_input((std::filesystem::path(o.weights).parent_path() / "config.json").string());
     run::register_input(o.fine_tune);
     run::check_output_file("--save", o.save);
     run::check_output_file("--save", o.checkpoint.save);

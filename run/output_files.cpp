@@ -100,6 +100,12 @@ void check_output_folder(const std::string& flag, const std::string& path) {
     probe_writable(flag, path);
 }
 
+bool is_input(const std::string& path) {
+    for (const std::string& input : registry().inputs)
+        if (same_file(path, input)) return true;
+    return false;
+}
+
 void require_not_an_input(const std::string& path) {
     for (const std::string& input : registry().inputs)
         if (same_file(path, input)) throw std::runtime_error(input_clash(path, input));

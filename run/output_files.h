@@ -18,6 +18,9 @@ bool same_file(const std::string& a, const std::string& b);
 // A file the program reads: no output may ever be written over it.
 void register_input(const std::string& path);
 
+// Whether `path` is the same file as an input the program registered.
+bool is_input(const std::string& path);
+
 // Flag time: `path` may be written later by this program. Empty paths are the
 // caller's "not asked for". Throws CLI::ValidationError naming `flag`.
 void check_output_file(const std::string& flag, const std::string& path);

@@ -51,3 +51,6 @@ echo "half a state" >"$state.tmp.$pid"  # what a run killed while saving leaves 
 [ -f "$state.tmp.$pid" ] && fail "the finished run left a killed run's partial state"
 grep -q "removed: the fine-tuning it would resume is done" "$dir/out" || fail "the removal of the state was not said"
 echo "ok: resumed with --threads 1, the run wrote its safetensors and removed its resume state (partial ones too)"
+"$gpt2" --weights "$dir/tuned.safetensors" --tokens 1 >"$dir/out" 2>"$dir/err" || fail "the fine-tuned weights do not load"
+grep -q "configuration from $dir/config.json" "$dir/out" || fail "no config.json beside the fine-tuned weights"
+echo "ok: the fine-tuned weights load with the config.json written beside them"
