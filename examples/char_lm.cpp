@@ -422,9 +422,7 @@ void check_flags(CLI::App& app, Options& o, nn::RunRecord& saved, std::vector<st
     } catch (const data::DatasetError&) {
         throw CLI::ValidationError("--prompt", "is not valid UTF-8");
     }
-    run::check_output_file("--save", o.checkpoint.save);
-    run::check_output_file("--csv", o.csv);
-    run::check_output_folder("--figures", o.figures);
+    run::check_run_outputs(o.checkpoint.save, o.csv, o.figures);
     run::require_memory("--batch", memory_estimate(o), o.checkpoint.load.empty());
 }
 

@@ -698,8 +698,7 @@ void check_flags(CLI::App& app, Options& o, nn::RunRecord& saved, std::vector<st
     if (auto it = std::adjacent_find(sorted.begin(), sorted.end()); it != sorted.end())
         throw CLI::ValidationError("--categories", fmt::format("'{}' is named twice", *it));
     run::require_batch_per_rank("--batch", o.batch);
-    run::check_output_file("--save", o.checkpoint.save);
-    run::check_output_folder("--figures", o.figures);
+    run::check_run_outputs(o.checkpoint.save, "", o.figures);
     run::require_memory("--batch", memory_estimate(o, o.checkpoint.load.empty()), o.checkpoint.load.empty());
 }
 

@@ -485,8 +485,7 @@ void check_flags(CLI::App& app, Options& o, nn::RunRecord& saved, std::vector<st
         if (!data::sword_module_installed(module))
             throw CLI::ValidationError("--task", fmt::format("the SWORD module {} is not installed: apt-get install {}",
                                                              module, data::debian_package_of(module)));
-    run::check_output_file("--save", o.checkpoint.save);
-    run::check_output_folder("--figures", o.figures);
+    run::check_run_outputs(o.checkpoint.save, "", o.figures);
     run::require_memory("--batch", memory_estimate(o, o.checkpoint.load.empty()), o.checkpoint.load.empty());
 }
 

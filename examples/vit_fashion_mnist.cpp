@@ -261,9 +261,7 @@ void check_flags(CLI::App& app, Options& o, std::vector<std::string>& adopted) {
     run::check_checkpoint_flags(app, o.checkpoint, "vit_fashion_mnist", kRecorded, adopted);
     run::check_model_flags(o.model);
     run::require_batch_per_rank("--batch", o.batch);
-    run::check_output_file("--save", o.checkpoint.save);
-    run::check_output_file("--csv", o.csv);
-    run::check_output_folder("--figures", o.figures);
+    run::check_run_outputs(o.checkpoint.save, o.csv, o.figures);
     run::require_memory("--batch", memory_estimate(o, o.checkpoint.load.empty()), o.checkpoint.load.empty());
 }
 

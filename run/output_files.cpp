@@ -100,6 +100,12 @@ void check_output_folder(const std::string& flag, const std::string& path) {
     probe_writable(flag, path);
 }
 
+void check_run_outputs(const std::string& save, const std::string& csv, const std::string& figures) {
+    check_output_file("--save", save);
+    check_output_file("--csv", csv);
+    check_output_folder("--figures", figures);
+}
+
 bool is_input(const std::string& path) {
     for (const std::string& input : registry().inputs)
         if (same_file(path, input)) return true;

@@ -27,6 +27,10 @@ void check_output_file(const std::string& flag, const std::string& path);
 // A folder the program will fill: made now if missing, and writable.
 void check_output_folder(const std::string& flag, const std::string& path);
 
+// A training program's outputs at flag time: the files --save and --csv, the
+// folder --figures ("" is not asked for).
+void check_run_outputs(const std::string& save, const std::string& csv, const std::string& figures);
+
 // Writes `bytes` to `path` atomically, after checking it against the inputs;
 // std::runtime_error naming the file on any failure.
 void write_output(const std::string& path, std::string_view bytes);
