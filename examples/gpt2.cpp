@@ -95,7 +95,7 @@ std::string text_digest(const std::string& text, const std::vector<std::int64_t>
 // state, stops on signals and shares the windows between the ranks of an
 // mpirun job). Rank 0 then writes the weights to --save.
 void fine_tune(models::GPT& model, const data::BytePairEncoding& bpe, const Options& o, const nn::RunRecord& flags) {
-    std::string text = data::read_text_file(o.fine_tune, std::size_t{1} << 30);
+    std::string text = data::read_text_file(o.fine_tune, std::size_t{1} << 30, "more than gpt2 fine-tunes on (1 GiB)");
     std::vector<std::int64_t> ids = bpe.encode(text);
     const std::string digest = text_digest(text, ids);
     data::TokenIds tokens(bpe.vocab_size());
@@ -108,8 +108,8 @@ void fine_tune(models::GPT& model, const data::BytePairEncoding& bpe, const Opti
              o.batch, o.context, o.lr);
     model.train();
     nn::optim::AdamW opt(model.parameters(), {.lr = o.lr, .beta1 = 0.9, .beta2 = 0.95, .weight_decay = o.weight_decay});
-    nn::WarmupCosineSchedule schedule(o.lr, std::min<std::int64_t>({50, o.steps / 10 + 1, std::max<std::int64_t>(o.steps - 1, 1)}),
-                                      o.steps, o.lr / 10);
+    nn::WarmupCosineSchedule schedule(o.lr, std::min<std::int64_t>({50, o.steps / 10 + 1, o.steps - 1}), o.steps,
+                                      o.lr / 10);
     run::TrainingLoop loop(model, opt,
                            {.steps = o.steps, .epoch_steps = o.steps, .unit = "tok",
                             .lr = [&](std::int64_t step) { return schedule.lr(step); }, .clip = o.clip,
@@ -175,6 +175,8 @@ int work(const Options& o, const nn::RunRecord& flags, const std::vector<std::st
              c.vocab, static_cast<double>(model->parameter_count()) / 1e6, o.random ? "made" : "loaded", load_seconds,
              run::machine_summary(o.common.machine));
     run::say_adopted(o.checkpoint, adopted);
+    if (!o.fine_tune.empty() && o.context > c.context)
+        throw std::runtime_error(fmt::format("--context {} is longer than the model's {} positions", o.context, c.context));
     const auto bpe = data::BytePairEncoding::from_directory(tokenizer_dir(o));
     if (bpe.vocab_size() != c.vocab)
         throw data::DatasetError(fmt::format("the tokenizer of {} has {} tokens, the model {}", tokenizer_dir(o).string(),
