@@ -13,6 +13,7 @@
 #include <chrono>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -26,6 +27,7 @@
 #include "run/data_parallel_run.h"
 #include "run/flags.h"
 #include "run/load_or_train.h"
+#include "run/memory_budget.h"
 #include "run/output_files.h"
 #include "run/program.h"
 #include "run/run_state.h"
@@ -244,6 +246,31 @@ void add_flags(CLI::App& app, Options& o) {
 // What no single flag's check can see, before any work: the resume state read
 // (its flags adopted or refused), flags that must agree, the batch shared by
 // the ranks, and outputs that destroy no input.
+// The bytes a run holds: the weights, and with --fine-tune AdamW's step over
+// --batch windows of --context, the logits [B, T, V] kept with their softmax;
+// or generation's cache of keys and values over the context.
+run::MemoryEstimate memory_estimate(const Options& o, const models::GPTConfig& c) {
+    const auto N = static_cast<double>(c.n_layers), D = static_cast<double>(c.d_model), F = static_cast<double>(c.d_ff),
+               V = static_cast<double>(c.vocab), H = static_cast<double>(c.heads), P = static_cast<double>(c.context);
+    const bool training = !o.fine_tune.empty();
+    const double B = training ? static_cast<double>(o.batch) : 1, T = training ? static_cast<double>(o.context) : P;
+    run::MemoryEstimate e;
+    e.parameters = V * D + P * D + N * (4 * D * D + 2 * D * F + 9 * D + F) + 2 * D;
+    e.activations = training ? run::transformer_activations(N, B, T, D, F, H, T) + 3 * B * T * V : 2 * N * P * D + V;
+    return e;
+}
+
+// The configuration the run will build, from --size or the weights' header
+// (read, not loaded); nothing when the header cannot be read: loading says why.
+std::optional<models::GPTConfig> planned_config(const Options& o) {
+    if (o.random) return models::gpt2_config(o.size);
+    try {
+        return models::find_gpt2_config(nn::SafetensorsFile(o.weights), o.config).config;
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+}
+
 void check_flags(CLI::App& app, Options& o, std::vector<std::string>& adopted) {
     if (!o.save.empty()) o.checkpoint.save = o.save + kResumeSuffix;
     run::check_checkpoint_flags(app, o.checkpoint, "gpt2", kRecorded, adopted);
@@ -266,6 +293,8 @@ void check_flags(CLI::App& app, Options& o, std::vector<std::string>& adopted) {
     run::register_input(o.fine_tune);
     run::check_output_file("--save", o.save);
     run::check_output_file("--save", o.checkpoint.save);
+    if (const auto c = planned_config(o))
+        run::require_memory("--batch", memory_estimate(o, *c), !o.fine_tune.empty());
     try {
         data::decode_utf8(o.prompt);
     } catch (const data::DatasetError&) {
