@@ -34,6 +34,7 @@
 #include "run/training_loop.h"
 #include "models/generate.h"
 #include "models/gpt2.h"
+#include "nn/non_finite.h"
 #include "nn/safetensors.h"
 #include "nn/loss.h"
 #include "nn/lr_schedule.h"
@@ -168,6 +169,11 @@ int work(const Options& o, const nn::RunRecord& flags, const std::vector<std::st
         const models::GPT2Configuration found = models::find_gpt2_config(file, o.config);
         run::say("{}\n", found.description);
         model = models::load_gpt2(file, found.config);
+        try {
+            nn::check_finite_parameters(*model);  // NaN weights would generate "?????" without a word
+        } catch (const nn::NonFiniteError& e) {
+            throw std::runtime_error(fmt::format("{}: {}: the weights are damaged", o.weights, e.what()));
+        }
     }
     model->eval();
     const double load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -34,4 +34,10 @@ void check_finite_gradients(const Module& module, std::int64_t step) {
     }
 }
 
+void check_finite_parameters(const Module& module) {
+    for (const auto& [name, p] : module.named_parameters())
+        if (const char* what = non_finite(p))
+            throw NonFiniteError(fmt::format("'{}' {} holds {}", name, autograd::shape_str(p.shape()), what));
+}
+
 }  // namespace nn

@@ -21,4 +21,9 @@ void check_finite_loss(double loss, std::int64_t step);
 // for the first parameter (in named_parameters() order) whose gradient is not finite.
 void check_finite_gradients(const Module& module, std::int64_t step);
 
+// Throws NonFiniteError "'h.0.attn.w_q.weight' [768, 768] holds NaN" for the
+// first parameter whose values are not all finite (weights read from a file:
+// a model of NaNs would generate nonsense without a word).
+void check_finite_parameters(const Module& module);
+
 }  // namespace nn

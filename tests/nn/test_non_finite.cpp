@@ -24,3 +24,12 @@ TEST_CASE("a non-finite gradient stops training, naming the first parameter that
     lin.weight.grad().data<float>()[5] = std::numeric_limits<float>::quiet_NaN();
     CHECK_THROWS_WITH(nn::check_finite_gradients(lin, 8), "step 8: the gradient of 'weight' [3, 2] holds NaN");
 }
+
+TEST_CASE("weights that are not all finite are named, the first parameter that holds one", "[errors]") {
+    nn::Linear lin(2, 3);
+    CHECK_NOTHROW(nn::check_finite_parameters(lin));
+    lin.bias.data<float>()[1] = std::numeric_limits<float>::quiet_NaN();
+    CHECK_THROWS_WITH(nn::check_finite_parameters(lin), "'bias' [3] holds NaN");
+    lin.weight.data<float>()[0] = -std::numeric_limits<float>::infinity();
+    CHECK_THROWS_WITH(nn::check_finite_parameters(lin), "'weight' [3, 2] holds an infinity");
+}
