@@ -41,12 +41,14 @@
 #include "run/data_parallel_run.h"
 #include "run/figure_files.h"
 #include "run/flags.h"
+#include "run/interruption.h"
 #include "run/load_or_train.h"
 #include "run/memory_budget.h"
 #include "run/model_flags.h"
 #include "run/output_files.h"
 #include "run/presets.h"
 #include "run/program.h"
+#include "run/progress_bar.h"
 #include "run/training_loop.h"
 
 using namespace autograd;
@@ -238,7 +240,11 @@ Outputs translate(const models::Transformer& model, const Split& s, const Vocabu
     std::stable_sort(order.begin(), order.end(),
                      [&](std::size_t a, std::size_t b) { return s.examples[a].src.size() < s.examples[b].src.size(); });
     const std::size_t chunk = beam == 1 ? 64 : 1;
+    // Beam search takes one verse at a time, minutes for a wide beam: a bar says how far it is.
+    std::unique_ptr<run::ProgressBar> bar;
+    if (beam > 1) bar = std::make_unique<run::ProgressBar>(static_cast<std::int64_t>(order.size()), "verse");
     for (std::size_t at = 0; at < order.size(); at += chunk) {
+        if (const int sig = run::stop_signal()) throw run::Interrupted(sig, run::stop_message(sig));
         std::vector<std::size_t> ids(order.begin() + static_cast<std::ptrdiff_t>(at),
                                      order.begin() + static_cast<std::ptrdiff_t>(std::min(order.size(), at + chunk)));
         data::Seq2SeqBatch b = data::seq2seq_batch(s.examples, ids, v.symbols());
@@ -254,6 +260,7 @@ Outputs translate(const models::Transformer& model, const Split& s, const Vocabu
             out.tokens[ids[0]] = models::beam_search(model, b.src, mask, o.context, v.start(), v.end(), beam, o.length_penalty).tokens;
         }
         for (std::size_t i : ids) out.texts[i] = text_of(out.tokens[i], v, out);
+        if (bar) bar->update(static_cast<std::int64_t>(at + ids.size()), 1, fmt::format("beam {}", beam));
     }
     return out;
 }
