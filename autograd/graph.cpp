@@ -111,6 +111,7 @@ Tensor record(const char* op, std::vector<Tensor> inputs, Tensor out, BackwardFn
     if (!any) return out;
     auto node = std::make_shared<Node>(op, std::move(inputs), std::move(backward));
     node->output_shape = out.shape();
+    node->input_versions.reserve(node->inputs.size());
     for (const Tensor& t : node->inputs) node->input_versions.push_back(t.defined() ? t.impl()->storage->version : 0);
     node->output_storage = out.impl()->storage;
     node->output_version = out.impl()->storage->version;

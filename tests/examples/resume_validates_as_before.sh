@@ -4,9 +4,8 @@
 # depend on from FILE. Killed (kill -9) just after its first save and resumed,
 # it prints the epoch lines ("epoch 2 validation ...") of the epochs it finishes
 # exactly as a run that never stopped printed them, and ends with that run's
-# checkpoint, byte for byte. (A flag the checkpoint forgets, as translate's
-# --eval-verses once was, comes back as its default: translate then validated
-# a resumed run on all 189 verses instead of 8.)
+# checkpoint, byte for byte. A flag the checkpoint does not record comes back as
+# its default, and the epoch lines then differ even where the checkpoints agree.
 set -uo pipefail
 program=$1
 shift
