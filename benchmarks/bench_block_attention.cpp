@@ -11,11 +11,11 @@
 #include <fmt/format.h>
 
 #include "benchmarks/machine.h"
-#include "run/figure_files.h"
-#include "run/flags.h"
-#include "run/output_files.h"
-#include "nn/attention_mask.h"
-#include "nn/multi_head_attention.h"
+#include "lectern/run/figure_files.h"
+#include "lectern/run/flags.h"
+#include "lectern/run/output_files.h"
+#include "lectern/nn/attention_mask.h"
+#include "lectern/nn/multi_head_attention.h"
 
 using namespace autograd;
 

@@ -12,14 +12,14 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include "autograd/autograd.h"
-#include "data/copy_task.h"
-#include "distributed/data_parallel.h"
-#include "models/transformer.h"
-#include "models/vit.h"
-#include "nn/attention_mask.h"
-#include "nn/loss.h"
-#include "nn/optim/adam.h"
+#include "lectern/autograd/autograd.h"
+#include "lectern/data/copy_task.h"
+#include "lectern/distributed/data_parallel.h"
+#include "lectern/models/transformer.h"
+#include "lectern/models/vit.h"
+#include "lectern/nn/attention_mask.h"
+#include "lectern/nn/loss.h"
+#include "lectern/nn/optim/adam.h"
 
 using namespace autograd;
 

@@ -14,10 +14,10 @@
 #include <fmt/format.h>
 
 #include "benchmarks/machine.h"
-#include "models/generate.h"
-#include "models/gpt2.h"
-#include "nn/loss.h"
-#include "nn/optim/adamw.h"
+#include "lectern/models/generate.h"
+#include "lectern/models/gpt2.h"
+#include "lectern/nn/loss.h"
+#include "lectern/nn/optim/adamw.h"
 
 using namespace autograd;
 

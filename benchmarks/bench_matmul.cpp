@@ -9,9 +9,9 @@
 
 #include <fmt/format.h>
 
-#include "autograd/autograd.h"
+#include "lectern/autograd/autograd.h"
 #include "benchmarks/machine.h"
-#include "run/flags.h"
+#include "lectern/run/flags.h"
 
 using namespace autograd;
 using benchmarks::median_seconds;

@@ -20,13 +20,13 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include "autograd/autograd.h"
+#include "lectern/autograd/autograd.h"
 #include "benchmarks/records.h"
 #include "benchmarks/machine.h"
 #include "benchmarks/report.h"
 #include "benchmarks/workloads.h"
-#include "run/flags.h"
-#include "run/run_program.h"
+#include "lectern/run/flags.h"
+#include "lectern/run/run_program.h"
 
 #ifndef LECTERN_PYTORCH_REFERENCE
 #define LECTERN_PYTORCH_REFERENCE "benchmarks/pytorch_reference.py"

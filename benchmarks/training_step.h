@@ -4,7 +4,7 @@
 #include <functional>
 #include <string>
 
-#include "autograd/autograd.h"
+#include "lectern/autograd/autograd.h"
 #include "benchmarks/records.h"
 
 namespace benchmarks {

@@ -5,15 +5,15 @@
 
 #include "benchmarks/machine.h"
 #include "benchmarks/training_step.h"
-#include "data/copy_task.h"
-#include "data/image_batches.h"
-#include "models/greedy_decode.h"
-#include "nn/attention_mask.h"
-#include "nn/clip_grad.h"
-#include "nn/loss.h"
-#include "nn/lr_schedule.h"
-#include "nn/optim/adam.h"
-#include "nn/optim/adamw.h"
+#include "lectern/data/copy_task.h"
+#include "lectern/data/image_batches.h"
+#include "lectern/models/greedy_decode.h"
+#include "lectern/nn/attention_mask.h"
+#include "lectern/nn/clip_grad.h"
+#include "lectern/nn/loss.h"
+#include "lectern/nn/lr_schedule.h"
+#include "lectern/nn/optim/adam.h"
+#include "lectern/nn/optim/adamw.h"
 
 using namespace autograd;
 

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "benchmarks/records.h"
-#include "models/transformer.h"
-#include "models/vit.h"
+#include "lectern/models/transformer.h"
+#include "lectern/models/vit.h"
 
 namespace benchmarks {
 

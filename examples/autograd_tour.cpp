@@ -10,9 +10,9 @@
 
 #include <fmt/format.h>
 
-#include "autograd/autograd.h"
-#include "run/flags.h"
-#include "run/output_files.h"
+#include "lectern/autograd/autograd.h"
+#include "lectern/run/flags.h"
+#include "lectern/run/output_files.h"
 
 using namespace autograd;
 

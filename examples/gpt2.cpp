@@ -19,27 +19,27 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include "autograd/autograd.h"
-#include "data/byte_pair_encoding.h"
-#include "data/char_corpus.h"  // read_text_file, TokenIds, text_batch
-#include "run/checkpoint_flags.h"
-#include "run/console.h"
-#include "run/data_parallel_run.h"
-#include "run/flags.h"
-#include "run/load_or_train.h"
-#include "run/memory_budget.h"
-#include "run/output_files.h"
-#include "run/program.h"
-#include "run/run_state.h"
-#include "run/training_loop.h"
-#include "models/generate.h"
-#include "models/gpt2.h"
-#include "nn/non_finite.h"
-#include "nn/safetensors.h"
-#include "nn/loss.h"
-#include "nn/lr_schedule.h"
-#include "nn/optim/adamw.h"
-#include "nn/output_file.h"
+#include "lectern/autograd/autograd.h"
+#include "lectern/data/byte_pair_encoding.h"
+#include "lectern/data/char_corpus.h"  // read_text_file, TokenIds, text_batch
+#include "lectern/run/checkpoint_flags.h"
+#include "lectern/run/console.h"
+#include "lectern/run/data_parallel_run.h"
+#include "lectern/run/flags.h"
+#include "lectern/run/load_or_train.h"
+#include "lectern/run/memory_budget.h"
+#include "lectern/run/output_files.h"
+#include "lectern/run/program.h"
+#include "lectern/run/run_state.h"
+#include "lectern/run/training_loop.h"
+#include "lectern/models/generate.h"
+#include "lectern/models/gpt2.h"
+#include "lectern/nn/non_finite.h"
+#include "lectern/nn/safetensors.h"
+#include "lectern/nn/loss.h"
+#include "lectern/nn/lr_schedule.h"
+#include "lectern/nn/optim/adamw.h"
+#include "lectern/nn/output_file.h"
 
 using namespace autograd;
 

@@ -11,12 +11,12 @@
 
 #include <fmt/format.h>
 
-#include "autograd/autograd.h"
-#include "run/figure_files.h"
-#include "run/flags.h"
-#include "run/output_files.h"
-#include "nn/sinusoidal_positional_encoding.h"
-#include "plot/figure.h"
+#include "lectern/autograd/autograd.h"
+#include "lectern/run/figure_files.h"
+#include "lectern/run/flags.h"
+#include "lectern/run/output_files.h"
+#include "lectern/nn/sinusoidal_positional_encoding.h"
+#include "lectern/plot/figure.h"
 
 namespace {
 

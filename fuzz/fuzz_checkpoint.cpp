@@ -5,7 +5,7 @@
 // field (std::bad_alloc, or libFuzzer's -malloc_limit_mb) is a finding.
 #include "fuzz/fuzz_file.h"
 #include "fuzz/fuzz_models.h"
-#include "nn/checkpoint.h"
+#include "lectern/nn/checkpoint.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     static auto model = fuzz::tiny_transformer();

@@ -1,7 +1,7 @@
 // libFuzzer target: any bytes as an IDX file (gzipped or plain). The first
 // byte chooses the role: a lone IDX array, or the images or the labels of a
 // data set whose other file is valid. Findings as in fuzz_checkpoint.cpp.
-#include "data/idx.h"
+#include "lectern/data/idx.h"
 #include "fuzz/fuzz_file.h"
 
 namespace {

@@ -3,9 +3,9 @@
 // with the program that writes their seed files, so seeds match the models.
 #include <memory>
 
-#include "models/gpt.h"
-#include "models/transformer.h"
-#include "nn/optim/adam.h"
+#include "lectern/models/gpt.h"
+#include "lectern/models/transformer.h"
+#include "lectern/nn/optim/adam.h"
 
 namespace fuzz {
 

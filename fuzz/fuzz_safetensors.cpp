@@ -5,8 +5,8 @@
 // or an allocation sized by an unchecked field is a finding.
 #include "fuzz/fuzz_file.h"
 #include "fuzz/fuzz_models.h"
-#include "models/gpt2.h"
-#include "nn/safetensors.h"
+#include "lectern/models/gpt2.h"
+#include "lectern/nn/safetensors.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     static auto model = fuzz::tiny_gpt2();

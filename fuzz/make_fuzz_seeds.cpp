@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "fuzz/fuzz_models.h"
-#include "models/gpt2.h"
-#include "nn/checkpoint.h"
-#include "nn/safetensors.h"
+#include "lectern/models/gpt2.h"
+#include "lectern/nn/checkpoint.h"
+#include "lectern/nn/safetensors.h"
 
 namespace fs = std::filesystem;
 using Bytes = std::vector<std::uint8_t>;

@@ -8,7 +8,7 @@
 #include <functional>
 #include <vector>
 
-#include "autograd/autograd.h"
+#include "lectern/autograd/autograd.h"
 
 // REQUIRE_GRADCHECK(f, inputs): f(inputs) in float64 passes gradcheck; on
 // failure Catch prints the report (worst element, both values). Variadic so a

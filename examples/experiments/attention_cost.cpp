@@ -17,13 +17,13 @@
 
 #include <fmt/format.h>
 
-#include "autograd/allocator.h"
-#include "run/console.h"
+#include "lectern/autograd/allocator.h"
+#include "lectern/run/console.h"
 #include "examples/experiments/registry.h"
 #include "examples/experiments/report.h"
 #include "examples/experiments/scaling.h"
-#include "nn/attention_mask.h"
-#include "nn/multi_head_attention.h"
+#include "lectern/nn/attention_mask.h"
+#include "lectern/nn/multi_head_attention.h"
 
 namespace run::experiments {
 

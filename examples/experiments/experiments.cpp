@@ -9,12 +9,12 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include "run/console.h"
+#include "lectern/run/console.h"
 #include "examples/experiments/registry.h"
-#include "run/flags.h"
-#include "run/machine_flags.h"
-#include "run/output_files.h"
-#include "run/run_program.h"
+#include "lectern/run/flags.h"
+#include "lectern/run/machine_flags.h"
+#include "lectern/run/output_files.h"
+#include "lectern/run/run_program.h"
 
 namespace {
 

@@ -16,15 +16,15 @@
 
 #include <fmt/format.h>
 
-#include "data/char_corpus.h"
-#include "run/console.h"
+#include "lectern/data/char_corpus.h"
+#include "lectern/run/console.h"
 #include "examples/experiments/registry.h"
 #include "examples/experiments/report.h"
 #include "examples/experiments/window_means.h"
-#include "models/gpt.h"
-#include "nn/clip_grad.h"
-#include "nn/lr_schedule.h"
-#include "nn/optim/adamw.h"
+#include "lectern/models/gpt.h"
+#include "lectern/nn/clip_grad.h"
+#include "lectern/nn/lr_schedule.h"
+#include "lectern/nn/optim/adamw.h"
 
 namespace run::experiments {
 

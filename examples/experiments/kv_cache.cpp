@@ -15,11 +15,11 @@
 
 #include <fmt/format.h>
 
-#include "run/console.h"
+#include "lectern/run/console.h"
 #include "examples/experiments/registry.h"
 #include "examples/experiments/report.h"
 #include "examples/experiments/scaling.h"
-#include "models/gpt.h"
+#include "lectern/models/gpt.h"
 
 namespace run::experiments {
 

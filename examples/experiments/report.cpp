@@ -4,9 +4,9 @@
 
 #include <fmt/format.h>
 
-#include "autograd/errors.h"
-#include "run/console.h"
-#include "run/figure_files.h"
+#include "lectern/autograd/errors.h"
+#include "lectern/run/console.h"
+#include "lectern/run/figure_files.h"
 
 namespace run::experiments {
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "examples/experiments/experiment.h"
-#include "plot/figure.h"
+#include "lectern/plot/figure.h"
 
 namespace run::experiments {
 

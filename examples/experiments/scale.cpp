@@ -16,12 +16,12 @@
 
 #include <fmt/format.h>
 
-#include "run/console.h"
+#include "lectern/run/console.h"
 #include "examples/experiments/registry.h"
 #include "examples/experiments/report.h"
 #include "examples/experiments/seq2seq_training.h"
 #include "examples/experiments/window_means.h"
-#include "nn/scaled_dot_product_attention.h"
+#include "lectern/nn/scaled_dot_product_attention.h"
 
 namespace run::experiments {
 

@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "autograd/errors.h"
+#include "lectern/autograd/errors.h"
 
 namespace run::experiments {
 

@@ -3,12 +3,12 @@
 #include <chrono>
 #include <cmath>
 
-#include "models/greedy_decode.h"
-#include "nn/attention_mask.h"
-#include "nn/loss.h"
-#include "nn/lr_schedule.h"
-#include "nn/non_finite.h"
-#include "nn/optim/adam.h"
+#include "lectern/models/greedy_decode.h"
+#include "lectern/nn/attention_mask.h"
+#include "lectern/nn/loss.h"
+#include "lectern/nn/lr_schedule.h"
+#include "lectern/nn/non_finite.h"
+#include "lectern/nn/optim/adam.h"
 
 namespace run::experiments {
 

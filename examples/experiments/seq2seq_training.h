@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "data/sequence_tasks.h"
-#include "models/transformer.h"
+#include "lectern/data/sequence_tasks.h"
+#include "lectern/models/transformer.h"
 
 namespace run::experiments {
 

@@ -13,14 +13,14 @@
 
 #include <fmt/format.h>
 
-#include "data/image_batches.h"
-#include "run/console.h"
+#include "lectern/data/image_batches.h"
+#include "lectern/run/console.h"
 #include "examples/experiments/registry.h"
 #include "examples/experiments/report.h"
-#include "models/vit.h"
-#include "nn/clip_grad.h"
-#include "nn/lr_schedule.h"
-#include "nn/optim/adamw.h"
+#include "lectern/models/vit.h"
+#include "lectern/nn/clip_grad.h"
+#include "lectern/nn/lr_schedule.h"
+#include "lectern/nn/optim/adamw.h"
 
 namespace run::experiments {
 

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "plot/figure.h"
+#include "lectern/plot/figure.h"
 
 namespace run::experiments {
 

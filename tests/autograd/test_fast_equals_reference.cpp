@@ -14,18 +14,18 @@
 #include <optional>
 #include <vector>
 
-#include "autograd/kernels/attention_head.h"
-#include "autograd/kernels/dropout_draw.h"
-#include "autograd/kernels/head_products.h"
-#include "autograd/kernels/layer_norm_row.h"
-#include "autograd/kernels/softmax_row.h"
-#include "autograd/matrix_view.h"
-#include "autograd/reference/attention.h"
-#include "autograd/reference/gelu.h"
-#include "autograd/reference/head_products.h"
-#include "autograd/reference/layer_norm.h"
-#include "autograd/reference/linear.h"
-#include "autograd/reference/softmax_row.h"
+#include "lectern/autograd/kernels/attention_head.h"
+#include "lectern/autograd/kernels/dropout_draw.h"
+#include "lectern/autograd/kernels/head_products.h"
+#include "lectern/autograd/kernels/layer_norm_row.h"
+#include "lectern/autograd/kernels/softmax_row.h"
+#include "lectern/autograd/matrix_view.h"
+#include "lectern/autograd/reference/attention.h"
+#include "lectern/autograd/reference/gelu.h"
+#include "lectern/autograd/reference/head_products.h"
+#include "lectern/autograd/reference/layer_norm.h"
+#include "lectern/autograd/reference/linear.h"
+#include "lectern/autograd/reference/softmax_row.h"
 
 using namespace autograd;
 

@@ -3,7 +3,7 @@
 
 #include <limits>
 
-#include "autograd/kernels/vector_math.h"
+#include "lectern/autograd/kernels/vector_math.h"
 
 using autograd::detail::erf_f32;
 using autograd::detail::exp_f32;

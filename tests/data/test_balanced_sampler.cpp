@@ -3,7 +3,7 @@
 #include <map>
 
 #include "check.h"
-#include "data/balanced_sampler.h"
+#include "lectern/data/balanced_sampler.h"
 
 namespace {
 // Class 0 holds texts 0-5, class 1 text 6 alone, class 2 texts 7 and 8.

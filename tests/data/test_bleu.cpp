@@ -5,9 +5,9 @@
 #include <cmath>
 
 #include "check.h"
-#include "data/bleu.h"
-#include "data/chrf.h"
-#include "data/idx.h"  // DatasetError
+#include "lectern/data/bleu.h"
+#include "lectern/data/chrf.h"
+#include "lectern/data/idx.h"  // DatasetError
 
 
 TEST_CASE("13a tokenisation splits punctuation as mteval-v13a does, and keeps ' - and decimals", "[data]") {

@@ -3,7 +3,7 @@
 #include <fstream>
 
 #include "check.h"
-#include "data/char_corpus.h"
+#include "lectern/data/char_corpus.h"
 
 using namespace autograd;
 

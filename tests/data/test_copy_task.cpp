@@ -1,6 +1,6 @@
 // The copy task's batches.
 #include "check.h"
-#include "data/copy_task.h"
+#include "lectern/data/copy_task.h"
 
 using namespace autograd;
 

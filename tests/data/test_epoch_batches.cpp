@@ -2,7 +2,7 @@
 #include <algorithm>
 
 #include "check.h"
-#include "data/epoch_batches.h"
+#include "lectern/data/epoch_batches.h"
 
 namespace {
 

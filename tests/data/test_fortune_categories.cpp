@@ -3,7 +3,7 @@
 #include <set>
 
 #include "check.h"
-#include "data/fortune_categories.h"
+#include "lectern/data/fortune_categories.h"
 #include "temp_files.h"
 
 TEST_CASE("a fortunes file's entries: split at '%' lines, overstrikes resolved, blanks trimmed", "[data]") {

@@ -9,10 +9,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "data/byte_pair_encoding.h"
-#include "data/idx.h"
-#include "data/pretokenize.h"
-#include "data/train_bpe.h"
+#include "lectern/data/byte_pair_encoding.h"
+#include "lectern/data/idx.h"
+#include "lectern/data/pretokenize.h"
+#include "lectern/data/train_bpe.h"
 #include "temp_files.h"
 
 using data::BytePairEncoding;

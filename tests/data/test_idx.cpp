@@ -8,7 +8,7 @@
 #include <iterator>
 
 #include "check.h"
-#include "data/image_batches.h"
+#include "lectern/data/image_batches.h"
 
 using namespace autograd;
 namespace fs = std::filesystem;

@@ -2,7 +2,7 @@
 #include <fmt/format.h>
 
 #include "check.h"
-#include "data/repair_utf8.h"
+#include "lectern/data/repair_utf8.h"
 
 namespace {
 

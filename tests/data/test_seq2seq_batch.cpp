@@ -1,6 +1,6 @@
 // Batches of source-target pairs under teacher forcing.
 #include "check.h"
-#include "data/seq2seq_batch.h"
+#include "lectern/data/seq2seq_batch.h"
 
 using namespace autograd;
 

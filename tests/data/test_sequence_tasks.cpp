@@ -2,7 +2,7 @@
 #include <algorithm>
 
 #include "check.h"
-#include "data/sequence_tasks.h"
+#include "lectern/data/sequence_tasks.h"
 
 using namespace autograd;
 

@@ -5,8 +5,8 @@
 #include <filesystem>
 
 #include "check.h"
-#include "data/idx.h"  // DatasetError
-#include "data/sword_module.h"
+#include "lectern/data/idx.h"  // DatasetError
+#include "lectern/data/sword_module.h"
 #include "temp_files.h"
 
 namespace {

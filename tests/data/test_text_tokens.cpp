@@ -1,7 +1,7 @@
 // A language model's tokens: a text's characters, or subwords learnt from it.
 #include "check.h"
-#include "data/text_tokens.h"
-#include "data/train_bpe.h"
+#include "lectern/data/text_tokens.h"
+#include "lectern/data/train_bpe.h"
 
 using namespace autograd;
 

@@ -1,8 +1,8 @@
 // The verse-aligned corpus (data/verse_corpus.h): paired by reference, markup
 // tidied, empty verses skipped and counted, held out by whole books.
 #include "check.h"
-#include "data/idx.h"  // DatasetError
-#include "data/verse_corpus.h"
+#include "lectern/data/idx.h"  // DatasetError
+#include "lectern/data/verse_corpus.h"
 
 namespace {
 

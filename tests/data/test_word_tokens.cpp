@@ -1,6 +1,6 @@
 // Words, as the bag-of-words baseline and the word-level text classifier read them.
 #include "check.h"
-#include "data/word_tokens.h"
+#include "lectern/data/word_tokens.h"
 
 using Words = std::vector<std::string>;
 using Ids = std::vector<std::int64_t>;

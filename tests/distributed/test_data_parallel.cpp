@@ -16,13 +16,13 @@
 
 #include <fmt/format.h>
 
-#include "autograd/autograd.h"
-#include "distributed/data_parallel.h"
-#include "models/gpt.h"
-#include "models/transformer.h"
-#include "models/vit.h"
-#include "nn/attention_mask.h"
-#include "nn/optim/adam.h"
+#include "lectern/autograd/autograd.h"
+#include "lectern/distributed/data_parallel.h"
+#include "lectern/models/gpt.h"
+#include "lectern/models/transformer.h"
+#include "lectern/models/vit.h"
+#include "lectern/nn/attention_mask.h"
+#include "lectern/nn/optim/adam.h"
 
 using namespace autograd;
 

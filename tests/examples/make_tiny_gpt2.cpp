@@ -5,7 +5,7 @@
 // moments, where the 124M model would take minutes.
 #include <cstdio>
 
-#include "models/gpt2.h"
+#include "lectern/models/gpt2.h"
 
 int main(int argc, char** argv) {
     if (argc != 2) {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "autograd/gradcheck.h"
+#include "lectern/autograd/gradcheck.h"
 
 namespace gradcheck_catalog {
 

@@ -3,7 +3,7 @@
 // one per hard part: broadcast and 0-d operands, scalar forms, batch dims, every
 // matmul layout, negative dims, causal, padding and fully masked rows, ignored
 // targets, label smoothing.
-#include "autograd/autograd.h"
+#include "lectern/autograd/autograd.h"
 #include "catalog.h"
 
 namespace gradcheck_catalog {

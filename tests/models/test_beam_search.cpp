@@ -5,9 +5,9 @@
 #include <functional>
 
 #include "check.h"
-#include "models/beam_search.h"
-#include "models/greedy_decode.h"
-#include "nn/attention_mask.h"
+#include "lectern/models/beam_search.h"
+#include "lectern/models/greedy_decode.h"
+#include "lectern/nn/attention_mask.h"
 
 using namespace autograd;
 

@@ -2,12 +2,12 @@
 #include <algorithm>
 
 #include "check.h"
-#include "data/copy_task.h"
-#include "models/greedy_decode.h"
-#include "nn/attention_mask.h"
-#include "nn/loss.h"
-#include "nn/lr_schedule.h"
-#include "nn/optim/adam.h"
+#include "lectern/data/copy_task.h"
+#include "lectern/models/greedy_decode.h"
+#include "lectern/nn/attention_mask.h"
+#include "lectern/nn/loss.h"
+#include "lectern/nn/lr_schedule.h"
+#include "lectern/nn/optim/adam.h"
 
 using namespace autograd;
 

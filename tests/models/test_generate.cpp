@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "check.h"
-#include "models/generate.h"
+#include "lectern/models/generate.h"
 
 using namespace autograd;
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "check.h"
-#include "models/gpt.h"
+#include "lectern/models/gpt.h"
 
 using namespace autograd;
 

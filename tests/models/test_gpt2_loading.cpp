@@ -8,9 +8,9 @@
 #include <functional>
 #include <string>
 
-#include "autograd/autograd.h"
-#include "models/gpt2.h"
-#include "nn/json.h"
+#include "lectern/autograd/autograd.h"
+#include "lectern/models/gpt2.h"
+#include "lectern/nn/json.h"
 #include "temp_files.h"
 
 using namespace autograd;

@@ -3,9 +3,9 @@
 #include <string>
 
 #include "check.h"
-#include "models/generate.h"
-#include "nn/loss.h"
-#include "nn/optim/adamw.h"
+#include "lectern/models/generate.h"
+#include "lectern/nn/loss.h"
+#include "lectern/nn/optim/adamw.h"
 
 using namespace autograd;
 

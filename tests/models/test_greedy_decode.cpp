@@ -1,7 +1,7 @@
 // Greedy decoding: the cached loop equals full recomputation.
 #include "check.h"
-#include "models/greedy_decode.h"
-#include "nn/attention_mask.h"
+#include "lectern/models/greedy_decode.h"
+#include "lectern/nn/attention_mask.h"
 
 using namespace autograd;
 

@@ -2,7 +2,7 @@
 // (models/masked_language_model.h). Its float64 gradient check is in the
 // catalog (tests/gradcheck/module_cases.cpp).
 #include "check.h"
-#include "models/masked_language_model.h"
+#include "lectern/models/masked_language_model.h"
 
 using namespace autograd;
 using models::Pooling;

@@ -11,12 +11,12 @@
 #include <vector>
 
 #include "check.h"
-#include "autograd/threads.h"
-#include "models/gpt.h"
-#include "models/text_classifier.h"
-#include "models/transformer.h"
-#include "models/vit.h"
-#include "nn/attention_mask.h"
+#include "lectern/autograd/threads.h"
+#include "lectern/models/gpt.h"
+#include "lectern/models/text_classifier.h"
+#include "lectern/models/transformer.h"
+#include "lectern/models/vit.h"
+#include "lectern/nn/attention_mask.h"
 
 using namespace autograd;
 

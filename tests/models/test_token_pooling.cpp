@@ -5,10 +5,10 @@
 #include <cmath>
 
 #include "check.h"
-#include "models/attention_rollout.h"
-#include "models/text_classifier.h"
-#include "models/token_pooling.h"
-#include "models/vit.h"
+#include "lectern/models/attention_rollout.h"
+#include "lectern/models/text_classifier.h"
+#include "lectern/models/token_pooling.h"
+#include "lectern/models/vit.h"
 
 using namespace autograd;
 using models::Pooling;

@@ -1,9 +1,9 @@
 // The whole Transformer: decoder causality, parameters, errors. Its gradient
 // checks (pre-norm, post-norm, 001's LayerNorm) are in the catalog.
 #include "check.h"
-#include "models/encoder_layer.h"
-#include "models/transformer.h"
-#include "nn/attention_mask.h"
+#include "lectern/models/encoder_layer.h"
+#include "lectern/models/transformer.h"
+#include "lectern/nn/attention_mask.h"
 
 using namespace autograd;
 

@@ -1,8 +1,8 @@
 // The Vision Transformer: patch extraction, the patch embedding, attention
 // rollout. Its gradient checks are in the catalog.
 #include "check.h"
-#include "models/attention_rollout.h"
-#include "models/vit.h"
+#include "lectern/models/attention_rollout.h"
+#include "lectern/models/vit.h"
 
 using namespace autograd;
 

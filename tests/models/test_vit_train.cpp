@@ -1,8 +1,8 @@
 // A tiny ViT learns which quadrant of an image is bright.
 #include "check.h"
-#include "models/vit.h"
-#include "nn/loss.h"
-#include "nn/optim/adamw.h"
+#include "lectern/models/vit.h"
+#include "lectern/nn/loss.h"
+#include "lectern/nn/optim/adamw.h"
 
 using namespace autograd;
 

@@ -2,8 +2,8 @@
 // (004 §15.6.1): the masks by value, and the per-group computation against full attention
 // under the pattern's mask, with and without a padding mask on the keys.
 #include "check.h"
-#include "nn/attention_mask.h"
-#include "nn/multi_head_attention.h"
+#include "lectern/nn/attention_mask.h"
+#include "lectern/nn/multi_head_attention.h"
 
 using namespace autograd;
 

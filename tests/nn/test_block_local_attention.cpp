@@ -1,8 +1,8 @@
 // Block-local attention (004 §15.6.1, table 15.1): the masks by value, and the
 // per-block computation against full attention under the block mask.
 #include "check.h"
-#include "nn/attention_mask.h"
-#include "nn/multi_head_attention.h"
+#include "lectern/nn/attention_mask.h"
+#include "lectern/nn/multi_head_attention.h"
 
 using namespace autograd;
 

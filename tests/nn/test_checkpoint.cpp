@@ -14,11 +14,11 @@
 
 #include "check.h"
 #include "temp_files.h"
-#include "nn/checkpoint.h"
-#include "nn/feed_forward.h"
-#include "nn/learned_positional_embedding.h"
-#include "nn/optim/adam.h"
-#include "nn/output_file.h"
+#include "lectern/nn/checkpoint.h"
+#include "lectern/nn/feed_forward.h"
+#include "lectern/nn/learned_positional_embedding.h"
+#include "lectern/nn/optim/adam.h"
+#include "lectern/nn/output_file.h"
 
 using namespace autograd;
 namespace fs = std::filesystem;

@@ -1,6 +1,6 @@
 // Embedding: a row of W_emb per token id, optionally scaled by sqrt(d_model).
 #include "check.h"
-#include "nn/embedding.h"
+#include "lectern/nn/embedding.h"
 
 using namespace autograd;
 

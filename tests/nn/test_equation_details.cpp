@@ -6,11 +6,11 @@
 #include <cmath>
 
 #include "check.h"
-#include "nn/init.h"
-#include "nn/layer_norm.h"
-#include "nn/multi_head_attention.h"
-#include "nn/sinusoidal_positional_encoding.h"
-#include "nn/sublayer_connection.h"
+#include "lectern/nn/init.h"
+#include "lectern/nn/layer_norm.h"
+#include "lectern/nn/multi_head_attention.h"
+#include "lectern/nn/sinusoidal_positional_encoding.h"
+#include "lectern/nn/sublayer_connection.h"
 
 using namespace autograd;
 

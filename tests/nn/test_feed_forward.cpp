@@ -2,7 +2,7 @@
 #include <cmath>
 
 #include "check.h"
-#include "nn/feed_forward.h"
+#include "lectern/nn/feed_forward.h"
 
 using namespace autograd;
 

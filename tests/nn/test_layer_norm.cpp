@@ -1,6 +1,6 @@
 // LayerNorm module (003's formula with learned gain and bias).
 #include "check.h"
-#include "nn/layer_norm.h"
+#include "lectern/nn/layer_norm.h"
 
 using namespace autograd;
 

@@ -1,6 +1,6 @@
 // Linear: y = x W^T + b.
 #include "check.h"
-#include "nn/linear.h"
+#include "lectern/nn/linear.h"
 
 using namespace autograd;
 

@@ -3,7 +3,7 @@
 #include <limits>
 
 #include "check.h"
-#include "nn/loss.h"
+#include "lectern/nn/loss.h"
 
 using namespace autograd;
 

@@ -2,7 +2,7 @@
 #include <cmath>
 
 #include "check.h"
-#include "nn/lr_schedule.h"
+#include "lectern/nn/lr_schedule.h"
 
 TEST_CASE("the Transformer's warmup schedule at given steps (001's full post)", "[optim]") {
     nn::WarmupSchedule s(512, 4000, 1.0);

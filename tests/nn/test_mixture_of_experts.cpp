@@ -4,7 +4,7 @@
 #include <set>
 
 #include "check.h"
-#include "nn/mixture_of_experts.h"
+#include "lectern/nn/mixture_of_experts.h"
 
 using namespace autograd;
 

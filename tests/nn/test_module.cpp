@@ -1,8 +1,8 @@
 // nn::Module: named parameters over the tree, train/eval, to(), zero_grad.
 #include "check.h"
-#include "nn/feed_forward.h"
-#include "nn/init.h"
-#include "nn/linear.h"
+#include "lectern/nn/feed_forward.h"
+#include "lectern/nn/init.h"
+#include "lectern/nn/linear.h"
 
 using namespace autograd;
 

@@ -1,7 +1,7 @@
 // Multi-head attention and the notes' claims about it.
 #include "check.h"
-#include "nn/attention_mask.h"
-#include "nn/multi_head_attention.h"
+#include "lectern/nn/attention_mask.h"
+#include "lectern/nn/multi_head_attention.h"
 
 using namespace autograd;
 

@@ -3,8 +3,8 @@
 #include <limits>
 
 #include "check.h"
-#include "nn/linear.h"
-#include "nn/non_finite.h"
+#include "lectern/nn/linear.h"
+#include "lectern/nn/non_finite.h"
 
 using namespace autograd;
 

@@ -3,11 +3,11 @@
 #include <memory>
 
 #include "check.h"
-#include "autograd/reference/adam.h"
-#include "nn/clip_grad.h"
-#include "nn/optim/adam.h"
-#include "nn/optim/adamw.h"
-#include "nn/optim/sgd.h"
+#include "lectern/autograd/reference/adam.h"
+#include "lectern/nn/clip_grad.h"
+#include "lectern/nn/optim/adam.h"
+#include "lectern/nn/optim/adamw.h"
+#include "lectern/nn/optim/sgd.h"
 
 using namespace autograd;
 

@@ -3,12 +3,12 @@
 #include <cmath>
 
 #include "check.h"
-#include "nn/binary_positional_encoding.h"
-#include "nn/concatenated_positional_encoding.h"
-#include "nn/learned_positional_embedding.h"
-#include "nn/make_positional_encoding.h"
-#include "nn/no_positional_encoding.h"
-#include "nn/sinusoidal_positional_encoding.h"
+#include "lectern/nn/binary_positional_encoding.h"
+#include "lectern/nn/concatenated_positional_encoding.h"
+#include "lectern/nn/learned_positional_embedding.h"
+#include "lectern/nn/make_positional_encoding.h"
+#include "lectern/nn/no_positional_encoding.h"
+#include "lectern/nn/sinusoidal_positional_encoding.h"
 
 using namespace autograd;
 

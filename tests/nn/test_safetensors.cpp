@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "nn/safetensors.h"
+#include "lectern/nn/safetensors.h"
 
 using namespace autograd;
 

@@ -4,11 +4,11 @@
 #include <utility>
 
 #include "check.h"
-#include "nn/attention_mask.h"
-#include "nn/init.h"
-#include "nn/linear.h"
-#include "nn/multi_head_attention.h"
-#include "nn/scaled_dot_product_attention.h"
+#include "lectern/nn/attention_mask.h"
+#include "lectern/nn/init.h"
+#include "lectern/nn/linear.h"
+#include "lectern/nn/multi_head_attention.h"
+#include "lectern/nn/scaled_dot_product_attention.h"
 
 using namespace autograd;
 

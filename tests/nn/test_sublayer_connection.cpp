@@ -1,7 +1,7 @@
 // The residual sublayer in its pre-norm and post-norm forms (003).
 #include "check.h"
-#include "nn/linear.h"
-#include "nn/sublayer_connection.h"
+#include "lectern/nn/linear.h"
+#include "lectern/nn/sublayer_connection.h"
 
 using namespace autograd;
 

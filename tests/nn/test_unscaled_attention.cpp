@@ -3,10 +3,10 @@
 #include <cmath>
 
 #include "check.h"
-#include "nn/attention_mask.h"
-#include "nn/dot_product_attention.h"
-#include "nn/multi_head_attention.h"
-#include "nn/scaled_dot_product_attention.h"
+#include "lectern/nn/attention_mask.h"
+#include "lectern/nn/dot_product_attention.h"
+#include "lectern/nn/multi_head_attention.h"
+#include "lectern/nn/scaled_dot_product_attention.h"
 
 using namespace autograd;
 

@@ -6,7 +6,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "plot/figure.h"
+#include "lectern/plot/figure.h"
 #include "svg_text.h"
 
 using testing::svg_shows;

@@ -10,9 +10,9 @@
 
 #include <catch2/catch.hpp>
 
-#include "autograd/autograd.h"
-#include "models/transformer.h"
-#include "nn/module.h"
+#include "lectern/autograd/autograd.h"
+#include "lectern/models/transformer.h"
+#include "lectern/nn/module.h"
 
 namespace reference {
 

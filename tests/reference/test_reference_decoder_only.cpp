@@ -1,11 +1,11 @@
 // Lectern against PyTorch for the decoder-only pieces: learned positions (002),
 // block-local attention (004 §15.6.1), the mixture of experts (004 §15.5.7), the
 // GPT block and whole GPTs (nanoGPT's layout), values and every gradient.
-#include "models/gpt.h"
-#include "models/gpt_block.h"
-#include "nn/learned_positional_embedding.h"
-#include "nn/mixture_of_experts.h"
-#include "nn/multi_head_attention.h"
+#include "lectern/models/gpt.h"
+#include "lectern/models/gpt_block.h"
+#include "lectern/nn/learned_positional_embedding.h"
+#include "lectern/nn/mixture_of_experts.h"
+#include "lectern/nn/multi_head_attention.h"
 #include "reference_case.h"
 
 using namespace autograd;

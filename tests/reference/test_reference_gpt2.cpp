@@ -7,8 +7,8 @@
 #include <cmath>
 #include <filesystem>
 
-#include "models/generate.h"
-#include "models/gpt2.h"
+#include "lectern/models/generate.h"
+#include "lectern/models/gpt2.h"
 #include "reference_case.h"
 #include "temp_files.h"
 

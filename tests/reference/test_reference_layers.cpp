@@ -1,16 +1,16 @@
 // Lectern against PyTorch, op by op and layer by layer, in float64: values and
 // every gradient (the files are made by make_reference.py; docs/reference.md).
-#include "nn/binary_positional_encoding.h"
-#include "nn/concatenated_positional_encoding.h"
-#include "nn/dot_product_attention.h"
-#include "nn/feed_forward.h"
-#include "nn/layer_norm.h"
-#include "nn/linear.h"
-#include "nn/multi_head_attention.h"
-#include "nn/scaled_dot_product_attention.h"
-#include "nn/sinusoidal_positional_encoding.h"
-#include "models/decoder_layer.h"
-#include "models/encoder_layer.h"
+#include "lectern/nn/binary_positional_encoding.h"
+#include "lectern/nn/concatenated_positional_encoding.h"
+#include "lectern/nn/dot_product_attention.h"
+#include "lectern/nn/feed_forward.h"
+#include "lectern/nn/layer_norm.h"
+#include "lectern/nn/linear.h"
+#include "lectern/nn/multi_head_attention.h"
+#include "lectern/nn/scaled_dot_product_attention.h"
+#include "lectern/nn/sinusoidal_positional_encoding.h"
+#include "lectern/models/decoder_layer.h"
+#include "lectern/models/encoder_layer.h"
 #include "reference_case.h"
 
 using namespace autograd;

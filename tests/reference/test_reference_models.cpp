@@ -1,12 +1,12 @@
 // Lectern against PyTorch for the models' own steps: the ViT (002's equations),
 // attention rollout, and greedy decoding with the KV cache against PyTorch's
 // recomputing loop.
-#include "models/attention_rollout.h"
-#include "models/greedy_decode.h"
-#include "models/transformer.h"
-#include "models/text_classifier.h"
-#include "models/vit.h"
-#include "nn/attention_mask.h"
+#include "lectern/models/attention_rollout.h"
+#include "lectern/models/greedy_decode.h"
+#include "lectern/models/transformer.h"
+#include "lectern/models/text_classifier.h"
+#include "lectern/models/vit.h"
+#include "lectern/nn/attention_mask.h"
 #include "reference_case.h"
 
 using namespace autograd;

@@ -1,12 +1,12 @@
 // Lectern against PyTorch for what training adds: a whole Transformer's
 // log-probabilities and loss gradient, the label-smoothed loss, Adam and AdamW
 // over several steps, the warmup schedule.
-#include "models/transformer.h"
-#include "nn/attention_mask.h"
-#include "nn/loss.h"
-#include "nn/lr_schedule.h"
-#include "nn/optim/adam.h"
-#include "nn/optim/adamw.h"
+#include "lectern/models/transformer.h"
+#include "lectern/nn/attention_mask.h"
+#include "lectern/nn/loss.h"
+#include "lectern/nn/lr_schedule.h"
+#include "lectern/nn/optim/adam.h"
+#include "lectern/nn/optim/adamw.h"
 #include "reference_case.h"
 
 using namespace autograd;

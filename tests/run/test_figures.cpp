@@ -9,11 +9,11 @@
 #include <iterator>
 
 #include "check.h"
-#include "run/attention_figures.h"
-#include "run/expert_routing_figure.h"
-#include "run/figure_files.h"
-#include "run/loss_curve_figure.h"
-#include "run/vit_figures.h"
+#include "lectern/run/attention_figures.h"
+#include "lectern/run/expert_routing_figure.h"
+#include "lectern/run/figure_files.h"
+#include "lectern/run/loss_curve_figure.h"
+#include "lectern/run/vit_figures.h"
 #include "svg_text.h"
 #include "temp_files.h"
 

@@ -12,13 +12,13 @@
 
 #include "check.h"
 #include "temp_files.h"
-#include "nn/checkpoint.h"
-#include "nn/linear.h"
-#include "run/output_files.h"
-#include "run/presets.h"
-#include "run/recorded_flags.h"
-#include "run/run_state.h"
-#include "run/step_boundary.h"
+#include "lectern/nn/checkpoint.h"
+#include "lectern/nn/linear.h"
+#include "lectern/run/output_files.h"
+#include "lectern/run/presets.h"
+#include "lectern/run/recorded_flags.h"
+#include "lectern/run/run_state.h"
+#include "lectern/run/step_boundary.h"
 
 namespace fs = std::filesystem;
 

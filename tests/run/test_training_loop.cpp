@@ -5,10 +5,10 @@
 
 #include "check.h"
 #include "temp_files.h"
-#include "autograd/autograd.h"
-#include "nn/linear.h"
-#include "nn/optim/sgd.h"
-#include "run/training_loop.h"
+#include "lectern/autograd/autograd.h"
+#include "lectern/nn/linear.h"
+#include "lectern/nn/optim/sgd.h"
+#include "lectern/run/training_loop.h"
 
 using namespace autograd;
 

@@ -1,0 +1,51 @@
+#include "lectern/autograd/blas_core.h"
+
+#include <cblas.h>
+
+#include <array>
+#include <string_view>
+
+#include <fmt/format.h>
+
+namespace autograd {
+
+std::string blas_core_name() { return openblas_get_corename(); }
+
+int blas_core_level(const std::string& core) {
+    // OpenBLAS 0.3's x86-64 core names, by the widest vectors their kernels use.
+    constexpr std::array<std::string_view, 4> avx512 = {"SkylakeX", "Cooperlake", "SapphireRapids", "Zen4"};
+    constexpr std::array<std::string_view, 4> avx2 = {"Haswell", "Zen", "Excavator", "Steamroller"};
+    constexpr std::array<std::string_view, 3> avx = {"Sandybridge", "Bulldozer", "Piledriver"};
+    for (auto name : avx512)
+        if (core == name) return 3;
+    for (auto name : avx2)
+        if (core == name) return 2;
+    for (auto name : avx)
+        if (core == name) return 1;
+    return 0;
+}
+
+int cpu_vector_level() {
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl"))
+        return 3;
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return 2;
+    if (__builtin_cpu_supports("avx")) return 1;
+    return 0;
+}
+
+std::string best_blas_core() {
+    const int level = cpu_vector_level();
+    return level == 3 ? "SkylakeX" : level == 2 ? "Haswell" : "";
+}
+
+std::string blas_core_warning() {
+    const std::string core = blas_core_name();
+    if (cpu_vector_level() < 2 || blas_core_level(core) >= 2) return "";
+    return fmt::format("OpenBLAS runs its {} kernels on a CPU with AVX2, about a third of its speed for matrix "
+                       "products: run with OPENBLAS_CORETYPE=Haswell, or add --blas-core auto (the program restarts "
+                       "itself with it set)",
+                       core);
+}
+
+}  // namespace autograd

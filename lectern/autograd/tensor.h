@@ -1,0 +1,114 @@
+#pragma once
+// Tensor: a cheap handle (shared ownership) to contiguous row-major storage with
+// a shape, a dtype and, when it takes part in autodiff, the graph node that made
+// it. Copying a Tensor copies the handle, not the data (as in PyTorch).
+// Made by factories.h and random_factories.h; checked by checks.h. The handle is
+// tensor.cpp; its in-place updates are in_place.cpp, its method forms tensor_methods.cpp.
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <vector>
+
+#include "lectern/autograd/dtype.h"
+#include "lectern/autograd/shape.h"
+
+namespace autograd {
+
+struct Node;
+
+// A block from the caching allocator (allocator.h), freed back to it. Its
+// version counts the in-place updates of its bytes (fill_, copy_, add_, mul_,
+// set): a graph node notes the versions of its inputs and output when it is
+// recorded, and backward() refuses to run a formula whose tensors have changed
+// since (graph.h).
+struct Storage {
+    explicit Storage(std::size_t bytes);
+    ~Storage();
+    Storage(const Storage&) = delete;
+    Storage& operator=(const Storage&) = delete;
+    void* data;
+    std::size_t bytes;
+    std::uint64_t version = 0;
+};
+
+struct TensorImpl {
+    std::shared_ptr<Storage> storage;
+    Shape shape;
+    Dtype dtype = Dtype::float32;
+    bool requires_grad = false;
+    std::shared_ptr<Node> grad_fn;     // the op that made this tensor; null for leaves
+    std::shared_ptr<TensorImpl> grad;  // accumulated gradient (leaves)
+};
+
+class Tensor {
+public:
+    Tensor() = default;  // undefined, like an empty torch::Tensor
+    explicit Tensor(std::shared_ptr<TensorImpl> impl) : impl_(std::move(impl)) {}
+
+    // Uninitialised storage of the given shape (kernels fill it).
+    static Tensor empty(const Shape& shape, Dtype dtype = Dtype::float32);
+
+    bool defined() const { return impl_ != nullptr; }
+    const Shape& shape() const;
+    std::int64_t dim() const { return static_cast<std::int64_t>(shape().size()); }
+    std::int64_t size(std::int64_t d) const;  // negative d counts from the end
+    std::int64_t numel() const;
+    Dtype dtype() const;
+
+    // Typed pointer to the first element; DtypeError if T is not the dtype.
+    template <class T> T* data() const;
+    void* raw_data() const;
+
+    // Element access (any dtype, as double): IndexError when out of range.
+    double item() const;  // the one element of a tensor with numel() == 1
+    double at(const Shape& index) const;
+    void set(const Shape& index, double value);
+    std::vector<double> to_vector() const;
+
+    // Autodiff.
+    bool requires_grad() const;
+    Tensor& requires_grad_(bool on = true);  // leaves of a floating dtype only
+    bool is_leaf() const;
+    Tensor grad() const;  // undefined until a backward() reaches this leaf
+    void zero_grad();     // forgets the accumulated gradient
+    void set_grad(const Tensor& g);
+    Tensor detach() const;  // same storage, no graph
+    // Reverse-mode sweep from this scalar (dy = 1) or with an explicit
+    // upstream gradient of this tensor's shape. Frees the graph afterwards.
+    void backward() const;
+    void backward(const Tensor& grad) const;
+
+    // Copies (never recorded in the graph).
+    Tensor clone() const;         // same dtype, fresh storage
+    Tensor to(Dtype dtype) const;  // converted copy
+
+    // In-place updates for optimizers and initialisers. They are not recorded:
+    // on a tensor that requires grad they need a NoGradGuard (GraphError
+    // otherwise), as in PyTorch. Each bumps the storage's version, so a
+    // backward() that needs the old values refuses instead of using the new.
+    Tensor& fill_(double value);
+    Tensor& copy_(const Tensor& src);                  // same shape and dtype
+    Tensor& add_(const Tensor& other, double alpha = 1);  // this += alpha * other
+    Tensor& mul_(double factor);
+
+    // Method forms of common ops (see ops/*.h for the formulas).
+    Tensor reshape(const Shape& shape) const;
+    Tensor transpose(std::int64_t d0, std::int64_t d1) const;
+    Tensor permute(const Shape& dims) const;
+    Tensor unsqueeze(std::int64_t dim) const;
+    Tensor squeeze(std::int64_t dim) const;
+    Tensor narrow(std::int64_t dim, std::int64_t start, std::int64_t length) const;
+    Tensor sum() const;
+    Tensor sum(std::int64_t dim, bool keepdim = false) const;
+    Tensor mean() const;
+    Tensor mean(std::int64_t dim, bool keepdim = false) const;
+
+    TensorImpl* impl() const { return impl_.get(); }
+    const std::shared_ptr<TensorImpl>& impl_ptr() const { return impl_; }
+
+private:
+    void check_defined(const char* what) const;
+    std::shared_ptr<TensorImpl> impl_;
+};
+
+}  // namespace autograd

@@ -1,0 +1,42 @@
+#include "lectern/autograd/threads.h"
+
+#include <sched.h>
+
+#include <cblas.h>
+#include <cstdlib>
+#include <string>
+#include <fmt/format.h>
+#include <omp.h>
+
+#include "lectern/autograd/errors.h"
+
+#include <algorithm>
+
+namespace autograd {
+
+void set_num_threads(int n) {
+    if (n < 1) throw ValueError(fmt::format("set_num_threads: need at least 1 thread, got {}", n));
+    n = std::min(n, available_cores());  // more threads than cores only wait for each other
+    omp_set_num_threads(n);
+    openblas_set_num_threads(n);
+}
+
+int num_threads() { return omp_get_max_threads(); }
+
+int available_cores() {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return 1;
+    return std::max(1, CPU_COUNT(&set));
+}
+
+int default_num_threads() {
+    if (const char* env = std::getenv("OMP_NUM_THREADS")) {
+        char* end = nullptr;
+        long n = std::strtol(env, &end, 10);
+        if (end != env && *end == '\0' && n >= 1 && n <= 4096) return static_cast<int>(n);
+    }
+    return available_cores();
+}
+
+}  // namespace autograd

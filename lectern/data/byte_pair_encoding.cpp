@@ -1,0 +1,234 @@
+#include "lectern/data/byte_pair_encoding.h"
+
+#include "lectern/autograd/printable.h"
+
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <unordered_set>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "lectern/data/char_corpus.h"  // decode_utf8, encode_utf8, read_text_file
+#include "lectern/data/idx.h"          // DatasetError
+#include "lectern/data/pretokenize.h"
+
+namespace data {
+
+namespace {
+
+// GPT-2's vocab.json is 1 MB and merges.txt 456 KB. The bound refuses an endless
+// device before it is read to the end, and keeps what the JSON parser holds
+// (up to 17 bytes for each byte it reads) under 300 MB.
+constexpr std::size_t kMaxTokenizerFile = std::size_t{16} << 20;
+
+std::string read_file(const std::filesystem::path& path) {
+    return read_text_file(path.string(), kMaxTokenizerFile, "more than a tokenizer's file needs (GPT-2's vocab.json is 1 MB)");
+}
+
+// vocab.json: one flat object, token -> id. The parser would keep the last id of
+// a token named twice, silently, so a repeated token is refused; so is any
+// nesting, which a vocabulary has none of.
+nlohmann::json parse_vocabulary(const std::string& text, const std::string& path) {
+    using Event = nlohmann::json::parse_event_t;
+    std::unordered_set<std::string> tokens;
+    auto check = [&](int depth, Event event, nlohmann::json& parsed) {
+        if ((event == Event::object_start || event == Event::array_start) && depth > 0)
+            throw DatasetError(fmt::format("tokenizer: {}: a token's id is an object or an array, not an integer", path));
+        if (event == Event::key && !tokens.insert(parsed.get_ref<const std::string&>()).second)
+            throw DatasetError(fmt::format("tokenizer: {}: token \"{}\" is given twice", path,
+                                           autograd::printable(parsed.get_ref<const std::string&>())));
+        return true;
+    };
+    try {
+        return nlohmann::json::parse(text, check);
+    } catch (const nlohmann::json::exception& e) {
+        throw DatasetError(fmt::format("tokenizer: {} is not JSON: {}", path, autograd::printable(e.what(), 300)));
+    }
+}
+
+// A token as stored in GPT-2's files (one printable character per byte) -> its bytes.
+std::string stored_to_bytes(const std::string& stored, const std::string& where) {
+    static const std::unordered_map<char32_t, unsigned char> byte_of = [] {
+        std::unordered_map<char32_t, unsigned char> m;
+        for (int b = 0; b < 256; ++b) m[byte_to_code_point()[b]] = static_cast<unsigned char>(b);
+        return m;
+    }();
+    std::string bytes;
+    for (char32_t c : decode_utf8(stored)) {
+        auto it = byte_of.find(c);
+        if (it == byte_of.end())
+            throw DatasetError(fmt::format("tokenizer: {}: token \"{}\" has U+{:04X}, which stands for no byte", where,
+                                           stored, static_cast<std::uint32_t>(c)));
+        bytes.push_back(static_cast<char>(it->second));
+    }
+    return bytes;
+}
+
+std::string bytes_to_stored(const std::string& bytes) {
+    std::u32string s;
+    for (unsigned char b : bytes) s.push_back(byte_to_code_point()[b]);
+    return encode_utf8(s);
+}
+
+}  // namespace
+
+// GPT-2's bytes_to_unicode: the bytes '!'..'~', 0xA1..0xAC and 0xAE..0xFF are
+// printable and stand for themselves; the others, in byte order, take
+// U+0100, U+0101, ... (so the space 0x20 is U+0120 'Ġ').
+const std::vector<char32_t>& byte_to_code_point() {
+    static const std::vector<char32_t> table = [] {
+        std::vector<char32_t> t(256);
+        char32_t next = 256;
+        for (int b = 0; b < 256; ++b) {
+            bool printable = (b >= '!' && b <= '~') || (b >= 0xA1 && b <= 0xAC) || (b >= 0xAE && b <= 0xFF);
+            t[b] = printable ? static_cast<char32_t>(b) : next++;
+        }
+        return t;
+    }();
+    return table;
+}
+
+BytePairEncoding::BytePairEncoding(std::vector<std::string> tokens, std::vector<std::pair<std::int64_t, std::int64_t>> merges)
+    : tokens_(std::move(tokens)), merges_(std::move(merges)) {
+    const auto n = static_cast<std::int64_t>(tokens_.size());
+    if (n >= (std::int64_t{1} << 31)) throw DatasetError(fmt::format("tokenizer: {} tokens, at most 2^31 - 1", n));
+    std::unordered_map<std::string, std::int64_t> id_of;
+    for (std::int64_t id = 0; id < n; ++id)
+        if (!id_of.emplace(tokens_[id], id).second)
+            throw DatasetError(fmt::format("tokenizer: token {} repeats token {}", id, id_of[tokens_[id]]));
+    for (int b = 0; b < 256; ++b) {
+        auto it = id_of.find(std::string(1, static_cast<char>(b)));
+        if (it == id_of.end()) throw DatasetError(fmt::format("tokenizer: byte 0x{:02X} is not a token", b));
+        byte_token_[b] = it->second;
+    }
+    for (std::size_t r = 0; r < merges_.size(); ++r) {
+        auto [a, b] = merges_[r];
+        if (a < 0 || a >= n || b < 0 || b >= n)
+            throw DatasetError(fmt::format("tokenizer: merge {} joins ids {} and {}, outside [0, {})", r, a, b, n));
+        auto it = id_of.find(tokens_[a] + tokens_[b]);
+        if (it == id_of.end())
+            throw DatasetError(fmt::format("tokenizer: merge {} (\"{}\" \"{}\") makes no token of the vocabulary", r,
+                                           bytes_to_stored(tokens_[a]), bytes_to_stored(tokens_[b])));
+        merge_of_pair_.emplace(pair_key(a, b), Merge{static_cast<std::int64_t>(r), it->second});  // the first rank wins
+    }
+}
+
+BytePairEncoding BytePairEncoding::from_files(const std::filesystem::path& vocab_json, const std::filesystem::path& merges_txt) {
+    const nlohmann::json vocab = parse_vocabulary(read_file(vocab_json), vocab_json.string());
+    if (!vocab.is_object()) throw DatasetError(fmt::format("tokenizer: {} must be a JSON object", vocab_json.string()));
+    std::vector<std::string> tokens(vocab.size());
+    std::vector<bool> seen(vocab.size());
+    std::unordered_map<std::string, std::int64_t> id_of;
+    for (const auto& [stored, id_value] : vocab.items()) {
+        if (!id_value.is_number_integer() || id_value.get<std::int64_t>() < 0 ||
+            id_value.get<std::int64_t>() >= static_cast<std::int64_t>(tokens.size()))
+            throw DatasetError(fmt::format("tokenizer: {}: token \"{}\" has id {}, not in [0, {})", vocab_json.string(),
+                                           stored, id_value.dump(), tokens.size()));
+        auto id = id_value.get<std::int64_t>();
+        if (seen[id]) throw DatasetError(fmt::format("tokenizer: {}: id {} is given twice", vocab_json.string(), id));
+        seen[id] = true;
+        tokens[id] = stored_to_bytes(stored, vocab_json.string());
+        id_of[tokens[id]] = id;
+    }
+
+    std::istringstream lines(read_file(merges_txt));
+    std::vector<std::pair<std::int64_t, std::int64_t>> merges;
+    std::string line;
+    for (int number = 1; std::getline(lines, line); ++number) {
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (line.empty() || (number == 1 && line.rfind("#version", 0) == 0)) continue;
+        auto space = line.find(' ');
+        if (space == std::string::npos || space == 0 || space + 1 == line.size() ||
+            line.find(' ', space + 1) != std::string::npos)
+            throw DatasetError(fmt::format("tokenizer: {} line {}: \"{}\" is not \"first second\"", merges_txt.string(),
+                                           number, line));
+        std::int64_t pair[2];
+        std::string halves[2] = {line.substr(0, space), line.substr(space + 1)};
+        for (int k = 0; k < 2; ++k) {
+            auto it = id_of.find(stored_to_bytes(halves[k], merges_txt.string()));
+            if (it == id_of.end())
+                throw DatasetError(fmt::format("tokenizer: {} line {}: \"{}\" is not in {}", merges_txt.string(), number,
+                                               halves[k], vocab_json.string()));
+            pair[k] = it->second;
+        }
+        merges.emplace_back(pair[0], pair[1]);
+    }
+    return BytePairEncoding(std::move(tokens), std::move(merges));
+}
+
+BytePairEncoding BytePairEncoding::from_directory(const std::filesystem::path& dir) {
+    for (auto [vocab, merges] : {std::pair{"encoder.json", "vocab.bpe"}, std::pair{"vocab.json", "merges.txt"}})
+        if (std::filesystem::exists(dir / vocab) && std::filesystem::exists(dir / merges))
+            return from_files(dir / vocab, dir / merges);
+    throw DatasetError(fmt::format("tokenizer: {} holds neither encoder.json + vocab.bpe nor vocab.json + merges.txt",
+                                   dir.string()));
+}
+
+void BytePairEncoding::save(const std::filesystem::path& vocab_json, const std::filesystem::path& merges_txt) const {
+    nlohmann::ordered_json vocab = nlohmann::ordered_json::object();
+    for (std::size_t id = 0; id < tokens_.size(); ++id) vocab[bytes_to_stored(tokens_[id])] = id;
+    std::ofstream v(vocab_json, std::ios::binary), m(merges_txt, std::ios::binary);
+    if (!v || !m) throw DatasetError(fmt::format("tokenizer: cannot write {} and {}", vocab_json.string(), merges_txt.string()));
+    v << vocab.dump();
+    m << "#version: 0.2\n";
+    for (auto [a, b] : merges_) m << bytes_to_stored(tokens_[a]) << ' ' << bytes_to_stored(tokens_[b]) << '\n';
+    if (!v.flush() || !m.flush())
+        throw DatasetError(fmt::format("tokenizer: writing {} and {} failed", vocab_json.string(), merges_txt.string()));
+}
+
+// Start from one token per byte; while some adjacent pair has a merge, take
+// the pair of lowest rank and join its occurrences left to right.
+std::vector<std::int64_t> BytePairEncoding::encode_piece(std::string_view piece) const {
+    std::vector<std::int64_t> word;
+    word.reserve(piece.size());
+    for (unsigned char c : piece) word.push_back(byte_token_[c]);
+    while (word.size() > 1) {
+        const Merge* best = nullptr;
+        std::int64_t best_a = 0, best_b = 0;
+        for (std::size_t i = 0; i + 1 < word.size(); ++i) {
+            auto it = merge_of_pair_.find(pair_key(word[i], word[i + 1]));
+            if (it != merge_of_pair_.end() && (!best || it->second.rank < best->rank)) {
+                best = &it->second;
+                best_a = word[i];
+                best_b = word[i + 1];
+            }
+        }
+        if (!best) break;
+        std::size_t out = 0;
+        for (std::size_t i = 0; i < word.size(); ++out) {
+            if (i + 1 < word.size() && word[i] == best_a && word[i + 1] == best_b) {
+                word[out] = best->merged;
+                i += 2;
+            } else {
+                word[out] = word[i++];
+            }
+        }
+        word.resize(out);
+    }
+    return word;
+}
+
+std::vector<std::int64_t> BytePairEncoding::encode(std::string_view text) const {
+    std::vector<std::int64_t> ids;
+    std::unordered_map<std::string_view, std::vector<std::int64_t>> seen;  // words repeat: merge each once
+    for (std::string_view piece : pretokenize(text)) {
+        auto it = seen.find(piece);
+        if (it == seen.end()) it = seen.emplace(piece, encode_piece(piece)).first;
+        ids.insert(ids.end(), it->second.begin(), it->second.end());
+    }
+    return ids;
+}
+
+std::string BytePairEncoding::decode(const std::vector<std::int64_t>& ids) const {
+    std::string text;
+    for (std::int64_t id : ids) {
+        if (id < 0 || id >= vocab_size())
+            throw DatasetError(fmt::format("tokenizer: id {} is outside the vocabulary [0, {})", id, vocab_size()));
+        text += tokens_[static_cast<std::size_t>(id)];
+    }
+    return text;
+}
+
+}  // namespace data

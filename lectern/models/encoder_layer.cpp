@@ -1,0 +1,38 @@
+#include "lectern/models/encoder_layer.h"
+
+#include <fmt/format.h>
+
+namespace models {
+
+EncoderLayer::EncoderLayer(const nn::BlockConfig& c, autograd::Generator& gen) : pattern(c.encoder_attention) {
+    using Kind = nn::AttentionPattern::Kind;
+    if (pattern.kind != Kind::full && pattern.size <= 0)
+        throw autograd::ValueError(fmt::format("EncoderLayer: a local attention pattern needs a positive size, got {}",
+                                               pattern.size));
+    self_attn = register_module("self_attn", std::make_shared<nn::MultiHeadAttention>(c.d_model, c.heads, c.dropout, gen));
+    self_attn->scaled = c.scaled_attention;
+    feed_forward = register_module(
+        "feed_forward", std::make_shared<nn::FeedForward>(c.d_model, c.d_ff, c.dropout, c.activation, gen));
+    sublayer = register_module("sublayer", std::make_shared<nn::ModuleList<nn::SublayerConnection>>());
+    for (int i = 0; i < 2; ++i)
+        sublayer->push_back(std::make_shared<nn::SublayerConnection>(c.d_model, c.dropout, c.norm, c.layer_norm, c.layer_norm_eps));
+}
+
+// pre-norm (the default; 003, 002's ViT):   post-norm (the paper; 000/004's pseudocode):
+//   h   = x + MHSA(LN(x))                     h   = LN(x + MHSA(x))
+//   out = h + FFN(LN(h))                      out = LN(h + FFN(h))
+// with dropout on each sublayer's output (nn::SublayerConnection). MHSA reads every key, or
+// only a local pattern's (004 §15.6.1), in both directions.
+Tensor EncoderLayer::forward(const Tensor& x, const Tensor& mask) const {
+    const nn::SublayerConnection &around_attention = (*sublayer)[0], &around_ffn = (*sublayer)[1];
+    Tensor h = around_attention(x, [&](const Tensor& y) {
+        using Kind = nn::AttentionPattern::Kind;
+        constexpr auto both_ways = nn::Direction::bidirectional;
+        if (pattern.kind == Kind::block_local) return self_attn->forward_block_local(y, pattern.size, both_ways, mask);
+        if (pattern.kind == Kind::strided) return self_attn->forward_strided(y, pattern.size, both_ways, mask);
+        return self_attn->self_attention(y, mask);
+    });
+    return around_ffn(h, [&](const Tensor& y) { return (*feed_forward)(y); });
+}
+
+}  // namespace models

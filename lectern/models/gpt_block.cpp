@@ -1,0 +1,41 @@
+#include "lectern/models/gpt_block.h"
+
+#include "lectern/nn/attention_mask.h"
+
+namespace models {
+
+GPTBlock::GPTBlock(const nn::BlockConfig& c, std::int64_t block_size, std::int64_t experts, std::int64_t top_k,
+                   autograd::Generator& gen)
+    : block(block_size) {
+    attn = register_module("attn", std::make_shared<nn::MultiHeadAttention>(c.d_model, c.heads, c.dropout, gen));
+    attn->scaled = c.scaled_attention;
+    if (experts > 0)
+        moe = register_module("moe",
+                              std::make_shared<nn::MixtureOfExperts>(c.d_model, c.d_ff, experts, top_k, c.dropout, gen));
+    else
+        mlp = register_module("mlp",
+                              std::make_shared<nn::FeedForward>(c.d_model, c.d_ff, c.dropout, c.activation, gen));
+    sublayer = register_module("sublayer", std::make_shared<nn::ModuleList<nn::SublayerConnection>>());
+    for (int i = 0; i < 2; ++i)
+        sublayer->push_back(std::make_shared<nn::SublayerConnection>(c.d_model, c.dropout, nn::Norm::pre, c.layer_norm,
+                                                                    c.layer_norm_eps));
+}
+
+//   h'  = h  + CausalSelfAttention(LN(h))      causal over the prefix, or within blocks of L (004 §15.6.1)
+//   out = h' + MLP(LN(h'))                      GELU MLP, or the mixture of experts (004 §15.5.7)
+Tensor GPTBlock::forward(const Tensor& x) const {
+    const nn::SublayerConnection &around_attention = (*sublayer)[0], &around_mlp = (*sublayer)[1];
+    Tensor h = around_attention(x, [&](const Tensor& y) {
+        return block > 0 ? attn->forward_block_local(y, block) : attn->self_attention(y, nn::subsequent_mask(y.size(1)));
+    });
+    return around_mlp(h, [&](const Tensor& y) { return feed_forward(y); });
+}
+
+// The same equations for the newest positions, attending through the cache.
+Tensor GPTBlock::forward_cached(const Tensor& x_new, nn::KVCache& cache, const Tensor& mask) const {
+    const nn::SublayerConnection &around_attention = (*sublayer)[0], &around_mlp = (*sublayer)[1];
+    Tensor h = around_attention(x_new, [&](const Tensor& y) { return attn->forward_cached(y, cache, mask); });
+    return around_mlp(h, [&](const Tensor& y) { return feed_forward(y); });
+}
+
+}  // namespace models

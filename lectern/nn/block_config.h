@@ -1,0 +1,37 @@
+#pragma once
+#include <cstdint>
+#include <optional>
+
+#include "lectern/nn/feed_forward.h"
+#include "lectern/nn/layer_norm.h"
+#include "lectern/nn/sublayer_connection.h"
+
+namespace nn {
+
+// Which keys an encoder block's self-attention reads (004 §15.6.1, "fixed non-learnable
+// localized attention patterns"): every key, those of the query's own block of `size`
+// positions, or those a multiple of `size` positions away (strided). Bidirectional: the
+// encoder's and the ViT's; MultiHeadAttention::forward_block_local / forward_strided.
+struct AttentionPattern {
+    enum class Kind { full, block_local, strided };
+    Kind kind = Kind::full;
+    std::int64_t size = 0;  // L, the block's length, or S, the stride; > 0 unless full
+};
+
+// What every transformer block is built from: the arguments 001's make_model
+// passes to each EncoderLayer and DecoderLayer (004 §15.5.4), and the choices
+// the notes differ on. One value, so a block's constructor takes it whole.
+struct BlockConfig {
+    std::int64_t d_model = 512;
+    std::int64_t heads = 8;     // h; d_k = d_v = d_model / h
+    std::int64_t d_ff = 2048;   // the feed-forward network's hidden width
+    double dropout = 0.1;
+    Norm norm = Norm::pre;                          // where the residual's LayerNorm sits (003)
+    Activation activation = Activation::relu;       // the FFN's phi: ReLU (001) or GELU (002's MLP)
+    LayerNormFormula layer_norm = LayerNormFormula::standard;  // 003's or 001's LayerNorm
+    bool scaled_attention = true;  // P = softmax(Q K^T / sqrt(d_k)) (001); false: softmax(Q K^T)
+    AttentionPattern encoder_attention = {};  // an encoder block's self-attention: full, or local (004 §15.6.1)
+    std::optional<double> layer_norm_eps = {};  // the LayerNorms' eps; unset: the formula's own (1e-5, 1e-6)
+};
+
+}  // namespace nn

@@ -1,0 +1,68 @@
+#pragma once
+// Checkpoints: a module's named parameters, optionally an optimizer's state and
+// step count, and optionally a run record (what the model was built from, and
+// what a resumed run needs), in one versioned, checksummed binary file.
+//
+// Format, version 4 (integers little-endian, as written by x86-64 and ARM):
+//   magic     8 bytes   "LECTERN\0"
+//   version   u32       4 (versions 1 to 3 load too: checkpoint_migration.h says
+//                       how they differ and how they are read)
+//   flags     u32       bit 0: the file holds optimizer state
+//   step      i64       the optimizer's step count (0 without optimizer state)
+//   count     u32       number of tensor records that follow
+//   record    count times:
+//     kind      u8      0 = parameter, 1 = optimizer state, 2 = run record
+//     name_len  u32     then name_len bytes of the name
+//                       (parameter: "encoder.layers.0.self_attn.w_q.weight";
+//                        optimizer state: "exp_avg.3" = state "exp_avg" of parameter 3;
+//                        "step.3" = int64 [1], parameter 3's update count)
+//                       run record: "config.--heads", "alphabet", "generator.data", ...
+//     dtype     u8      0 = float32, 1 = float64, 2 = int64, 3 = text (bytes, rank 1;
+//                       run records only)
+//     ndim      u32     then ndim i64 sizes
+//     data      numel * element size bytes, row-major
+//   crc32     u32       zlib's CRC-32 of every byte between the magic and this field
+//
+// Loading checks all of it and throws CheckpointError naming what is wrong: an
+// unreadable file (and its path), a wrong magic, an unsupported version, a
+// truncated file, a checksum mismatch, a missing or unexpected parameter (by
+// name), a shape or dtype that differs (both). Sizes from the file are
+// multiplied with overflow checks and compared with the bytes actually there
+// before anything is allocated, and names from the file are printed escaped
+// (\xNN) and truncated. Everything is validated before anything is copied, so
+// a failed load leaves the module and optimizer exactly as they were.
+//
+// Saving writes the file through nn::write_file_atomically (output_file.h): a
+// failed or interrupted save leaves the previous checkpoint intact, and a path
+// that is a device, a FIFO or a folder is never replaced.
+#include <map>
+#include <string>
+
+#include "lectern/nn/module.h"
+#include "lectern/nn/optim/optimizer.h"
+
+namespace nn {
+
+struct CheckpointError : autograd::Error {
+    using autograd::Error::Error;
+};
+
+// What a program keeps beside the weights: text (the flags that built the model,
+// char_lm's alphabet) and tensors (generator states, the data position, the loss
+// curve so far), under names of its choosing. Checkpoints before version 4 have
+// an empty record.
+struct RunRecord {
+    std::map<std::string, std::string> text;
+    std::map<std::string, autograd::Tensor> tensors;
+    bool empty() const { return text.empty() && tensors.empty(); }
+};
+
+void save_checkpoint(const std::string& path, const Module& module, const optim::Optimizer* optimizer = nullptr,
+                     const RunRecord* run = nullptr);
+void load_checkpoint(const std::string& path, Module& module, optim::Optimizer* optimizer = nullptr,
+                     RunRecord* run = nullptr);
+// The run record alone, from a file checked as load_checkpoint checks it: what a
+// program reads to build the model the file was saved from.
+RunRecord read_run_record(const std::string& path);
+
+}  // namespace nn

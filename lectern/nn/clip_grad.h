@@ -1,0 +1,13 @@
+#pragma once
+#include <vector>
+
+#include "lectern/autograd/autograd.h"
+
+namespace nn {
+
+// Scales every gradient by max_norm / total_norm when the L2 norm of all
+// gradients together exceeds max_norm (torch.nn.utils.clip_grad_norm_).
+// Returns the total norm before clipping.
+double clip_grad_norm_(const std::vector<autograd::Tensor>& params, double max_norm);
+
+}  // namespace nn

@@ -1,0 +1,108 @@
+#pragma once
+// nn::Module: the habits of PyTorch's Module. A module owns named parameters
+// and named submodules, so named_parameters() walks the whole tree with dotted
+// names ("encoder.layers.0.self_attn.w_q.weight"). train()/eval() switch
+// dropout for the whole tree. Each module's forward() is an ordinary member
+// function with the arguments its equation needs.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "lectern/autograd/autograd.h"
+
+namespace nn {
+
+using autograd::Dtype;
+using autograd::Shape;
+using autograd::Tensor;
+
+class Module {
+public:
+    Module() = default;
+    virtual ~Module() = default;
+    Module(const Module&) = delete;
+    Module& operator=(const Module&) = delete;
+
+    // Every parameter of the tree, depth first in registration order; a tensor
+    // shared by several modules (tied weights) appears once, under its first name.
+    std::vector<std::pair<std::string, Tensor>> named_parameters() const;
+    std::vector<Tensor> parameters() const;
+    std::int64_t parameter_count() const;  // number of scalars
+
+    void train(bool on = true);  // whole tree
+    void eval() { train(false); }
+    bool is_training() const { return training_; }
+
+    void zero_grad();  // forgets every parameter's gradient
+    // Converts every parameter and buffer in place (the handles stay valid),
+    // e.g. to float64 for a gradient check. Gradients are dropped.
+    void to(Dtype dtype);
+    Dtype dtype() const { return dtype_; }
+
+    // Replaces this module's own parameter `name` by `t` (weight tying, e.g.
+    // the Transformer's shared embeddings, 001 "Embeddings and Softmax"). Returns t.
+    Tensor replace_parameter(const std::string& name, Tensor t);
+
+protected:
+    // A trainable tensor (requires_grad is set). Returns the same handle.
+    Tensor register_parameter(std::string name, Tensor t);
+    // A tensor that follows to() but is not trained or saved (e.g. the
+    // sinusoidal table).
+    Tensor register_buffer(std::string name, Tensor t);
+    // Called by to() once this module's parameters and buffers are converted: a
+    // module whose buffer is computed, not learned, recomputes it in the new
+    // dtype, so a float64 model holds the formula's float64 values, not
+    // widened float32 ones.
+    virtual void recompute_buffers() {}
+    template <class M>
+    std::shared_ptr<M> register_module(std::string name, std::shared_ptr<M> m) {
+        children_.emplace_back(std::move(name), m);
+        return m;
+    }
+
+private:
+    void collect(const std::string& prefix, std::vector<std::pair<std::string, Tensor>>& out,
+                 std::vector<const autograd::TensorImpl*>& seen) const;
+    std::vector<std::pair<std::string, Tensor>> params_;
+    std::vector<std::pair<std::string, Tensor>> buffers_;
+    std::vector<std::pair<std::string, std::shared_ptr<Module>>> children_;
+    bool training_ = true;
+    Dtype dtype_ = Dtype::float32;
+};
+
+// Eval mode (no dropout) over a scope, the module's previous mode restored on
+// exit: decoding and sampling switch it for their duration. The mode is not
+// part of a module's value, so a const model may be switched.
+class EvalGuard {
+public:
+    explicit EvalGuard(const Module& m) : module_(const_cast<Module&>(m)), was_training_(m.is_training()) {
+        module_.eval();
+    }
+    ~EvalGuard() { module_.train(was_training_); }
+    EvalGuard(const EvalGuard&) = delete;
+    EvalGuard& operator=(const EvalGuard&) = delete;
+
+private:
+    Module& module_;
+    bool was_training_;
+};
+
+// A stack of modules of one type, named "0", "1", ... (the notes' clones(layer, N)).
+template <class M>
+class ModuleList : public Module {
+public:
+    void push_back(std::shared_ptr<M> m) {
+        items_.push_back(register_module(std::to_string(items_.size()), std::move(m)));
+    }
+    std::size_t size() const { return items_.size(); }
+    M& operator[](std::size_t i) const { return *items_.at(i); }
+    auto begin() const { return items_.begin(); }
+    auto end() const { return items_.end(); }
+
+private:
+    std::vector<std::shared_ptr<M>> items_;
+};
+
+}  // namespace nn

@@ -1,0 +1,102 @@
+#pragma once
+#include <memory>
+#include <optional>
+
+#include "lectern/nn/attention_mask.h"
+#include "lectern/nn/dropout.h"
+#include "lectern/nn/linear.h"
+
+namespace nn {
+
+// Keys and values already projected, [B, T, D] (the heads side by side), kept between decoding
+// steps (000 §15.5.4 note i: each layer keeps key_value and concatenates the
+// new token's to it).
+struct KVCache {
+    Tensor keys, values;
+    std::int64_t length() const { return keys.defined() ? keys.size(1) : 0; }
+    void clear() { keys = values = Tensor(); }
+};
+
+// Multi-head attention (001 "Multi-head attention"; 004 §15.5.2 eq. 15.55-15.56;
+// 002 "Multi-Head Self-Attention"):
+//   head_i = softmax(Q W_i^Q (K W_i^K)^T / sqrt(d_k) + M) V W_i^V,
+//   MultiHead(Q, K, V) = Concat(head_1, ..., head_h) W^O,   d_k = d_model / h.
+// All heads run in one op, autograd::multi_head_attention, which reads each head's
+// columns of Q W^Q, K W^K and V W^V in place: the equations of every head, the scale,
+// the mask, the softmax and dropout on P are in autograd/ops/attention.cpp.
+// nn::scaled_dot_product_attention is the same equation on one head, composed of
+// plain ops; tests check the two agree.
+// Keys and values may come from inputs of other widths than the queries' (003 "Scaled
+// dot-product attention": queries from X of width d_X, keys and values from Y of width
+// d_Y; PyTorch's kdim and vdim): W^K is then [kdim -> d_model], W^V [vdim -> d_model].
+// Masks are int64, nonzero = may attend, broadcastable to [B, Tq, Tk]: padding
+// [B, 1, Tk], causal [1, Tq, Tk] (subsequent_mask), or both (mask_and). The
+// same mask applies to every head.
+class MultiHeadAttention : public Module {
+public:
+    MultiHeadAttention(std::int64_t d_model, std::int64_t heads, double dropout = 0.0,
+                       autograd::Generator& gen = autograd::default_generator());
+    // Keys of width kdim, values of width vdim (both d_model above).
+    MultiHeadAttention(std::int64_t d_model, std::int64_t heads, std::int64_t kdim, std::int64_t vdim,
+                       double dropout = 0.0, autograd::Generator& gen = autograd::default_generator());
+
+    // query [B, Tq, D], key [B, Tk, kdim] and value [B, Tk, vdim] -> [B, Tq, D]: three projections.
+    Tensor forward(const Tensor& query, const Tensor& key, const Tensor& value, const Tensor& mask = Tensor()) const;
+    Tensor operator()(const Tensor& query, const Tensor& key, const Tensor& value, const Tensor& mask = Tensor()) const {
+        return forward(query, key, value, mask);
+    }
+    // Self-attention, x [B, T, D] -> [B, T, D]: forward(x, x, x, mask) by value, with Q, K and V
+    // projected in one product, x [W^Q; W^K; W^V]^T (PyTorch's in_proj), which
+    // autograd::multi_head_self_attention reads in place. It and the self-attention below need
+    // kdim = vdim = d_model.
+    Tensor self_attention(const Tensor& x, const Tensor& mask = Tensor()) const;
+    // Block-local self-attention (004 §15.6.1): position i attends only to
+    // positions of its own block of `block` = L positions (and, causal, only j <= i).
+    // The notes chunk a sequence of N into K blocks of N/K and get O(N^2 / K) instead
+    // of the O(N^2 d) of table 15.1; here the argument is the block's length L = N/K,
+    // the cost O(N L). Computed per block: x [B, T, D] is cut into ceil(T/L) blocks
+    // (the last padded with zeros, which no real query attends to), each block one batch
+    // entry [B * T/L, L, D] of ordinary attention, so the scores are
+    // [B * T/L, H, L, L], never [T, T]. `key_mask` [B or 1, 1, T] (int64, padding_mask's)
+    // hides keys as well. Equals forward(x, x, x, block_local_mask(T, L, direction)) by
+    // value (AND key_mask). last_attention() is then per block, [B * T/L, H, L, L].
+    Tensor forward_block_local(const Tensor& x, std::int64_t block, Direction direction = Direction::causal,
+                               const Tensor& key_mask = Tensor()) const;
+    // Strided (dilated) self-attention (004 §15.6.1): position i attends only to the
+    // positions i + m S (m any integer; causal: m <= 0). Its groups are the S residues
+    // mod S, each ceil(T/S) long: x is read as [B, T/S, S, D], permuted to
+    // [B * S, T/S, D], and each group is one batch entry of ordinary attention; the
+    // scores are [B * S, H, T/S, T/S], S times fewer than [T, T]. Equals
+    // forward(x, x, x, strided_mask(T, S, direction)) by value (AND key_mask).
+    Tensor forward_strided(const Tensor& x, std::int64_t stride, Direction direction = Direction::causal,
+                           const Tensor& key_mask = Tensor()) const;
+    // Incremental self-attention: x_new [B, t, D] holds the newest positions;
+    // their keys and values are appended to `cache` and they attend over every
+    // cached position (add a mask for t > 1). Equals forward() on the whole prefix.
+    Tensor forward_cached(const Tensor& x_new, KVCache& cache, const Tensor& mask = Tensor()) const;
+    // Cross-attention whose keys and values (the encoder memory's) are projected
+    // once, on the first call, and reused from `cache` afterwards (needs kdim = vdim).
+    Tensor forward_memory_cached(const Tensor& query, const Tensor& memory, KVCache& cache,
+                                 const Tensor& mask = Tensor()) const;
+
+    // The attention weights P of the last forward, [B, H, Tq, Tk] (for plots).
+    Tensor last_attention() const { return last_attention_; }
+
+    std::shared_ptr<Linear> w_q, w_k, w_v, w_o;
+    std::shared_ptr<Dropout> dropout;
+    std::int64_t heads, d_k, kdim, vdim;
+    // P = softmax(Q K^T / sqrt(d_k) + M) when true (001); false drops the scale,
+    // P = softmax(Q K^T + M) (001's "dot-product attention"; 002 "Why Use the 1/sqrt(D_K) Scaling?").
+    bool scaled = true;
+
+private:
+    Tensor attend(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask) const;
+    std::optional<double> score_scale() const;
+    Tensor forward_in_groups(const char* what, const Tensor& x, std::int64_t size, bool strided, Direction direction,
+                             const Tensor& key_mask) const;
+    void check_input(const char* what, const Tensor& x, std::int64_t width) const;
+    void check_self_attention(const char* what) const;
+    mutable Tensor last_attention_;
+};
+
+}  // namespace nn

@@ -1,0 +1,98 @@
+#include "lectern/nn/optim/optimizer.h"
+
+#include <charconv>
+
+#include <fmt/format.h>
+
+namespace nn::optim {
+
+using namespace autograd;
+
+Optimizer::Optimizer(std::vector<Tensor> params, double lr)
+    : params_(std::move(params)), lr_(lr), param_steps_(params_.size(), 0) {
+    if (params_.empty()) throw ValueError("Optimizer: no parameters to optimize");
+    for (const Tensor& p : params_) {
+        check_floating("Optimizer", p);
+        if (!p.requires_grad()) throw ValueError("Optimizer: a parameter does not require grad");
+    }
+    set_lr(lr);
+}
+
+void Optimizer::set_lr(double lr) {
+    if (!(lr >= 0)) throw ValueError(fmt::format("Optimizer: learning rate {} must be >= 0", lr));
+    lr_ = lr;
+}
+
+void Optimizer::step() {
+    NoGradGuard no_grad;
+    ++steps_;
+    std::vector<std::size_t> active;
+    for (std::size_t i = 0; i < params_.size(); ++i) {
+        if (!params_[i].grad().defined()) continue;
+        ++param_steps_[i];
+        active.push_back(i);
+    }
+    update_all(active);
+    // The parameters changed in place: a graph recorded before this step can no longer run backward.
+    for (std::size_t i : active) ++params_[i].impl()->storage->version;
+}
+
+void Optimizer::update_all(const std::vector<std::size_t>& active) {
+    for (std::size_t i : active) update(i, params_[i], params_[i].grad());
+}
+
+void Optimizer::zero_grad() {
+    for (Tensor& p : params_) p.zero_grad();
+}
+
+Tensor& Optimizer::state(const std::string& name, std::size_t i) {
+    auto it = state_.find({name, i});
+    if (it == state_.end()) it = state_.emplace(std::pair{name, i}, zeros(params_[i].shape(), params_[i].dtype())).first;
+    return it->second;
+}
+
+std::vector<std::pair<std::string, Tensor>> Optimizer::named_state() const {
+    std::vector<std::pair<std::string, Tensor>> out;
+    for (const auto& [key, t] : state_) out.emplace_back(fmt::format("{}.{}", key.first, key.second), t);
+    for (std::size_t i = 0; i < params_.size(); ++i)
+        if (param_steps_[i] > 0) out.emplace_back(fmt::format("step.{}", i), tensor({static_cast<double>(param_steps_[i])}, {1}, Dtype::int64));
+    return out;
+}
+
+void Optimizer::load_state(const std::vector<std::pair<std::string, Tensor>>& state, std::int64_t step_count) {
+    if (step_count < 0) throw ValueError(fmt::format("Optimizer: step count {} is negative", step_count));
+    std::map<std::pair<std::string, std::size_t>, Tensor> parsed;
+    std::vector<std::int64_t> param_steps(params_.size(), 0);
+    for (const auto& [name, t] : state) {
+        auto dot = name.rfind('.');
+        std::size_t i = 0;
+        const char* first = name.data() + (dot == std::string::npos ? name.size() : dot + 1);
+        const char* last = name.data() + name.size();
+        auto [end, ec] = std::from_chars(first, last, i);
+        if (dot == std::string::npos || first == last || ec != std::errc() || end != last)
+            throw ValueError(fmt::format("Optimizer: state name '{}' is not <name>.<parameter index>", name));
+        if (i >= params_.size())
+            throw ValueError(fmt::format("Optimizer: state '{}' is for parameter {}, but there are {}", name, i,
+                                         params_.size()));
+        if (name.compare(0, dot, "step") == 0) {
+            if (t.dtype() != Dtype::int64 || t.shape() != Shape{1} || t.data<std::int64_t>()[0] < 0)
+                throw ValueError(fmt::format("Optimizer: state '{}' must be one int64 count >= 0, got {} {}", name,
+                                             dtype_name(t.dtype()), shape_str(t.shape())));
+            param_steps[i] = t.data<std::int64_t>()[0];
+            continue;
+        }
+        if (t.shape() != params_[i].shape() || t.dtype() != params_[i].dtype()) {
+            std::string msg = fmt::format("Optimizer: state '{}' is {} {}, parameter {} is {} {}", name,
+                                          dtype_name(t.dtype()), shape_str(t.shape()), i,
+                                          dtype_name(params_[i].dtype()), shape_str(params_[i].shape()));
+            if (t.dtype() != params_[i].dtype()) throw DtypeError(msg);
+            throw ShapeError(msg);
+        }
+        parsed[{name.substr(0, dot), i}] = t.clone();
+    }
+    state_ = std::move(parsed);
+    param_steps_ = std::move(param_steps);
+    steps_ = step_count;
+}
+
+}  // namespace nn::optim

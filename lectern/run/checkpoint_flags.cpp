@@ -1,0 +1,70 @@
+#include "lectern/run/checkpoint_flags.h"
+
+#include <fmt/format.h>
+
+#include "lectern/run/flags.h"
+#include "lectern/run/output_files.h"
+#include "lectern/run/recorded_flags.h"
+#include "lectern/run/run_state.h"
+
+namespace run {
+
+std::vector<std::string> FlagGroups::all() const {
+    std::vector<std::string> out = model;
+    out.insert(out.end(), training.begin(), training.end());
+    out.insert(out.end(), run.begin(), run.end());
+    return out;
+}
+
+nn::RunRecord recorded_flags(const CLI::App& app, const std::string& program, const FlagGroups& groups) {
+    nn::RunRecord record;
+    record_flags(app, program, groups.all(), record);
+    return record;
+}
+
+void add_checkpoint_flags(CLI::App& app, CheckpointFlags& flags, const std::string& what_save_holds) {
+    app.add_option("--save", flags.save,
+                   fmt::format("write a checkpoint here ({}) after training, at each --save-every, and when stopped "
+                               "by Ctrl-C or SIGTERM",
+                               what_save_holds))
+        ->check(path_value());
+    app.add_option("--save-every", flags.save_every, "also save every N steps, or every N minutes with Nm (e.g. 500, 10m)")
+        ->check(save_every_value());
+    app.add_option("--load", flags.load, "evaluate this checkpoint without training (its model flags are adopted)")
+        ->check(path_value());
+    app.add_option("--resume", flags.resume,
+                   "continue the run saved in this checkpoint, to the same result as a run never stopped (its flags "
+                   "are adopted; --save defaults to it)")
+        ->check(path_value());
+}
+
+nn::RunRecord check_checkpoint_flags(CLI::App& app, CheckpointFlags& flags, const std::string& program,
+                                     const FlagGroups& groups, std::vector<std::string>& adopted) {
+    if (!flags.load.empty() && !flags.resume.empty())
+        throw CLI::ValidationError("--resume", "and --load exclude each other: --load evaluates, --resume trains on");
+    if (!flags.save_every.empty() && flags.save.empty() && flags.resume.empty())
+        throw CLI::ValidationError("--save-every", "needs --save FILE to say where");
+    nn::RunRecord record;
+    if (!flags.resume.empty()) {
+        record = read_record_for_flag("--resume", flags.resume);
+        try {
+            saved_step(record, flags.resume);
+        } catch (const std::runtime_error& e) {
+            throw CLI::ValidationError("--resume", e.what());
+        }
+        adopted = adopt_flags(app, record, program, groups.all(), "--resume", flags.resume);
+        if (flags.save.empty()) flags.save = flags.resume;  // the run's checkpoint, carried on
+        else if (!same_file(flags.save, flags.resume)) register_input(flags.resume);
+    } else if (!flags.load.empty()) {
+        for (const std::string& name : groups.training)
+            if (app.get_option(name)->count() > 0)
+                throw CLI::ValidationError(name, "does nothing with --load, which evaluates the saved model (--resume "
+                                                 "FILE continues its training)");
+        record = read_record_for_flag("--load", flags.load);
+        adopted = adopt_flags(app, record, program, groups.model, "--load", flags.load);
+        register_input(flags.load);
+    }
+    return record;
+}
+
+}  // namespace run

@@ -1,0 +1,80 @@
+#include "lectern/run/recorded_flags.h"
+
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+#include "lectern/autograd/printable.h"
+
+namespace run {
+
+namespace {
+
+const CLI::Option& option(const CLI::App& app, const std::string& name) {
+    const CLI::Option* opt = app.get_option_no_throw(name);
+    if (!opt) throw std::logic_error(fmt::format("recorded flag {} is not a flag of this program", name));
+    return *opt;
+}
+
+bool is_switch(const CLI::Option& opt) { return opt.get_expected_min() == 0; }
+
+// The same value written two ways ("0.1" and "0.10", "4" and "04") compares
+// equal; a number is compared as a number, anything else as text.
+bool same_value(const std::string& a, const std::string& b) {
+    if (a == b) return true;
+    char *ea = nullptr, *eb = nullptr;
+    long double x = std::strtold(a.c_str(), &ea), y = std::strtold(b.c_str(), &eb);
+    return !a.empty() && !b.empty() && *ea == '\0' && *eb == '\0' && x == y;
+}
+
+}  // namespace
+
+std::string flag_value(const CLI::App& app, const std::string& name) {
+    const CLI::Option& opt = option(app, name);
+    if (is_switch(opt)) return opt.count() > 0 && opt.as<bool>() ? "true" : "false";
+    return opt.count() > 0 ? opt.results().back() : opt.get_default_str();
+}
+
+void record_flags(const CLI::App& app, const std::string& program, const std::vector<std::string>& names,
+                  nn::RunRecord& record) {
+    record.text["program"] = program;
+    for (const std::string& name : names) record.text["flag." + name] = flag_value(app, name);
+}
+
+std::vector<std::string> adopt_flags(CLI::App& app, const nn::RunRecord& record, const std::string& program,
+                                     const std::vector<std::string>& names, const std::string& flag,
+                                     const std::string& path) {
+    if (auto it = record.text.find("program"); it != record.text.end() && it->second != program)
+        throw CLI::ValidationError(flag, fmt::format("{} is a checkpoint of {}, not of {}", path,
+                                                     autograd::printable(it->second), program));
+    std::vector<std::string> adopted;
+    for (const std::string& name : names) {
+        auto it = record.text.find("flag." + name);
+        if (it == record.text.end()) continue;
+        const std::string& saved = it->second;
+        CLI::Option& opt = *app.get_option(name);
+        const std::string now = flag_value(app, name);
+        if (same_value(now, saved)) continue;
+        if (opt.count() > 0)
+            throw CLI::ValidationError(name, fmt::format("{} here, but {} was saved with {} {} (leave the flag out "
+                                                         "to use the checkpoint's)",
+                                                         autograd::printable(now), path, name,
+                                                         autograd::printable(saved)));
+        opt.clear();
+        opt.add_result(saved);
+        opt.run_callback();
+        adopted.push_back(is_switch(opt) ? fmt::format("{}={}", name, autograd::printable(saved))
+                                         : fmt::format("{} {}", name, autograd::printable(saved)));
+    }
+    return adopted;
+}
+
+nn::RunRecord read_record_for_flag(const std::string& flag, const std::string& path) {
+    try {
+        return nn::read_run_record(path);
+    } catch (const nn::CheckpointError& e) {
+        throw CLI::ValidationError(flag, e.what());
+    }
+}
+
+}  // namespace run

@@ -1,0 +1,41 @@
+#pragma once
+// A checkpoint knows the flags its model was built from. A program records the
+// flags that shape its model (and, for a run to be resumed, those that change
+// its training) in the checkpoint's run record, as "flag.--heads" -> "4"; when
+// it is given the checkpoint again (--load, --resume), each recorded flag the
+// command line did not give is adopted from the checkpoint, and one it gave
+// with another value is refused, naming the flag and both values. Never a
+// silently different model.
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "lectern/nn/checkpoint.h"
+
+namespace run {
+
+// The value a flag has now in `app`: as given, adopted, or its default (CLI11
+// captures defaults: the App needs option_defaults()->always_capture_default()
+// before its options are added). A flag without a value is "true" or "false".
+std::string flag_value(const CLI::App& app, const std::string& name);
+
+// Writes "program" and "flag.<name>" for each of `names` into `record`.
+void record_flags(const CLI::App& app, const std::string& program, const std::vector<std::string>& names,
+                  nn::RunRecord& record);
+
+// Checks `record` (read from `path` for `flag`, --load or --resume) against the
+// command line: a checkpoint of another program is refused; each of `names`
+// that the file records and the command line gave with another value is
+// refused (CLI::ValidationError); the others are set in `app` to the recorded
+// value. Returns the adopted flags as "--heads 4", for the program to say.
+// A checkpoint that records no flags (format before version 4) adopts nothing.
+std::vector<std::string> adopt_flags(CLI::App& app, const nn::RunRecord& record, const std::string& program,
+                                     const std::vector<std::string>& names, const std::string& flag,
+                                     const std::string& path);
+
+// The run record of the checkpoint named by `flag`, or CLI::ValidationError
+// with the loader's one-line reason.
+nn::RunRecord read_record_for_flag(const std::string& flag, const std::string& path);
+
+}  // namespace run
