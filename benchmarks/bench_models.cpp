@@ -11,6 +11,8 @@
 //   ./build/benchmarks/bench_models --workload vit_patch7 one workload
 //   ./build/benchmarks/bench_models --quick --no-pytorch  the test suite's short run
 //   ./build/benchmarks/bench_models --threads-sweep 1,2,4  each workload's step at each thread count
+//   ./build/benchmarks/bench_models --load 3               each workload alone, beside a second
+//                                                           training, and beside 3 busy processes
 #include <filesystem>
 #include <iostream>
 #include <sstream>
@@ -21,6 +23,7 @@
 #include <fmt/format.h>
 
 #include "lectern/autograd/autograd.h"
+#include "benchmarks/busy_processes.h"
 #include "benchmarks/records.h"
 #include "benchmarks/machine.h"
 #include "benchmarks/report.h"
@@ -41,6 +44,7 @@ struct Options {
     RunSettings run;
     int threads = autograd::default_num_threads();
     std::vector<int> sweep;  // --threads-sweep
+    int load = -1;           // --load: busy processes; -1 without the flag
     bool json = false, no_pytorch = false;
     std::string python = "/usr/bin/python3", script = LECTERN_PYTORCH_REFERENCE;
 };
@@ -188,6 +192,66 @@ int sweep(const Options& o) {
     return failures > 0 ? 1 : 0;
 }
 
+// The busy processes of --load stop after this long even if the driver is stopped: more
+// than the loaded runs of the longest workload take.
+constexpr unsigned kBusySeconds = 1800;
+
+// --load N: each workload's time alone; beside a second Lectern run of the same workload
+// started at the same moment (two students' trainings on one laptop: the slower of the two
+// is reported); and beside N busy processes, Lectern and PyTorch alike. A machine of C cores
+// with N busy processes gives a program about C / (N + C) of itself.
+int loaded(const Options& o) {
+    const int cores = autograd::available_cores();
+    fmt::print("bench_models --load {}: each workload alone, beside a second Lectern run of itself, and beside {} "
+               "busy processes | {} threads on {} cores | medians of {} steps after {} warm-up\n",
+               o.load, o.load, o.threads, cores, o.run.steps, o.run.warmup);
+    fmt::print("machine: {}\n", machine_line());
+    const std::string missing = pytorch_missing(o);
+    if (!missing.empty()) fmt::print("PyTorch: not run ({})\n", missing);
+    fmt::print("\n{:<16} {:>9} {:>15} {:>15} {:>9} {:>15} {:>10}\n", "workload (ms)", "Lectern", "beside itself",
+               fmt::format("{} busy", o.load), "PyTorch", fmt::format("{} busy", o.load), "PT/Lectern");
+    auto ratio = [](double base, double now) { return base > 0 && now > 0 ? now / base : 0.0; };
+    auto cell = [&](double base, double now) {
+        return now > 0 ? fmt::format("{:.2f} ({:.1f}x)", now, ratio(base, now)) : std::string("-");
+    };
+    const std::string self = self_path();
+    int failures = 0;
+    double worst_beside = 0, worst_loaded = 0;
+    bool ahead = true;
+    for (const Workload& w : workloads()) {
+        if (o.workload != "all" && o.workload != w.name) continue;
+        std::vector<std::string> lectern = {self, "--json"}, pytorch = {o.python, o.script};
+        for (const std::string& a : child_flags(o, w.name, o.threads)) lectern.push_back(a), pytorch.push_back(a);
+        const double alone = workload_ms(run_workload(lectern, "Lectern " + w.name));
+        const double pt_alone = missing.empty() ? workload_ms(run_workload(pytorch, "PyTorch " + w.name)) : 0;
+        const StartedChild first = start_child(lectern), second = start_child(lectern);
+        const double beside = std::max(workload_ms(parse_records(finish_child(first).stdout_text)),
+                                       workload_ms(parse_records(finish_child(second).stdout_text)));
+        double busy = 0, pt_busy = 0;
+        {
+            BusyProcesses others(o.load, kBusySeconds);
+            busy = workload_ms(run_workload(lectern, "Lectern " + w.name + " beside busy processes"));
+            if (missing.empty()) pt_busy = workload_ms(run_workload(pytorch, "PyTorch " + w.name + " beside busy processes"));
+        }
+        failures += alone == 0 || beside == 0 || busy == 0;
+        worst_beside = std::max(worst_beside, ratio(alone, beside));
+        worst_loaded = std::max(worst_loaded, ratio(alone, busy));
+        if (pt_busy > 0 && busy >= pt_busy) ahead = false;
+        fmt::print("{:<16} {:>9.2f} {:>15} {:>15} {:>9} {:>15} {:>10}\n", w.name, alone, cell(alone, beside),
+                   cell(alone, busy), pt_alone > 0 ? fmt::format("{:.2f}", pt_alone) : "-", cell(pt_alone, pt_busy),
+                   pt_busy > 0 && busy > 0 ? fmt::format("{:.2f}x", pt_busy / busy) : "-");
+        std::fflush(stdout);
+    }
+    fmt::print("\nbeside itself: the slower of the two runs, at worst {:.2f}x its time alone (two runs sharing the "
+               "machine evenly: 2x)\n", worst_beside);
+    fmt::print("{} busy: at worst {:.2f}x its time alone (a fair share of the machine: {:.1f}x); {}\n", o.load,
+               worst_loaded, static_cast<double>(o.load + cores) / cores,
+               missing.empty() ? (ahead ? "ahead of PyTorch under the same load on every workload"
+                                        : "NOT ahead of PyTorch under the same load on every workload")
+                               : "PyTorch not run");
+    return failures > 0 ? 1 : 0;
+}
+
 // --json: one workload in this process, its records as JSON lines on stdout.
 int run_one(const Options& o) {
     for (const Workload& w : workloads())
@@ -222,6 +286,10 @@ int main(int argc, char** argv) {
                                                "print the step times and scaling efficiency")
         ->delimiter(',')
         ->check(CLI::Range(1, 256));
+    app.add_option("--load", o.load, "N busy processes (0 for none): print each workload alone, beside a second run "
+                                     "of itself, and beside the N processes, Lectern and PyTorch")
+        ->check(CLI::Range(0, 64))
+        ->excludes("--threads-sweep");
     app.add_option("--data", o.run.data_dir, "folder of Fashion-MNIST's gzipped IDX files");
     app.add_flag("--no-pytorch", o.no_pytorch, "do not run the PyTorch reference even if it is installed");
     app.add_option("--python", o.python, "the Python that has torch (default /usr/bin/python3, Debian's python3-torch)");
@@ -237,6 +305,6 @@ int main(int argc, char** argv) {
         return status;
     return run::run_program("bench_models", false, [&] {
         autograd::set_num_threads(o.threads);
-        return o.json ? run_one(o) : !o.sweep.empty() ? sweep(o) : drive(o);
+        return o.json ? run_one(o) : !o.sweep.empty() ? sweep(o) : o.load >= 0 ? loaded(o) : drive(o);
     });
 }

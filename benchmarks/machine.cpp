@@ -8,6 +8,8 @@
 #include <cblas.h>
 #include <fmt/format.h>
 
+#include "lectern/autograd/threads.h"
+
 #ifndef LECTERN_ISA
 #define LECTERN_ISA "compiler default"
 #endif
@@ -53,6 +55,7 @@ SgemmPeak measure_sgemm_peak(std::int64_t n, int runs) {
         b[i] = 1.0f - static_cast<float>(i % 5) * 0.0625f;
     }
     const int m = static_cast<int>(n);
+    openblas_set_num_threads(autograd::num_threads());  // OpenBLAS's own split, on as many threads as the kernels
     double seconds = median_seconds(
         [&] {
             cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, m, m, 1.0f, a.data(), m, b.data(), m, 0.0f,

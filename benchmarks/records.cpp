@@ -108,10 +108,10 @@ std::string to_json_line(const Record& r) {
 
 std::optional<Record> parse_json_line(const std::string& line) { return Reader(line).object(); }
 
-ChildOutput run_child(const std::vector<std::string>& argv, bool quiet) {
-    ChildOutput out;
+StartedChild start_child(const std::vector<std::string>& argv, bool quiet) {
+    StartedChild child;
     int pipe_fd[2];
-    if (argv.empty() || pipe(pipe_fd) != 0) return out;
+    if (argv.empty() || pipe(pipe_fd) != 0) return child;
     std::vector<char*> args;
     for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
@@ -119,7 +119,7 @@ ChildOutput run_child(const std::vector<std::string>& argv, bool quiet) {
     if (pid < 0) {
         close(pipe_fd[0]);
         close(pipe_fd[1]);
-        return out;
+        return child;
     }
     if (pid == 0) {
         dup2(pipe_fd[1], STDOUT_FILENO);
@@ -133,20 +133,32 @@ ChildOutput run_child(const std::vector<std::string>& argv, bool quiet) {
         _exit(127);
     }
     close(pipe_fd[1]);
+    child.pid = pid;
+    child.stdout_fd = pipe_fd[0];
+    return child;
+}
+
+ChildOutput finish_child(const StartedChild& child) {
+    ChildOutput out;
+    if (child.pid <= 0) return out;
     char buffer[4096];
-    for (ssize_t n; (n = read(pipe_fd[0], buffer, sizeof buffer)) != 0;) {
+    for (ssize_t n; (n = read(child.stdout_fd, buffer, sizeof buffer)) != 0;) {
         if (n < 0) {
             if (errno == EINTR) continue;
             break;
         }
         out.stdout_text.append(buffer, static_cast<std::size_t>(n));
     }
-    close(pipe_fd[0]);
+    close(child.stdout_fd);
     int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    while (waitpid(child.pid, &status, 0) < 0 && errno == EINTR) {
     }
     out.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     return out;
+}
+
+ChildOutput run_child(const std::vector<std::string>& argv, bool quiet) {
+    return finish_child(start_child(argv, quiet));
 }
 
 std::string self_path() { return std::filesystem::read_symlink("/proc/self/exe").string(); }

@@ -36,6 +36,17 @@ struct ChildOutput {
 // through, or discarded when `quiet`.
 ChildOutput run_child(const std::vector<std::string>& argv, bool quiet = false);
 
+// The same in two halves, for children that run at the same time (bench_models --load
+// runs two trainings side by side): start_child returns at once; finish_child reads the
+// child's stdout to its end and waits for it. A child's figures are a few lines, well
+// within a pipe's buffer, so a child never waits for the parent to read another's first.
+struct StartedChild {
+    int pid = -1;  // -1 if it could not start
+    int stdout_fd = -1;
+};
+StartedChild start_child(const std::vector<std::string>& argv, bool quiet = false);
+ChildOutput finish_child(const StartedChild& child);
+
 // The path of the running program (/proc/self/exe).
 std::string self_path();
 

@@ -8,8 +8,9 @@
 // O(t d^2 + t^2 d) per layer. Times per generated token are measured at each prefix length
 // (cached: each step's median over three generations, then the median of the eight steps
 // ending there; recomputed: the median of three forwards), and their slopes on log-log axes fitted over lengths >= 64, beside the slopes
-// that the operation counts predict. Times are the process's CPU time (scaling.h): a step of
-// a fraction of a millisecond is too short for the wall clock of a busy machine.
+// that the operation counts predict. Times are the work, one thread's CPU time with the
+// kernels on that thread alone (scaling.h): a step of a fraction of a millisecond is too
+// short for the wall clock of a busy machine.
 #include <algorithm>
 #include <cmath>
 
@@ -51,11 +52,12 @@ void run(const Options& o) {
     const int passes = o.quick ? 1 : 3;
     std::vector<std::vector<double>> pass_ms(static_cast<std::size_t>(n));
     for (int pass = 0; pass < passes; ++pass) {
+        OneThread one;
         std::vector<nn::KVCache> caches(static_cast<std::size_t>(c.n_layers));
         for (std::int64_t t = 0; t < n; ++t) {
-            const double start = process_cpu_seconds();
+            const double start = thread_cpu_seconds();
             model.forward_cached(narrow(ids, 1, t, 1), caches);
-            pass_ms[static_cast<std::size_t>(t)].push_back(1e3 * (process_cpu_seconds() - start));
+            pass_ms[static_cast<std::size_t>(t)].push_back(1e3 * (thread_cpu_seconds() - start));
         }
     }
     std::vector<double> step_ms;

@@ -8,23 +8,28 @@
 #include <fmt/format.h>
 
 #include "lectern/autograd/errors.h"
+#include "lectern/autograd/threads.h"
 
 namespace run::experiments {
 
-double process_cpu_seconds() {
+double thread_cpu_seconds() {
     timespec t{};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
     return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
 }
 
+OneThread::OneThread() : before_(autograd::num_threads()) { autograd::set_num_threads(1); }
+OneThread::~OneThread() { autograd::set_num_threads(before_); }
+
 Timing median_time(const std::function<void()>& f, int repeats) {
+    OneThread one;
     f();
     std::vector<double> wall, cpu;
     for (int i = 0; i < std::max(repeats, 1); ++i) {
         const auto start = std::chrono::steady_clock::now();
-        const double cpu_start = process_cpu_seconds();
+        const double cpu_start = thread_cpu_seconds();
         f();
-        cpu.push_back(process_cpu_seconds() - cpu_start);
+        cpu.push_back(thread_cpu_seconds() - cpu_start);
         wall.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
     std::sort(wall.begin(), wall.end());

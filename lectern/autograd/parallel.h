@@ -1,16 +1,15 @@
 #pragma once
-// Loops split over the program's threads (autograd/threads.h): OpenMP's pool. The kernels
-// of autograd and the optimizers use it. A body must write only its own indices' outputs;
+// Loops split over the program's threads (autograd/threads.h), Lectern's own pool
+// (autograd/thread_pool.h). The kernels of autograd and the optimizers use it. A body must write only its own indices' outputs;
 // then no result depends on how the range was split. Sums that the parts keep apart
 // (parallel_sums) are split by the shapes alone, so no result depends on the number of
 // threads either: a run gives the same numbers to the bit on a laptop of any core count.
-#include <omp.h>
-
 #include <algorithm>
 #include <array>
 #include <cstdint>
 
 #include "lectern/autograd/allocator.h"
+#include "lectern/autograd/thread_pool.h"
 
 namespace autograd {
 
@@ -23,9 +22,16 @@ inline constexpr std::int64_t kElementsPerThread = 1 << 13;
 // `cost` elements' work (a row's length, say): one per thread, at most n, and 1 inside a
 // parallel region.
 inline std::int64_t parallel_parts(std::int64_t n, std::int64_t cost) {
-    if (n <= 0 || omp_in_parallel()) return 1;
+    if (n <= 0 || detail::in_parallel()) return 1;
     const std::int64_t work = n * std::max<std::int64_t>(cost, 1);
-    return std::max<std::int64_t>(1, std::min<std::int64_t>({omp_get_max_threads(), n, work / kElementsPerThread}));
+    return std::max<std::int64_t>(1, std::min<std::int64_t>({detail::pool_threads(), n, work / kElementsPerThread}));
+}
+
+// body(part) for each part in [0, parts), on the pool's threads.
+template <class Body>
+void run_parts(std::int64_t parts, Body& body) {
+    detail::run_parts(
+        parts, [](void* context, std::int64_t part) { (*static_cast<Body*>(context))(part); }, &body);
 }
 
 // body(part, begin, end) for each of parallel_parts(n, cost) contiguous parts of [0, n), one
@@ -38,8 +44,8 @@ void parallel_for_parts(std::int64_t n, std::int64_t cost, Body body) {
         body(std::int64_t{0}, std::int64_t{0}, n);
         return;
     }
-#pragma omp parallel for num_threads(parts) schedule(static, 1)
-    for (std::int64_t t = 0; t < parts; ++t) body(t, n * t / parts, n * (t + 1) / parts);
+    auto part = [&](std::int64_t t) { body(t, n * t / parts, n * (t + 1) / parts); };
+    run_parts(parts, part);
 }
 
 // body(begin, end) over contiguous parts of [0, n), one per thread.
@@ -104,13 +110,7 @@ void parallel_sums(std::int64_t n, std::int64_t cost, const std::array<PartSums<
         return sums;
     };
     auto run_part = [&](std::int64_t part) { body(copies_of(part), n * part / parts, n * (part + 1) / parts); };
-    const std::int64_t threads = omp_in_parallel() ? 1 : std::min<std::int64_t>(omp_get_max_threads(), parts);
-    if (threads == 1) {
-        for (std::int64_t part = 0; part < parts; ++part) run_part(part);
-    } else {
-#pragma omp parallel for num_threads(threads) schedule(static)
-        for (std::int64_t part = 0; part < parts; ++part) run_part(part);
-    }
+    run_parts(parts, run_part);
     if (parts == 1) return;
     std::int64_t offset = 0;  // of outs[k] in a part's copies
     for (const PartSums<T>& o : outs) {

@@ -2,13 +2,12 @@
 
 #include <sched.h>
 
-#include <cblas.h>
 #include <cstdlib>
 #include <string>
 #include <fmt/format.h>
-#include <omp.h>
 
 #include "lectern/autograd/errors.h"
+#include "lectern/autograd/thread_pool.h"
 
 #include <algorithm>
 
@@ -17,11 +16,10 @@ namespace autograd {
 void set_num_threads(int n) {
     if (n < 1) throw ValueError(fmt::format("set_num_threads: need at least 1 thread, got {}", n));
     n = std::min(n, available_cores());  // more threads than cores only wait for each other
-    omp_set_num_threads(n);
-    openblas_set_num_threads(n);
+    detail::set_pool_threads(n);
 }
 
-int num_threads() { return omp_get_max_threads(); }
+int num_threads() { return detail::pool_threads(); }
 
 int available_cores() {
     cpu_set_t set;

@@ -1,11 +1,11 @@
 #pragma once
 // One pool of threads for the whole program (docs/design.md, "Speed on two cores"):
-// OpenMP's. Lectern's kernels split their loops over it (autograd/parallel.h), and
-// OpenBLAS, built on OpenMP, runs its matrix products on the same threads, so the
-// two never spin against each other on the same cores.
+// Lectern's own (autograd/thread_pool.h). The kernels split their loops over it
+// (autograd/parallel.h), and every BLAS call runs on the thread that makes it
+// (autograd/kernels/gemm.h), so no other pool spins beside it.
 namespace autograd {
 
-// The kernels' and the BLAS's thread count: n >= 1 (ValueError otherwise), and
+// The kernels' thread count: n >= 1 (ValueError otherwise), and
 // at most available_cores(), since more threads than cores only wait for each
 // other (a step on 8 threads of 2 cores took three times as long as on 2).
 void set_num_threads(int n);

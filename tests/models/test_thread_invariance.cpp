@@ -4,13 +4,13 @@
 // dbeta) into parts set by the shapes alone. So a run gives the same numbers on a laptop of any
 // core count, under OpenBLAS's Haswell kernels (tests/models/meson.build names them; its
 // AVX-512 kernels take another path for small products, docs/design.md).
-#include <omp.h>
 
 #include <cstring>
 #include <functional>
 #include <vector>
 
 #include "check.h"
+#include "lectern/autograd/thread_pool.h"
 #include "lectern/autograd/threads.h"
 #include "lectern/models/gpt.h"
 #include "lectern/models/text_classifier.h"
@@ -44,22 +44,22 @@ std::vector<std::vector<float>> loss_and_gradients(nn::Module& model, const std:
     return out;
 }
 
-// OpenMP's limit set directly: set_num_threads stops at this machine's cores, and the
+// The pool's size set directly: set_num_threads stops at this machine's cores, and the
 // threads of a larger laptop are what this checks.
 void check_same_bits_on_1_2_3_8_threads(nn::Module& model, const std::function<Tensor()>& loss_of) {
     const int before = num_threads();
-    omp_set_num_threads(1);
+    autograd::detail::set_pool_threads(1);
     const auto one = loss_and_gradients(model, loss_of);
     const auto names = model.named_parameters();
     for (int threads : {2, 3, 8}) {
-        omp_set_num_threads(threads);
+        autograd::detail::set_pool_threads(threads);
         const auto other = loss_and_gradients(model, loss_of);
         for (std::size_t i = 0; i < one.size(); ++i) {
             INFO("threads " << threads << ", " << (i == 0 ? std::string("the loss") : names[i - 1].first));
             CHECK(std::memcmp(one[i].data(), other[i].data(), one[i].size() * sizeof(float)) == 0);
         }
     }
-    omp_set_num_threads(before);
+    autograd::detail::set_pool_threads(before);
 }
 
 }  // namespace
