@@ -1,5 +1,5 @@
-// A character-level GPT (002 "Decoders: auto-regressively sample the next
-// token"; nanoGPT's shakespeare_char, on another corpus): trains on a UTF-8
+// A character-level GPT (002 "The Big Picture and Takeaways", its Decoders: auto-regressively
+// sample the next token; nanoGPT's shakespeare_char, on another corpus): trains on a UTF-8
 // text, reports the validation loss in nats per character and the perplexity
 // each epoch, and samples text after each epoch and at the end.
 //   ./build/examples/char_lm                         the fortunes corpus (a few minutes on 2 cores)

@@ -3,6 +3,7 @@
 //   ./build/examples/copy_task                     the default preset (about 10 seconds on 2 cores)
 //   ./build/examples/copy_task --preset annotated  the Annotated Transformer's run (2018 post)
 //   ./build/examples/copy_task --preset annotated2022  its run in the 2022 revision (about 3 minutes)
+//   ./build/examples/copy_task --task reverse --positions none   a knob of the notes turned (docs/start-here.md)
 //   ./build/examples/copy_task --help              every flag
 #include <memory>
 #include <string>
@@ -12,6 +13,7 @@
 
 #include "lectern/autograd/autograd.h"
 #include "lectern/data/copy_task.h"
+#include "lectern/data/sequence_tasks.h"
 #include "lectern/models/greedy_decode.h"
 #include "lectern/models/transformer.h"
 #include "lectern/nn/attention_mask.h"
@@ -53,13 +55,20 @@ struct Options {
     std::string csv, figures;
     run::CheckpointFlags checkpoint;
     bool share_embeddings = false;  // 001 "Embeddings and Softmax"; 001's own make_model does not tie
+    // The knobs of the notes (docs/start-here.md): the task (data/sequence_tasks.h), the positional
+    // code (nn/make_positional_encoding.h), the 1/sqrt(d_k) of 001 "Scaled Dot-Product Attention",
+    // and the attention's compatibility function (001's dot product; d_k = d_model / h).
+    std::string task = "copy";
+    std::string positions = "sinusoidal";
+    bool unscaled = false;
+    std::string attention = "dot";
 };
 
 // The flags a checkpoint records (recorded_flags.h): --load adopts the model's,
 // --resume all of them.
 const run::FlagGroups kRecorded{
     .model = {"--vocab", "--seq-len", "--layers", "--d-model", "--d-ff", "--heads", "--dropout", "--norm",
-              "--layer-norm", "--share-embeddings"},
+              "--layer-norm", "--share-embeddings", "--task", "--positions", "--unscaled", "--attention"},
     .training = {"--batch", "--epochs", "--batches-per-epoch", "--schedule", "--lr", "--warmup", "--smoothing"},
     .run = {"--seed", "--preset"},
 };
@@ -89,6 +98,8 @@ models::TransformerConfig model_config(const Options& o) {
     c.norm = o.norm == "post" ? nn::Norm::post : nn::Norm::pre;
     c.layer_norm = o.layer_norm == "annotated" ? nn::LayerNormFormula::annotated : nn::LayerNormFormula::standard;
     c.share_embeddings = o.share_embeddings;
+    c.positions = nn::parse_positions(o.positions);
+    c.scaled_attention = !o.unscaled;
     c.seed = o.seed;
     return c;
 }
@@ -100,12 +111,17 @@ Tensor batch_loss(const models::Transformer& model, const data::CopyBatch& b, co
     return criterion(model.generator->forward(out), b.tgt_out);
 }
 
+// A batch of the task: copy's is copy_task_batch's, drawn from `gen` the same way.
+data::CopyBatch task_batch(const Options& o, std::int64_t batch, Generator& gen) {
+    return data::sequence_task_batch(data::sequence_task_named(o.task), o.vocab, o.seq_len, batch, gen);
+}
+
 double eval_loss(const models::Transformer& model, const Options& o, const nn::LabelSmoothingLoss& criterion) {
     NoGradGuard no_grad;
     nn::EvalGuard eval(model);
     Generator gen(o.seed + 7777);  // the same held-out batches every epoch
     double total = 0;
-    for (int i = 0; i < 5; ++i) total += batch_loss(model, data::copy_task_batch(o.vocab, o.seq_len, o.batch, gen), criterion).item();
+    for (int i = 0; i < 5; ++i) total += batch_loss(model, task_batch(o, o.batch, gen), criterion).item();
     return total / 5;
 }
 
@@ -133,7 +149,7 @@ void train(models::Transformer& model, const Options& o, const nn::RunRecord& fl
     };
     const auto [first, last] = loop.share(o.batch);  // this rank's sequences of every batch
     loop.run([&](std::int64_t) {
-        data::CopyBatch b = data::copy_task_batch(o.vocab, o.seq_len, o.batch, batches);  // the same on every rank
+        data::CopyBatch b = task_batch(o, o.batch, batches);  // the same on every rank
         const std::int64_t batch_tokens = b.ntokens;
         if (loop.communicator().size() > 1) b = data::copy_task_rows(b, first, last);
         return run::StepLoss{batch_loss(model, b, criterion), b.ntokens, batch_tokens * 2};  // source and target tokens
@@ -142,7 +158,8 @@ void train(models::Transformer& model, const Options& o, const nn::RunRecord& fl
 }
 
 // Decodes `o.show` held-out sequences for the eye, then the exact-match
-// accuracy over o.eval_sequences of them.
+// accuracy over o.eval_sequences of them: every decoded token equal to the
+// target's (the source itself, reversed or sorted), the start symbol first.
 void evaluate(const models::Transformer& model, const Options& o) {
     Generator gen(o.seed + 1000003);  // held out: never drawn in training
     const std::int64_t chunk = 100;
@@ -150,31 +167,37 @@ void evaluate(const models::Transformer& model, const Options& o) {
     bool shown = false;
     while (seen < o.eval_sequences) {
         std::int64_t n = std::min(chunk, o.eval_sequences - seen);
-        data::CopyBatch b = data::copy_task_batch(o.vocab, o.seq_len, n, gen);
+        data::CopyBatch b = task_batch(o, n, gen);
         models::Decoded d = models::greedy_decode(model, b.src, nn::padding_mask(b.src, data::kCopyPad), o.seq_len, 1);
         for (std::int64_t i = 0; i < n; ++i) {
             bool match = true;
-            std::string in, out;
+            std::string in, want, out;
             for (std::int64_t t = 0; t < o.seq_len; ++t) {
                 auto a = static_cast<std::int64_t>(b.src.at({i, t})), c = static_cast<std::int64_t>(d.tokens.at({i, t}));
-                match = match && a == c;
+                auto w = t == 0 ? a : static_cast<std::int64_t>(b.tgt_out.at({i, t - 1}));
+                match = match && w == c;
                 in += fmt::format("{:>3}", a);
+                want += fmt::format("{:>3}", w);
                 out += fmt::format("{:>3}", c);
             }
             correct += match;
-            if (!shown && i < o.show) run::say("  input {}\n  output{}   {}\n", in, out, match ? "match" : "DIFFERS");
+            if (!shown && i < o.show) {
+                if (o.task == "copy") run::say("  input {}\n  output{}   {}\n", in, out, match ? "match" : "DIFFERS");
+                else run::say("  input {}\n  target{}\n  output{}   {}\n", in, want, out, match ? "match" : "DIFFERS");
+            }
         }
         shown = true;
         seen += n;
     }
-    run::say("exact-match accuracy: {}/{} = {:.1f}% of held-out sequences copied exactly\n", correct, seen,
-               100.0 * static_cast<double>(correct) / static_cast<double>(seen));
+    run::say("exact-match accuracy: {}/{} = {:.1f}% of held-out sequences {} exactly\n", correct, seen,
+               100.0 * static_cast<double>(correct) / static_cast<double>(seen),
+             o.task == "copy" ? "copied" : o.task == "reverse" ? "reversed" : "sorted");
 }
 
 // The attention maps of the first held-out sequence, decoded by the model itself.
 void write_figures(models::Transformer& model, const Options& o) {
     Generator gen(o.seed + 1000003);  // the same held-out stream evaluate() draws from
-    data::CopyBatch b = data::copy_task_batch(o.vocab, o.seq_len, 1, gen);
+    data::CopyBatch b = task_batch(o, 1, gen);
     Tensor decoded = models::greedy_decode(model, b.src, nn::padding_mask(b.src, data::kCopyPad), o.seq_len, 1).tokens;
     run::say("attention maps (layers down, heads across; query tokens down, key tokens across) written:\n");
     for (const std::string& path : run::write_attention_figures(model, b.src, decoded, data::kCopyPad, o.figures))
@@ -207,6 +230,19 @@ void add_flags(CLI::App& app, Options& o, int argc, char** argv) {
     app.add_option("--warmup", o.warmup, "warmup steps of the schedule")->check(CLI::Range(1, 100000000));
     app.add_flag("--share-embeddings", o.share_embeddings,
                  "one matrix for the source and target embeddings and the generator (001 \"Embeddings and Softmax\")");
+    app.add_option("--task", o.task,
+                   "copy the sequence, reverse it or sort it (reverse needs positions: 002's permutation argument)")
+        ->check(CLI::IsMember({"copy", "reverse", "sort"}));
+    app.add_option("--positions", o.positions,
+                   "how tokens learn where they are: sinusoidal (004 eq. 15.57, added), learned, binary (004 §15.5.3), "
+                   "concatenated (eq. 15.57 beside narrower embeddings) or none")
+        ->check(CLI::IsMember({"sinusoidal", "learned", "binary", "concatenated", "none"}));
+    app.add_flag("--unscaled", o.unscaled,
+                 "attention without the 1/sqrt(d_k) (001's plain dot-product attention); d_k = d_model / heads");
+    app.add_option("--attention", o.attention,
+                   "the compatibility function of query and key: dot (001 \"Scaled Dot-Product Attention\"), the only "
+                   "one Lectern has")
+        ->check(CLI::IsMember({"dot"}));
     app.add_option("--smoothing", o.smoothing, "label smoothing")->check(run::finite_range(0.0, 0.99));
     app.add_option("--seed", o.seed, "seed of initialisation and data")->check(run::seed_value());
     run::add_common_flags(app, o.common);
@@ -240,6 +276,9 @@ run::MemoryEstimate memory_estimate(const Options& o, bool training) {
 void check_flags(CLI::App& app, Options& o, std::vector<std::string>& adopted) {
     run::check_checkpoint_flags(app, o.checkpoint, "copy_task", kRecorded, adopted);
     run::check_model_flags(o.model);
+    if (o.share_embeddings && o.positions == "concatenated")
+        throw CLI::ValidationError("--share-embeddings",
+                                   "needs embeddings d_model wide, and --positions concatenated makes them narrower");
     run::require_batch_per_rank("--batch", o.batch);
     run::check_run_outputs(o.checkpoint.save, o.csv, o.figures);
     run::require_memory("--batch", memory_estimate(o, o.checkpoint.load.empty()), o.checkpoint.load.empty());
@@ -250,10 +289,12 @@ int work(const Options& o, const nn::RunRecord& flags, const std::vector<std::st
     const distributed::Communicator& comm = distributed::Communicator::world();
     run::seed_dropout(o.seed, comm);
     auto model = models::make_transformer(model_config(o));
-    run::say("copy task: V={} length {} | Transformer N={} d_model={} d_ff={} h={} dropout {} {}-norm ({} LayerNorm){}, "
-               "{} parameters | batch {}, {} epochs x {} batches, Adam, {} schedule (warmup {}, lr {}) | {}\n",
-               o.vocab, o.seq_len, o.model.layers, o.model.d_model, o.model.d_ff, o.model.heads, o.model.dropout, o.norm,
-               o.layer_norm,
+    run::say("{} task: V={} length {} | Transformer N={} d_model={} d_ff={} h={} (d_k={}{}) dropout {} {}-norm ({} "
+               "LayerNorm), {} positions{}, {} parameters | batch {}, {} epochs x {} batches, Adam, {} schedule (warmup {}, "
+               "lr {}) | {}\n",
+               o.task, o.vocab, o.seq_len, o.model.layers, o.model.d_model, o.model.d_ff, o.model.heads,
+               o.model.d_model / o.model.heads, o.unscaled ? ", unscaled" : "", o.model.dropout, o.norm, o.layer_norm,
+               o.positions,
                o.share_embeddings ? ", shared embeddings" : "", model->parameter_count(), o.batch, o.epochs,
                o.batches_per_epoch, o.schedule, o.warmup, o.lr, run::machine_summary(o.common.machine));
     run::say_adopted(o.checkpoint, adopted);

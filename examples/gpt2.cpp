@@ -1,5 +1,5 @@
-// GPT-2 (002 "Decoders: auto-regressively sample the next token"; Radford et
-// al. 2019) with the weights OpenAI released, as the Hugging Face `gpt2`
+// GPT-2 (002 "The Big Picture and Takeaways": decoders auto-regressively sample the next
+// token; Radford et al. 2019) with the weights OpenAI released, as the Hugging Face `gpt2`
 // repository ships them: model.safetensors, vocab.json and merges.txt.
 //   ./build/examples/gpt2 --weights model.safetensors --prompt "The meaning of life is" --tokens 100
 //   ./build/examples/gpt2 --random                           the 124M shape, random weights (timing)

@@ -356,7 +356,7 @@ std::string subword_label(const std::string& token) {
 }
 
 // The cross-attention of one test verse the model translated itself: for each
-// output subword (down), the weights alpha_{t,s} (004 §15.5.1) over the source
+// output subword (down), the weights P_{t,s} (002 "The Weighting Coefficients P"; the alpha of 004 §15.4.6 eq. 15.50) over the source
 // subwords (across), one panel per layer and head.
 void write_cross_attention(models::Transformer& model, const Corpus& c, const Options& o) {
     std::size_t pick = 0;  // the first test verse of 10 to 24 source subwords: a readable figure

@@ -1,11 +1,12 @@
 #pragma once
 // One of the notes' claims as an experiment a student runs:
-//   ./build/examples/experiments NAME [--quick] [--figures DIR] [--seed N]
+//   ./build/examples/experiments NAME [--quick] [--figures DIR] [--seed N] [--seeds N] [--d-k W,...] [--layers N]
 // Each experiment prints what it measured as a table, draws its figures, and
 // ends with one verdict line computed from its numbers (report.h).
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace run::experiments {
 
@@ -13,12 +14,22 @@ struct Options {
     bool quick = false;    // the test suite's form: the same measurement, smaller, in seconds
     std::string figures;   // the folder figures are drawn into; "" draws none
     std::uint64_t seed = 1;  // the first seed; an experiment over several seeds uses seed, seed + 1, ...
+    // What a student varies, each taken only by the experiments that name it in Experiment::knobs;
+    // unset, every experiment runs its own choice.
+    int seeds = 0;                  // --seeds: how many seeds each arm trains from; 0: the experiment's own
+    std::vector<std::int64_t> d_k;  // --d-k: the widths of the heads trained; empty: the experiment's own
+    std::int64_t layers = 0;        // --layers: N, layers in each stack; 0: the experiment's own
 };
+
+// The experiment's own choice unless the command line gave one.
+inline int seeds_or(const Options& o, int own) { return o.seeds > 0 ? o.seeds : own; }
+inline std::int64_t layers_or(const Options& o, std::int64_t own) { return o.layers > 0 ? o.layers : own; }
 
 struct Experiment {
     std::string name;   // what the command line names it: "scale"
     std::string claim;  // the claim under test, with its note and section, in one line
     std::function<void(const Options&)> run;
+    std::vector<std::string> knobs = {};  // the flags beyond --seed and --quick it takes: "--seeds", "--d-k", "--layers"
 };
 
 }  // namespace run::experiments

@@ -4,6 +4,8 @@
 //   ./build/examples/experiments --list
 //   ./build/examples/experiments scale --figures figures
 //   ./build/examples/experiments positions --quick      the test suite's form, in seconds
+//   ./build/examples/experiments scale --d-k 512,1024 --layers 1 --seeds 3   what it varies, from the command line
+#include <algorithm>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -23,7 +25,22 @@ using run::experiments::Experiment;
 void list(const std::vector<Experiment>& all) {
     std::size_t width = 0;
     for (const Experiment& e : all) width = std::max(width, e.name.size());
-    for (const Experiment& e : all) run::say("{:<{}}  {}\n", e.name, width, e.claim);
+    for (const Experiment& e : all) {
+        std::string knobs;
+        for (const std::string& k : e.knobs) knobs += " " + k;
+        run::say("{:<{}}  {}{}\n", e.name, width, e.claim, knobs.empty() ? "" : " | varies:" + knobs);
+    }
+}
+
+// A knob given to an experiment that does not vary it is refused, naming those it does.
+void check_knobs(const CLI::App& app, const Experiment& e) {
+    for (const std::string flag : {"--seeds", "--d-k", "--layers"}) {
+        if (app.count(flag) == 0 || std::find(e.knobs.begin(), e.knobs.end(), flag) != e.knobs.end()) continue;
+        std::string takes;
+        for (const std::string& k : e.knobs) takes += (takes.empty() ? "" : ", ") + k;
+        throw CLI::ValidationError(flag, fmt::format("the experiment {} does not vary it (it takes {})", e.name,
+                                                     takes.empty() ? "only --seed and --quick" : takes));
+    }
 }
 
 }  // namespace
@@ -43,12 +60,20 @@ int main(int argc, char** argv) {
     app.add_option("--figures", o.figures, "draw the figures into this folder (PNG and SVG)")->check(run::path_value());
     app.add_option("--seed", o.seed, "the first seed; experiments over several seeds use the next ones too")
         ->check(run::seed_value());
+    app.add_option("--seeds", o.seeds, "train every arm from this many seeds (--seed, --seed + 1, ...)")
+        ->check(CLI::Range(1, 100));
+    app.add_option("--d-k", o.d_k, "the head widths d_k to train, comma-separated (scale: one head, d_model = d_k)")
+        ->delimiter(',')
+        ->check(CLI::Range(std::int64_t{2}, std::int64_t{4096}));
+    app.add_option("--layers", o.layers, "N, layers in each stack (the ViT's depth)")->check(CLI::Range(1, 64));
     run::add_machine_flags(app, machine);
     if (int status = run::parse_flags(app, argc, argv, "experiments",
                                            [&] {
                                                if (!show_list && name.empty())
                                                    throw CLI::ValidationError("name", "name an experiment, or --list");
                                                run::check_output_folder("--figures", o.figures);
+                                               for (const Experiment& e : all)
+                                                   if (e.name == name) check_knobs(app, e);
                                            });
         status >= 0)
         return status;

@@ -172,7 +172,8 @@ plot::Figure figure(const std::vector<Trained>& runs) {
 }
 
 void run_experts(const Options& o) {
-    const Budget b = o.quick ? Budget{32, 32, 2, 2, 32, 8, 12, 6, 16} : Budget{64, 64, 2, 4, 128, 16, 250, 25, 32};
+    Budget b = o.quick ? Budget{32, 32, 2, 2, 32, 8, 12, 6, 16} : Budget{64, 64, 2, 4, 128, 16, 250, 25, 32};
+    b.layers = layers_or(o, b.layers);
     say("reading the fortunes ({}) ...\n", kFortunesDir);
     const Corpus c = load_fortunes();
     say("{} characters, alphabet of {}; validation: the last {}\n", c.ids.size(), c.vocab->size(), c.val().size());
@@ -213,7 +214,8 @@ Experiment experts_experiment() {
     return {"experts",
             "a mixture of experts scales the parameters while each token uses only a subset chosen by the gate (004 "
             "§15.5.7)",
-            run_experts};
+            run_experts,
+            {"--layers"}};
 }
 
 }  // namespace run::experiments

@@ -1,6 +1,8 @@
-// kv-cache: what caching the keys and values saves in generation (000 §15.5.4 note i: in
-// greedy inference each layer keeps the keys and values of the tokens so far and appends the
-// new token's, so a step does one token's work instead of the whole prefix's).
+// kv-cache: what caching the keys and values saves in generation. 000 §15.5.4 note i: in greedy
+// inference each layer keeps its inputs X of the tokens so far (key_value) and appends the new
+// token's, so the new token is the only query. Lectern's cache (nn::KVCache) keeps the projected
+// keys and values instead, so a step also projects only the new token: one token's work
+// instead of the whole prefix's.
 //
 // A GPT (models/gpt.h) generates token after token. Cached, step t runs forward_cached on the
 // newest token: per layer the projections and MLP of one token, O(d^2), and its attention over
@@ -35,7 +37,7 @@ double median_of(std::vector<double> v) {
 
 void run(const Options& o) {
     models::GPTConfig c;
-    c.vocab = 64, c.context = o.quick ? 128 : 1024, c.d_model = o.quick ? 64 : 128, c.n_layers = o.quick ? 2 : 4;
+    c.vocab = 64, c.context = o.quick ? 128 : 1024, c.d_model = o.quick ? 64 : 128, c.n_layers = layers_or(o, o.quick ? 2 : 4);
     c.heads = 4, c.d_ff = 4 * c.d_model, c.seed = o.seed;
     models::GPT model(c);
     model.eval();
@@ -120,9 +122,10 @@ void run(const Options& o) {
 
 Experiment kv_cache_experiment() {
     return {"kv-cache",
-            "with cached keys and values a generation step does one token's work, not the whole prefix's (000 §15.5.4 "
-            "note i)",
-            run};
+            "with cached keys and values a generation step does one token's work, not the whole prefix's (Lectern's "
+            "cache of projected keys and values; 000 §15.5.4 note i caches the layer inputs)",
+            run,
+            {"--layers"}};
 }
 
 }  // namespace run::experiments

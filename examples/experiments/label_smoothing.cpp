@@ -1,4 +1,4 @@
-// label-smoothing: 001 "Label Smoothing" (after Szegedy et al.): training
+// label-smoothing: 001's full post, "Label Smoothing" (beyond the excerpt; after Szegedy et al.): training
 // against the smoothed target q = (1 - eps) one_hot + eps / (V - 2) elsewhere
 // "hurts perplexity, as the model learns to be more unsure, but improves
 // accuracy and BLEU score". The experiment trains the same Transformer on the
@@ -42,20 +42,21 @@ std::string pm(const Spread& s, double scale, int decimals) {
 }
 
 void run_label_smoothing(const Options& o) {
-    const int seeds = o.quick ? 1 : 4;
+    const int seeds = seeds_or(o, o.quick ? 1 : 4);
     // perplexity[e][s], accuracy[e][s], exact[e][s]
     std::vector<std::vector<double>> perplexity(3), accuracy(3), exact(3);
     Table per_run({"epsilon", "seed", "held-out perplexity", "token accuracy", "exact sequences", "seconds"});
     for (std::size_t e = 0; e < 3; ++e)
         for (int s = 0; s < seeds; ++s) {
             Seq2SeqRun run;
-            run.model.n_layers = 2, run.model.d_model = 32, run.model.d_ff = 64, run.model.heads = 4, run.model.dropout = 0.0;
+            run.model.n_layers = layers_or(o, 2), run.model.d_model = 32, run.model.d_ff = 64, run.model.heads = 4, run.model.dropout = 0.0;
             run.model.max_len = 16;
             run.task = data::SequenceTask::reverse, run.vocab = 11, run.seq_len = 10, run.batch = 32;
             run.steps = o.quick ? 40 : 250, run.warmup = o.quick ? 15 : 100, run.lr_factor = 1.0;
             run.smoothing = kEpsilons[e], run.seed = o.seed + static_cast<std::uint64_t>(s);
             run.eval_sequences = o.quick ? 40 : 300;
-            say("training: reverse with label smoothing {}, seed {}, {} steps ...\n", kEpsilons[e], run.seed, run.steps);
+            say("training: reverse with label smoothing {}, seed {}, N = {} layers, {} steps ...\n", kEpsilons[e],
+                run.seed, run.model.n_layers, run.steps);
             const Seq2SeqResult r = train_seq2seq(run);
             perplexity[e].push_back(std::exp(r.held_out_loss));
             accuracy[e].push_back(r.held_out_token_accuracy);
@@ -100,7 +101,7 @@ void run_label_smoothing(const Options& o) {
     }
     ppl.curves.push_back(p_mean), acc.curves.push_back(a_mean);
     draw(o, "experiments_label_smoothing",
-         plot::Figure{"Label smoothing on reversal: perplexity against accuracy (001)", 2, 1100, 500, {ppl, acc}});
+         plot::Figure{"Label smoothing on reversal: perplexity against accuracy (001's full post)", 2, 1100, 500, {ppl, acc}});
 
     // Perplexity hurt: at every eps > 0 the paired change is positive by more than two standard
     // errors. Accuracy improved: at the better of eps 0.1 and 0.2, the same. One seed (--quick)
@@ -128,9 +129,10 @@ void run_label_smoothing(const Options& o) {
 
 Experiment label_smoothing_experiment() {
     return {"label-smoothing",
-            "label smoothing \"hurts perplexity, as the model learns to be more unsure, but improves accuracy\" (001 "
+            "label smoothing \"hurts perplexity, as the model learns to be more unsure, but improves accuracy\" (001's full post, "
             "\"Label Smoothing\")",
-            run_label_smoothing};
+            run_label_smoothing,
+            {"--seeds", "--layers"}};
 }
 
 }  // namespace run::experiments

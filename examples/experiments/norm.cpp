@@ -39,9 +39,9 @@ struct Arm {
 };
 
 void run(const Options& o) {
-    const int seeds = o.quick ? 1 : 3;
+    const int seeds = seeds_or(o, o.quick ? 1 : 3);
     Seq2SeqRun base;
-    base.model.n_layers = o.quick ? 2 : 6, base.model.d_model = 64, base.model.heads = 4, base.model.d_ff = 128;
+    base.model.n_layers = layers_or(o, o.quick ? 2 : 6), base.model.d_model = 64, base.model.heads = 4, base.model.d_ff = 128;
     base.model.dropout = 0.0;
     base.steps = o.quick ? 10 : 300, base.batch = 32, base.seq_len = 10, base.eval_sequences = o.quick ? 20 : 200;
     const std::int64_t warmup = o.quick ? 4 : 100;
@@ -118,7 +118,8 @@ void run(const Options& o) {
 Experiment norm_experiment() {
     return {"norm", "pre-norm trains a deep Transformer more stably than post-norm, with or without warm-up (003 "
                     "\"Encoder layer\")",
-            run};
+            run,
+            {"--seeds", "--layers"}};
 }
 
 }  // namespace run::experiments

@@ -33,7 +33,7 @@ struct PositionsRun {
 
 Seq2SeqRun configure(const Options& o, data::SequenceTask task, nn::Positions positions) {
     Seq2SeqRun run;
-    run.model.n_layers = 2, run.model.d_model = 32, run.model.d_ff = 64, run.model.heads = 4;
+    run.model.n_layers = layers_or(o, 2), run.model.d_model = 32, run.model.d_ff = 64, run.model.heads = 4;
     run.model.dropout = 0.0, run.model.positions = positions, run.model.max_len = 16;  // K = 8 when concatenated
     run.task = task, run.vocab = 11, run.seq_len = 10, run.batch = 32;
     run.steps = o.quick ? 30 : 700, run.warmup = o.quick ? 10 : 150, run.lr_factor = 1.0;
@@ -82,7 +82,8 @@ void run_positions(const Options& o) {
     Table table({"task", "positions", "final train loss", "held-out loss", "token accuracy", "exact sequences", "seconds"});
     for (auto [task, positions] : plan) {
         const Seq2SeqRun run = configure(o, task, positions);
-        say("training: {} with {} positions, {} steps ...\n", data::name_of(task), nn::positions_name(positions), run.steps);
+        say("training: {} with {} positions, N = {} layers, {} steps ...\n", data::name_of(task),
+            nn::positions_name(positions), run.model.n_layers, run.steps);
         runs.push_back({task, positions, train_seq2seq(run)});
         const Seq2SeqResult& r = runs.back().result;
         table.row({data::name_of(task), nn::positions_name(positions), fmt::format("{:.3f}", final_level(r.train_loss)),
@@ -121,7 +122,8 @@ Experiment positions_experiment() {
     return {"positions",
             "without positions self-attention is permutation-equivariant, so order is lost; every code restores it "
             "(002; 004 §15.5.3; 000/004 adding vs concatenating)",
-            run_positions};
+            run_positions,
+            {"--layers"}};
 }
 
 }  // namespace run::experiments

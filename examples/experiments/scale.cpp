@@ -11,7 +11,8 @@
 // per row, its entropy, its largest weight, and the Frobenius norm of the softmax's Jacobian
 // diag(p) - p p^T at its input, sqrt(S2 - 2 S3 + S2^2) with S_m = sum_j p_j^m. Part 2 trains
 // the copy task at d_k = 16, 64, 256 (one layer, one head, d_model = d_k) with and without the scale
-// (TransformerConfig::scaled_attention).
+// (TransformerConfig::scaled_attention); --d-k, --layers and --seeds change the widths, the layers and
+// the seeds each arm trains from (the held-out losses compared are the means over the seeds).
 #include <cmath>
 
 #include <fmt/format.h>
@@ -93,40 +94,50 @@ void run(const Options& o) {
           {entropy, largest, jacobian}, 0.85});
 
     // Part 2: the copy task with and without the scale.
-    const std::vector<std::int64_t> trained = {16, 64, 256};
+    const std::vector<std::int64_t> trained = o.d_k.empty() ? std::vector<std::int64_t>{16, 64, 256} : o.d_k;
+    const int seeds = seeds_or(o, 1);
     Seq2SeqRun base;
-    base.model.n_layers = 1, base.model.heads = 1, base.model.dropout = 0.0;
+    base.model.n_layers = layers_or(o, 1), base.model.heads = 1, base.model.dropout = 0.0;
     base.lr_factor = 0.5;
     base.steps = o.quick ? 12 : 400, base.warmup = o.quick ? 4 : 100, base.batch = 32, base.seq_len = 10;
     base.eval_sequences = o.quick ? 20 : 200, base.seed = o.seed;
     say("\nPart 2: the copy task (V {}, length {}), N = {} layers, one head, d_model = d_k, d_ff = 2 d_model, "
-        "{} steps of batch {}, Noam factor {} and warm-up {}, seed {}\n",
-        base.vocab, base.seq_len, base.model.n_layers, base.steps, base.batch, base.lr_factor, base.warmup, base.seed);
-    Table train({"d_k", "scaled", "mean train loss", "held-out loss", "token accuracy", "exact", "seconds"});
+        "{} steps of batch {}, Noam factor {} and warm-up {}, seeds {}..{}\n",
+        base.vocab, base.seq_len, base.model.n_layers, base.steps, base.batch, base.lr_factor, base.warmup, base.seed,
+        base.seed + static_cast<std::uint64_t>(seeds) - 1);
+    Table train({"d_k", "scaled", "seed", "mean train loss", "held-out loss", "token accuracy", "exact", "seconds"});
     std::vector<plot::Panel> curves;
-    std::vector<double> mean_loss[2], held_out[2];
+    std::vector<double> held_out[2];  // per trained d_k, the mean over the seeds
     for (std::int64_t dk : trained) {
         plot::LinePlot panel{fmt::format("d_k = {}", dk), "step", fmt::format("training loss ({}-step mean)", o.quick ? 2 : 10), {}, false, true};
         for (bool scaled : {true, false}) {
-            Seq2SeqRun r = base;
-            r.model.d_model = dk, r.model.d_ff = 2 * dk, r.model.scaled_attention = scaled;
-            const Seq2SeqResult res = train_seq2seq(r);
-            mean_loss[scaled].push_back(mean(res.train_loss));
-            held_out[scaled].push_back(res.held_out_loss);
-            train.row({std::to_string(dk), scaled ? "yes" : "no", fmt::format("{:.3f}", mean_loss[scaled].back()),
-                       res.diverged ? "diverged" : fmt::format("{:.3f}", res.held_out_loss),
-                       fmt::format("{:.1f}%", 100 * res.held_out_token_accuracy),
-                       fmt::format("{:.1f}%", 100 * res.held_out_exact), fmt::format("{:.1f}", res.seconds)});
-            panel.curves.push_back(window_means(scaled ? "scaled" : "unscaled", res.steps, res.train_loss, o.quick ? 2 : 10));
+            std::vector<double> losses;  // held out, one per seed
+            for (int s = 0; s < seeds; ++s) {
+                Seq2SeqRun r = base;
+                r.model.d_model = dk, r.model.d_ff = 2 * dk, r.model.scaled_attention = scaled;
+                r.seed = base.seed + static_cast<std::uint64_t>(s);
+                const Seq2SeqResult res = train_seq2seq(r);
+                losses.push_back(res.held_out_loss);
+                train.row({std::to_string(dk), scaled ? "yes" : "no", std::to_string(r.seed),
+                           fmt::format("{:.3f}", mean(res.train_loss)),
+                           res.diverged ? "diverged" : fmt::format("{:.3f}", res.held_out_loss),
+                           fmt::format("{:.1f}%", 100 * res.held_out_token_accuracy),
+                           fmt::format("{:.1f}%", 100 * res.held_out_exact), fmt::format("{:.1f}", res.seconds)});
+                const std::string arm = scaled ? "scaled" : "unscaled";
+                panel.curves.push_back(window_means(seeds > 1 ? fmt::format("{}, seed {}", arm, r.seed) : arm, res.steps,
+                                                    res.train_loss, o.quick ? 2 : 10));
+            }
+            held_out[scaled].push_back(mean(losses));
         }
         curves.push_back(panel);
     }
     train.print();
     draw(o, "experiments_scale_training",
-         {"The copy task with and without the 1/sqrt(d_k) scale (one head, d_model = d_k)", 3, 1200, 420, curves});
+         {"The copy task with and without the 1/sqrt(d_k) scale (one head, d_model = d_k)",
+          static_cast<int>(std::min<std::size_t>(3, curves.size())), 1200, 420, curves});
 
     // The verdict: the unscaled weights sharpen with d_k while the scaled ones do not, and at
-    // every trained d_k the scaled model ends with the lower held-out loss.
+    // every trained d_k the scaled model ends with the lower held-out loss (the mean over the seeds).
     const Sharpness &s16 = by_scale[1].front(), &s512 = by_scale[1].back(), &u16 = by_scale[0].front(),
                     &u512 = by_scale[0].back();
     const bool sharpens = u512.largest > u16.largest + 0.2 && u512.entropy < 0.5 * u16.entropy &&
@@ -152,7 +163,8 @@ Experiment scale_experiment() {
     return {"scale",
             "dividing q.k by sqrt(d_k) keeps P spread and its gradient alive at initialisation, and training "
             "faster (001 footnote; 002 \"Why Use the 1/sqrt(D_K) Scaling?\"; 003)",
-            run};
+            run,
+            {"--seeds", "--d-k", "--layers"}};
 }
 
 }  // namespace run::experiments

@@ -20,7 +20,7 @@ struct Seq2SeqRun {
     // warmup = 0: no warm-up, the constant rate lr_factor.
     std::int64_t warmup = 100;
     double lr_factor = 1.0;
-    double smoothing = 0.0;  // label smoothing of the training loss (001's LabelSmoothing)
+    double smoothing = 0.0;  // label smoothing of the training loss (001's full post, LabelSmoothing)
     std::uint64_t seed = 1;  // of the model (model.seed is set to it), the batches and the held-out set
     std::int64_t eval_sequences = 200;
 };

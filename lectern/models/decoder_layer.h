@@ -12,7 +12,7 @@ using autograd::Tensor;
 
 // What one decoder layer keeps between greedy-decoding steps: its
 // self-attention keys/values so far and the encoder memory's projected
-// keys/values (000 §15.5.4 note i).
+// keys/values (000 §15.5.4 note i keeps the layer's inputs instead: nn::KVCache).
 struct DecoderLayerCache {
     nn::KVCache self_attn, src_attn;
 };

@@ -14,8 +14,8 @@ struct SamplingOptions {
     bool use_cache = true;     // false: recompute the whole window every step (the reference)
 };
 
-// Auto-regressive sampling from a GPT (002 "Decoders: auto-regressively sample
-// the next token"): p(x_t | x_<t) = softmax(logits_t / temperature) restricted
+// Auto-regressive sampling from a GPT (002 "The Big Picture and Takeaways": decoders
+// auto-regressively sample the next token): p(x_t | x_<t) = softmax(logits_t / temperature) restricted
 // to the top_k tokens; draw x_t with `gen` (the same seed gives the same text),
 // append it, repeat. Runs in eval mode without recording a graph.
 //

@@ -43,7 +43,7 @@ struct GPTConfig {
     }
 };
 
-// A decoder-only language model (002 "Decoders (e.g., ChatGPT)"; the layout of
+// A decoder-only language model (002 "The Big Picture and Takeaways", Decoders (e.g., ChatGPT); the layout of
 // nanoGPT / GPT-2):
 //   h_0 = POS(E_tok[x])    E_tok[x] + P[:T] with learned, sinusoidal or binary P; E_tok[x] alone;
 //                          or [E_tok[x] ; P_K[:T]] with E_tok K narrower (nn/make_positional_encoding.h)

@@ -11,7 +11,7 @@ namespace models {
 
 using autograd::Tensor;
 
-// One decoder-only block (002 "Decoders"; nanoGPT's Block), pre-norm; the
+// One decoder-only block (002 "The Big Picture and Takeaways", Decoders; nanoGPT's Block), pre-norm; the
 // equations are above forward() in the .cpp. The attention is causal over the whole prefix, or block-local (block = L > 0:
 // causal within blocks of L positions, 004 §15.6.1). The MLP is a GELU
 // FeedForward, or a MixtureOfExperts (experts > 0, 004 §15.5.7). Dropout acts on the

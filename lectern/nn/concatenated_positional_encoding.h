@@ -5,7 +5,7 @@ namespace nn {
 
 // The sinusoid concatenated to the embeddings instead of added (004 §15.5.3
 // "we can concatenate the word embeddings with a positional embedding"; 000
-// §15.5.3 "we could also concatenate both matrices, but adding takes less space"):
+// §15.5.3 "We could also concatenate both matrix" (sic), "but adding takes less space"):
 //   POS(X) = [X ; P_K],   X [T, D - K] the token embeddings,  P_K [T, K] eq. 15.57 with d = K.
 // The state keeps its width D = d_model: the embeddings are K narrower, so the
 // model has the parameters of the added code less K per vocabulary row, and the

@@ -9,8 +9,9 @@
 namespace nn {
 
 // Keys and values already projected, [B, T, D] (the heads side by side), kept between decoding
-// steps (000 §15.5.4 note i: each layer keeps key_value and concatenates the
-// new token's to it).
+// steps, so a step projects only the new token. 000 §15.5.4 note i keeps the layer's inputs
+// instead (its key_value is X, the new token's input concatenated to it) and projects them all
+// again at every step (docs/notes_to_code.md, the departures).
 struct KVCache {
     Tensor keys, values;
     std::int64_t length() const { return keys.defined() ? keys.size(1) : 0; }

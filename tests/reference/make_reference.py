@@ -365,7 +365,7 @@ def position_cases():
                lambda l: {"y": torch.cat([l["x"], p_k.expand(2, 3, 4)], -1)}, {"start": torch.tensor([2])})
 
 
-# ---- the decoder-only pieces (002 "Decoders"; the GPT's layout as nanoGPT's model.py
+# ---- the decoder-only pieces (002 "The Big Picture and Takeaways", Decoders; the GPT's layout as nanoGPT's model.py
 # writes it: h = h + attn(LN(h)), h = h + mlp(LN(h)), logits = LN(h) W_tok^T).
 
 def gelu(h):  # exact GELU, nanoGPT's nn.GELU()
