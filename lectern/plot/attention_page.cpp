@@ -130,6 +130,7 @@ p.how { margin: 0 0 .8em; color: #555; max-width: 62em; }
 #weights th.position { color: #888; font-weight: normal; text-align: right; }
 #weights th.key { font-family: ui-monospace, monospace; font-weight: normal; }
 #weights td { font-variant-numeric: tabular-nums; white-space: nowrap; }
+#weights td.zero { color: #bbb; }
 #weights .bar { display: inline-block; height: .7em; margin-left: 4px; vertical-align: middle; }
 #grid { border-collapse: collapse; }
 #grid th { font-weight: normal; font-size: .8em; color: #555; padding: 0 4px; }
@@ -293,6 +294,7 @@ function drawReadout() {
     for (const h of heads) {
       const w = weight(state.layer, h, f, s);
       const cell = element("td", {"data-head": h, "data-key": s, "data-weight": w}, row);
+      if (w === 0) cell.className = "zero";  // a masked key: greyed, as nothing is drawn to it
       element("span", {class: "value"}, cell, w.toFixed(3));
       const bar = element("span", {class: "bar"}, cell);
       bar.style.width = `${Math.round(100 * w)}px`;
