@@ -261,7 +261,8 @@ function drawLines() {
       for (let s = 0; s < k.keys.length; ++s) {
         const w = weight(state.layer, h, q, s);
         if (w < 0.005) continue;  // a line of opacity 0.005 cannot be seen
-        element("line", {x1: LEFT, y1: y(q), x2: LEFT + GAP, y2: y(s), stroke: colour(h),
+        const dy = heads.length > 1 ? (h - (heads.length - 1) / 2) * 8 / heads.length : 0;  // heads side by side
+        element("line", {x1: LEFT, y1: y(q) + dy, x2: LEFT + GAP, y2: y(s) + dy, stroke: colour(h),
                          "stroke-opacity": w, "stroke-width": 1 + 4 * w}, lines);
       }
   if (f !== null && heads.length === 1)  // the keys shaded by the weight the focused query gives them
