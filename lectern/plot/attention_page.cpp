@@ -167,7 +167,7 @@ constexpr std::string_view kPageScript = R"html(</script>
 const page = JSON.parse(document.getElementById("attention-data").textContent);
 const state = {kind: 0, layer: 0, head: "all", token: null, hover: null};
 const SVG = "http://www.w3.org/2000/svg";
-const ROW = 22, LEFT = 170, GAP = 150;  // a token's row height; the columns' inner edges
+const ROW = 22, LEFT = 170, GAP = 150;  // a token's row height; the query column's right edge; the gap to the keys
 const PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
                  "#bcbd22", "#17becf"];
 
@@ -180,9 +180,9 @@ function weight(l, h, q, s) {
   const k = kind();
   return k.weights[((l * k.heads + h) * k.queries.length + q) * k.keys.length + s];
 }
+const SVG_TAGS = ["line", "text", "rect", "g", "title"];  // the head view's; "title" is a token's tooltip there
 function element(tag, attributes, parent, text) {
-  const e = tag === "svg" || ["line", "text", "rect", "g", "title"].includes(tag) ? document.createElementNS(SVG, tag)
-                                                                       : document.createElement(tag);
+  const e = SVG_TAGS.includes(tag) ? document.createElementNS(SVG, tag) : document.createElement(tag);
   for (const [name, value] of Object.entries(attributes || {})) e.setAttribute(name, value);
   if (text !== undefined) e.textContent = text;
   if (parent) parent.appendChild(e);
