@@ -34,6 +34,7 @@
 #include "lectern/nn/lr_schedule.h"
 #include "lectern/nn/optim/adamw.h"
 #include "lectern/run/attention_figures.h"
+#include "lectern/run/attention_pages.h"
 #include "lectern/run/checkpoint_flags.h"
 #include "lectern/run/console.h"
 #include "lectern/run/data_parallel_run.h"
@@ -257,7 +258,8 @@ std::vector<double> routing_shares(const models::GPT& model, std::int64_t expert
 
 // What each layer and head attends to over the first characters of the
 // validation text (at most 24, and one block under --block):
-// DIR/attention.{png,svg}, the characters themselves as tick labels.
+// DIR/attention.{png,svg}, the characters themselves as tick labels, and the
+// same weights as a page to explore in a browser, DIR/attention.html.
 void write_attention_figure(const models::GPT& model, const Corpus& c, const Options& o) {
     NoGradGuard no_grad;
     nn::EvalGuard eval(model);
@@ -270,10 +272,13 @@ void write_attention_figure(const models::GPT& model, const Corpus& c, const Opt
     std::vector<Tensor> layers;
     for (std::size_t l = 0; l < model.blocks->size(); ++l)  // [1, H, T, T]; under --block, the first block's
         layers.push_back(narrow((*model.blocks)[l].attn->last_attention(), 0, 0, 1));
-    const auto paths = run::write_figure(
-        o.figures + "/attention",
-        run::attention_grid("char_lm: causal self-attention over the start of the validation text", layers, chars, chars));
-    run::say("attention drawn in {} and {}\n", paths[0], paths[1]);
+    const std::string title = "char_lm: causal self-attention over the start of the validation text";
+    const auto paths = run::write_figure(o.figures + "/attention", run::attention_grid(title, layers, chars, chars));
+    const std::string page = run::write_attention_page(
+        o.figures + "/attention.html",
+        {title, {run::attention_kind("causal self-attention (each character attends to itself and earlier ones)", layers,
+                                     chars, chars)}});
+    run::say("attention drawn in {} and {}, to explore in a browser in {}\n", paths[0], paths[1], page);
 }
 
 // Trains from step 0, or from the checkpoint --resume names, to the last step
@@ -385,7 +390,8 @@ void add_flags(CLI::App& app, Options& o) {
                    "--experts, expert.0 ...: each expert's share of the routing)")
         ->check(run::path_value());
     app.add_option("--figures", o.figures,
-                   "draw the loss curve and the attention over the start of the validation text into this folder (PNG and SVG)")
+                   "draw the loss curve and the attention over the start of the validation text into this folder (PNG and "
+                   "SVG, and the attention as a page to explore in a browser, attention.html)")
         ->check(run::path_value());
 }
 

@@ -252,7 +252,8 @@ void add_flags(CLI::App& app, Options& o, int argc, char** argv) {
     app.add_option("--csv", o.csv, "write the curves (step,loss,lr,eval: the held-out loss) here")
         ->check(run::path_value());
     app.add_option("--figures", o.figures,
-                   "after training, draw the loss curve and the attention maps of a held-out sequence into this folder (PNG and SVG)")
+                   "after training, draw the loss curve and the attention maps of a held-out sequence into this folder (PNG and SVG, and the "
+                   "attention as a page to explore in a browser, attention.html)")
         ->check(run::path_value());
 }
 

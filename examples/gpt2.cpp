@@ -5,11 +5,13 @@
 //   ./build/examples/gpt2 --random                           the 124M shape, random weights (timing)
 //   ./build/examples/gpt2 --weights m.safetensors --fine-tune text.txt --steps 100 --save tuned.safetensors
 //   ./build/examples/gpt2 --resume tuned.safetensors.resume  a stopped fine-tuning, continued
+//   ./build/examples/gpt2 --weights model.safetensors --prompt "The cat sat" --figures figs   its attention, drawn
 //   ./build/examples/gpt2 --help                             every flag
 // The tokenizer is read from --tokenizer, else from the weights' folder when it
 // holds vocab.json and merges.txt, else from the copy in data/gpt2.
 #include <zlib.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <memory>
@@ -22,6 +24,8 @@
 #include "lectern/autograd/autograd.h"
 #include "lectern/data/byte_pair_encoding.h"
 #include "lectern/data/char_corpus.h"  // read_text_file, TokenIds, text_batch
+#include "lectern/run/attention_figures.h"  // subword_label
+#include "lectern/run/attention_pages.h"
 #include "lectern/run/checkpoint_flags.h"
 #include "lectern/run/console.h"
 #include "lectern/run/data_parallel_run.h"
@@ -58,7 +62,7 @@ struct Options {
     double temperature = 0.8;
     std::uint64_t seed = 1;
     run::CommonFlags common;
-    std::string fine_tune, save;
+    std::string fine_tune, save, figures;
     run::CheckpointFlags checkpoint;  // save: the resume state beside --save (kResumeSuffix); no --load
     std::int64_t steps = 100, batch = 4, context = 64;
     double lr = 1e-4, weight_decay = 0.1, clip = 1.0;
@@ -156,6 +160,36 @@ void fine_tune(models::GPT& model, const data::BytePairEncoding& bpe, const Opti
         run::say("{} removed: the fine-tuning it would resume is done\n", o.checkpoint.save);
 }
 
+// What each layer and head attends to over the prompt and the text generated
+// after it (its first 24 tokens, as char_lm draws 24 characters), one forward
+// without the cache, as a page to explore in a browser: DIR/attention.html.
+// Only the page: GPT-2's 12 x 12 heads (124M) would make a heat-map grid of
+// 144 panels, 5520 x 4970 pixels, that no one reads; the page shows one head
+// at a time and the 144 as thumbnails.
+void write_attention_page(const models::GPT& model, const data::BytePairEncoding& bpe,
+                             const std::vector<std::int64_t>& prompt, const std::vector<std::int64_t>& generated,
+                             const std::string& dir) {
+    std::vector<std::int64_t> ids = prompt;
+    ids.insert(ids.end(), generated.begin(), generated.end());
+    ids.resize(std::min<std::size_t>(ids.size(), 24));
+    Tensor x = zeros({1, static_cast<std::int64_t>(ids.size())}, Dtype::int64);
+    std::copy(ids.begin(), ids.end(), x.data<std::int64_t>());
+    {
+        NoGradGuard no_grad;
+        model.forward(x);  // fills each block's attention weights, [1, H, T, T]
+    }
+    std::vector<Tensor> layers;
+    for (std::size_t l = 0; l < model.blocks->size(); ++l) layers.push_back((*model.blocks)[l].attn->last_attention());
+    std::vector<std::string> tokens;
+    for (std::int64_t id : ids) tokens.push_back(run::subword_label(bpe.decode({id})));
+    const std::string title = fmt::format("GPT-2: causal self-attention over the prompt and {} generated tokens",
+                                          ids.size() - std::min(ids.size(), prompt.size()));
+    run::say("attention to explore in a browser: {}\n",
+             run::write_attention_page(dir + "/attention.html",
+                                       {title, {run::attention_kind("causal self-attention (each token attends to itself "
+                                                                    "and earlier ones)", layers, tokens, tokens)}}));
+}
+
 int work(const Options& o, const nn::RunRecord& flags, const std::vector<std::string>& adopted) {
     const distributed::Communicator& comm = distributed::Communicator::world();
     if (o.fine_tune.empty() && !comm.is_root()) return 0;  // generating alone is rank 0's work
@@ -207,6 +241,7 @@ int work(const Options& o, const nn::RunRecord& flags, const std::vector<std::st
                   o.seed, o.prompt, bpe.decode(out));
     run::say("{} prompt tokens, {} new in {:.2f} s: {:.1f} tokens/s with the KV cache\n", prompt.size(), out.size(),
                   seconds, static_cast<double>(out.size()) / seconds);
+    if (!o.figures.empty()) write_attention_page(*model, bpe, prompt, out, o.figures);
     return 0;
 }
 
@@ -240,6 +275,10 @@ void add_flags(CLI::App& app, Options& o) {
     app.add_option("--resume", o.checkpoint.resume,
                    "continue the fine-tuning saved in FILE" + kResumeSuffix + ", to the same --save FILE as a run "
                    "never stopped (its flags are adopted; --save defaults to FILE)")
+        ->check(run::path_value());
+    app.add_option("--figures", o.figures,
+                   "draw the attention over the prompt and the generated text (their first 24 tokens) into this "
+                   "folder, as a page to explore in a browser: attention.html")
         ->check(run::path_value());
     app.add_option("--steps", o.steps, "fine-tuning steps")->check(CLI::Range(1, 10000000));
     app.add_option("--batch", o.batch, "fine-tuning windows per step")->check(CLI::Range(1, 4096));
@@ -299,6 +338,7 @@ void check_flags(CLI::App& app, Options& o, std::vector<std::string>& adopted) {
     run::register_input(o.fine_tune);
     run::check_output_file("--save", o.save);
     run::check_output_file("--save", o.checkpoint.save);
+    run::check_output_folder("--figures", o.figures);
     if (const auto c = planned_config(o))
         run::require_memory("--batch", memory_estimate(o, *c), !o.fine_tune.empty());
     try {

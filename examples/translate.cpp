@@ -36,6 +36,7 @@
 #include "lectern/nn/lr_schedule.h"
 #include "lectern/nn/optim/adam.h"
 #include "lectern/run/attention_figures.h"
+#include "lectern/run/attention_pages.h"
 #include "lectern/run/checkpoint_flags.h"
 #include "lectern/run/console.h"
 #include "lectern/run/data_parallel_run.h"
@@ -345,19 +346,10 @@ void train(models::Transformer& model, const Corpus& c, const Options& o, const 
     loop.finish({fmt::format("translate {}: loss and learning rate", o.task), "", "validation"}, "", o.figures);
 }
 
-// Spaces shown as ␣ so that a subword's leading space is seen on the axis; a
-// byte of a character that the subword holds only part of (byte-level BPE
-// may cut a ’ in two) as \xNN.
-std::string subword_label(const std::string& token) {
-    std::string out;
-    for (char ch : data::repair_utf8(token, [](unsigned char b) { return fmt::format("\\x{:02X}", b); }))
-        out += ch == ' ' ? std::string("␣") : ch == '\n' ? std::string("↵") : std::string(1, ch);
-    return out;
-}
-
 // The cross-attention of one test verse the model translated itself: for each
 // output subword (down), the weights P_{t,s} (002 "The Weighting Coefficients P"; the alpha of 004 §15.4.6 eq. 15.50) over the source
-// subwords (across), one panel per layer and head.
+// subwords (across), one panel per layer and head; and the same weights as a page to
+// explore in a browser.
 void write_cross_attention(models::Transformer& model, const Corpus& c, const Options& o) {
     std::size_t pick = 0;  // the first test verse of 10 to 24 source subwords: a readable figure
     for (std::size_t i = 0; i < c.test.examples.size(); ++i)
@@ -382,10 +374,10 @@ void write_cross_attention(models::Transformer& model, const Corpus& c, const Op
     for (std::size_t l = 0; l < model.decoder->layers->size(); ++l)
         cross.push_back((*model.decoder->layers)[l].src_attn->last_attention());
     std::vector<std::string> queries, keys;
-    for (std::int64_t id : y) queries.push_back(subword_label(c.vocab.token(id)));
-    for (std::int64_t id : one.examples[0].src) keys.push_back(subword_label(c.vocab.token(id)));
-    plot::Figure f = run::attention_grid(fmt::format("Cross-attention of {} ({})", one.pairs[0].ref, o.task), cross,
-                                         queries, keys);
+    for (std::int64_t id : y) queries.push_back(run::subword_label(c.vocab.token(id)));
+    for (std::int64_t id : one.examples[0].src) keys.push_back(run::subword_label(c.vocab.token(id)));
+    const std::string title = fmt::format("Cross-attention of {} ({})", one.pairs[0].ref, o.task);
+    plot::Figure f = run::attention_grid(title, cross, queries, keys);
     for (plot::Panel& panel : f.panels) {
         auto& m = std::get<plot::HeatMap>(panel);
         m.x_label = "source subword (KJV)";
@@ -393,6 +385,9 @@ void write_cross_attention(models::Transformer& model, const Corpus& c, const Op
     }
     run::say("{} ({}): {}\n  translated: {}\n", one.pairs[0].ref, o.task, one.pairs[0].source, out.texts[0]);
     for (const std::string& path : run::write_figure(o.figures + "/cross_attention", f)) run::say("  {}\n", path);
+    run::say("  {}\n", run::write_attention_page(o.figures + "/cross_attention.html",
+                                                  {title, {run::attention_kind("cross-attention (output subwords attend to "
+                                                                               "the KJV's subwords)", cross, queries, keys)}}));
 }
 
 void evaluate(models::Transformer& model, const Corpus& c, const Options& o) {
@@ -450,7 +445,8 @@ void add_flags(CLI::App& app, Options& o, int argc, char** argv) {
     app.add_option("--show", o.show, "test translations to print")->check(CLI::Range(0, 100));
     run::add_checkpoint_flags(app, o.checkpoint, "the model, its BPE merges, Adam's state, the curves");
     app.add_option("--figures", o.figures,
-                   "draw the loss curve and the cross-attention of a translated test verse into this folder (PNG and SVG)")
+                   "draw the loss curve and the cross-attention of a translated test verse into this folder (PNG and SVG, "
+                   "and as a page to explore in a browser, cross_attention.html)")
         ->check(run::path_value());
 }
 

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "lectern/run/attention_pages.h"
+#include "lectern/data/repair_utf8.h"
 #include "lectern/run/figure_files.h"
 #include "lectern/nn/attention_mask.h"
 
@@ -16,6 +18,13 @@ std::string visible_token(const std::string& token) {
     if (token == "\n") return "↵";
     if (token == "\t") return "⇥";
     return token;
+}
+
+std::string subword_label(const std::string& token) {
+    std::string out;
+    for (char ch : data::repair_utf8(token, [](unsigned char b) { return fmt::format("\\x{:02X}", b); }))
+        out += ch == ' ' ? std::string("␣") : ch == '\n' ? std::string("↵") : std::string(1, ch);
+    return out;
 }
 
 plot::Figure attention_grid(const std::string& title, const std::vector<Tensor>& layers,
@@ -85,6 +94,13 @@ std::vector<std::string> write_attention_figures(models::Transformer& model, con
                          target, target));
     write("cross_attention",
           attention_grid("Copy task: cross-attention (output tokens attend to source tokens)", cross, target, source));
+    written.push_back(write_attention_page(
+        dir + "/attention.html",
+        {"Copy task: the attention of one held-out sequence",
+         {attention_kind("encoder self-attention (source tokens attend to source tokens)", encoder_self, source, source),
+          attention_kind("decoder self-attention (masked: each output token sees only earlier ones)", decoder_self, target,
+                         target),
+          attention_kind("cross-attention (output tokens attend to source tokens)", cross, target, source)}}));
     return written;
 }
 
