@@ -1,0 +1,23 @@
+#pragma once
+// Lectern's models: the Transformer, the ViT, GPT and GPT-2, decoding and sampling: everything
+// in namespace models (and, through it, nn and autograd).
+#include "lectern/nn/nn.h"
+#include "lectern/models/attention_rollout.h"
+#include "lectern/models/beam_search.h"
+#include "lectern/models/decoder.h"
+#include "lectern/models/decoder_layer.h"
+#include "lectern/models/encoder.h"
+#include "lectern/models/encoder_layer.h"
+#include "lectern/models/generate.h"
+#include "lectern/models/generator.h"
+#include "lectern/models/gpt.h"
+#include "lectern/models/gpt2.h"
+#include "lectern/models/gpt2_config.h"
+#include "lectern/models/gpt_block.h"
+#include "lectern/models/greedy_decode.h"
+#include "lectern/models/masked_language_model.h"
+#include "lectern/models/patch_embedding.h"
+#include "lectern/models/text_classifier.h"
+#include "lectern/models/token_pooling.h"
+#include "lectern/models/transformer.h"
+#include "lectern/models/vit.h"
