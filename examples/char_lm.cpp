@@ -27,7 +27,6 @@
 #include "lectern/autograd/autograd.h"
 #include "lectern/data/char_corpus.h"
 #include "lectern/data/text_tokens.h"
-#include "lectern/data/train_bpe.h"
 #include "lectern/models/generate.h"
 #include "lectern/models/gpt.h"
 #include "lectern/nn/loss.h"
@@ -40,6 +39,7 @@
 #include "lectern/run/expert_routing_figure.h"
 #include "lectern/run/figure_files.h"
 #include "lectern/run/flags.h"
+#include "lectern/run/learn_subwords.h"
 #include "lectern/run/load_or_train.h"
 #include "lectern/run/memory_budget.h"
 #include "lectern/run/model_flags.h"
@@ -130,11 +130,8 @@ data::TextTokens text_tokens(const Options& o, const std::string& bytes, const n
     if (o.tokens == "characters") return data::TextTokens::characters(data::CharVocab::of_utf8(bytes));
     auto head = static_cast<std::size_t>(static_cast<double>(bytes.size()) * (1 - o.val_fraction));
     while (head > 0 && head < bytes.size() && (static_cast<unsigned char>(bytes[head]) & 0xC0) == 0x80) --head;  // a whole character
-    const auto start = std::chrono::steady_clock::now();
-    data::TextTokens t = data::TextTokens::subwords(data::train_bpe(std::string_view(bytes).substr(0, head), o.bpe_vocab));
-    run::say("learnt {} byte-pair merges from the first {} bytes in {:.1f} s\n", t.size() - 256, head,
-                  std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    return t;
+    return data::TextTokens::subwords(run::learn_subwords(std::string_view(bytes).substr(0, head), o.bpe_vocab,
+                                                          "--bpe-vocab", fmt::format("the first {} bytes", head)));
 }
 
 // The text, its tokens, and the train/validation split.

@@ -50,6 +50,7 @@
 #include "lectern/run/data_parallel_run.h"
 #include "lectern/run/figure_files.h"
 #include "lectern/run/flags.h"
+#include "lectern/run/learn_subwords.h"
 #include "lectern/run/load_or_train.h"
 #include "lectern/run/loss_curve_figure.h"
 #include "lectern/run/memory_budget.h"
@@ -143,7 +144,9 @@ Tokenizer make_tokenizer(const Options& o, const std::vector<data::LabelledText>
     }
     std::string bpe_text;
     for (const auto& t : texts) bpe_text += t.text + "\n";
-    auto bpe = std::make_shared<data::BytePairEncoding>(data::train_bpe(bpe_text, o.tokens == "bpe" ? o.bpe_vocab : 256));
+    auto bpe = std::make_shared<data::BytePairEncoding>(
+        o.tokens == "bpe" ? run::learn_subwords(bpe_text, o.bpe_vocab, "--bpe-vocab", fmt::format("the {} fortunes", which))
+                          : data::train_bpe(bpe_text, 256));
     return {bpe->vocab_size(), [bpe](const std::string& text) { return bpe->encode(text); },
             o.tokens == "bpe" ? fmt::format("byte-level BPE, {} merges learnt on the {} fortunes", bpe->merges().size(), which)
                               : std::string("characters (UTF-8 bytes)")};

@@ -26,7 +26,6 @@
 #include "lectern/data/seq2seq_batch.h"
 #include "lectern/data/sword_module.h"
 #include "lectern/data/text_tokens.h"
-#include "lectern/data/train_bpe.h"
 #include "lectern/data/verse_corpus.h"
 #include "lectern/models/beam_search.h"
 #include "lectern/models/greedy_decode.h"
@@ -42,6 +41,7 @@
 #include "lectern/run/figure_files.h"
 #include "lectern/run/flags.h"
 #include "lectern/run/interruption.h"
+#include "lectern/run/learn_subwords.h"
 #include "lectern/run/load_or_train.h"
 #include "lectern/run/memory_budget.h"
 #include "lectern/run/model_flags.h"
@@ -184,8 +184,8 @@ Corpus load_corpus(const Options& o, const nn::RunRecord& saved) {
     } else {
         std::string text;
         for (const data::VersePair& p : train) text += p.source + "\n" + p.target + "\n";
-        run::timed("BPE merges learnt from the training verses",
-                   [&] { c.vocab.bpe = data::TextTokens::subwords(data::train_bpe(text, o.vocab)); });
+        c.vocab.bpe = data::TextTokens::subwords(
+            run::learn_subwords(text, o.vocab, "--vocab", fmt::format("the {} training verses", train.size())));
     }
     std::vector<data::VersePair> validation = c.verses.validation;
     if (o.eval_verses > 0 && o.eval_verses < static_cast<std::int64_t>(validation.size()))

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <random>
 #include <sstream>
 
@@ -138,6 +139,72 @@ TEST_CASE("train_bpe learns aa, ab, then aaab on \"aaabdaaabac\", and is determi
     auto spaced = data::train_bpe("aa aa aa", 257);
     CHECK(spaced.merges() == std::vector<std::pair<std::int64_t, std::int64_t>>{{97, 97}});
     CHECK_THROWS_WITH(data::train_bpe("x", 255), Catch::Contains("vocab_size 255 < 256"));
+}
+
+namespace {
+
+// train_bpe's definition, as slowly as it reads: every step recounts every adjacent pair of every
+// distinct piece and merges the most frequent (ties: the smaller pair) everywhere.
+std::vector<std::pair<std::int64_t, std::int64_t>> recounted_merges(std::string_view text, std::int64_t vocab_size) {
+    std::map<std::string_view, std::int64_t> piece_count;
+    for (std::string_view piece : data::pretokenize(text)) ++piece_count[piece];
+    std::vector<std::pair<std::vector<std::int64_t>, std::int64_t>> words;
+    for (const auto& [piece, count] : piece_count)
+        words.push_back({std::vector<std::int64_t>(piece.begin(), piece.end()), count});
+    for (auto& w : words)
+        for (auto& id : w.first) id = static_cast<unsigned char>(id);
+    std::vector<std::string> tokens;
+    std::map<std::string, std::int64_t> id_of;
+    for (int b = 0; b < 256; ++b) tokens.emplace_back(1, static_cast<char>(b)), id_of[tokens.back()] = b;
+    std::vector<std::pair<std::int64_t, std::int64_t>> merges;
+    while (static_cast<std::int64_t>(tokens.size()) < vocab_size) {
+        std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> pair_count;
+        for (const auto& [word, count] : words)
+            for (std::size_t i = 0; i + 1 < word.size(); ++i) pair_count[{word[i], word[i + 1]}] += count;
+        if (pair_count.empty()) break;
+        auto best = pair_count.begin();
+        for (auto it = pair_count.begin(); it != pair_count.end(); ++it)
+            if (it->second > best->second) best = it;
+        auto [a, b] = best->first;
+        auto [at, is_new] = id_of.emplace(tokens[a] + tokens[b], static_cast<std::int64_t>(tokens.size()));
+        if (is_new) tokens.push_back(at->first);
+        merges.emplace_back(a, b);
+        for (auto& [word, count] : words) {
+            std::vector<std::int64_t> merged;
+            for (std::size_t i = 0; i < word.size();) {
+                bool join = i + 1 < word.size() && word[i] == a && word[i + 1] == b;
+                merged.push_back(join ? at->second : word[i]);
+                i += join ? 2 : 1;
+            }
+            word = merged;
+        }
+    }
+    return merges;
+}
+
+}  // namespace
+
+// The text mixes words drawn from a few syllables (many ties, repeated letters as in "aaa", merges
+// that rebuild bytes another pair already made) and runs of bytes that are not UTF-8.
+TEST_CASE("train_bpe's kept counts make the merges of recounting every pair at every step", "[data]") {
+    std::mt19937 gen(5);
+    const std::vector<std::string> syllables = {"a", "aa", "ab", "ba", "the", "he", "t", "\xC3\xA9", "\xFF", "s"};
+    std::string text;
+    for (int w = 0; w < 3000; ++w) {
+        text += gen() % 4 == 0 ? "\n" : " ";
+        for (unsigned s = 0, n = 1 + gen() % 4; s < n; ++s) text += syllables[gen() % syllables.size()];
+    }
+    for (std::int64_t vocab : {256, 300, 700, 5000}) {
+        INFO("vocab_size " << vocab);
+        auto merges = data::train_bpe(text, vocab).merges();
+        CHECK(merges == recounted_merges(text, vocab));
+        if (vocab == 5000) CHECK(merges.size() < 5000 - 256);  // the text runs out of pairs first
+    }
+    std::vector<std::pair<std::int64_t, std::int64_t>> told;
+    auto bpe = data::train_bpe(text, 300, [&](std::int64_t made, std::int64_t wanted) { told.emplace_back(made, wanted); });
+    REQUIRE(told.size() == 44);
+    CHECK(told.front() == std::pair<std::int64_t, std::int64_t>{1, 44});
+    CHECK(told.back() == std::pair<std::int64_t, std::int64_t>{44, 44});
 }
 
 TEST_CASE("a trained tokenizer saved in GPT-2's format reads back the same", "[io]") {
