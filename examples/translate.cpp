@@ -170,8 +170,10 @@ std::vector<data::VersePair> every_kth(const std::vector<data::VersePair>& all, 
 Corpus load_corpus(const Options& o, const nn::RunRecord& saved) {
     const Task& task = task_named(o.task);
     Corpus c;
-    c.verses = data::pair_verses(data::read_sword_module(task.source_module), data::read_sword_module(task.target_module),
-                                 data::default_held_out_books());
+    // The source first, then the target: a damaged source is named before the target is read.
+    const std::vector<data::Verse> source = data::read_sword_module(task.source_module);
+    const std::vector<data::Verse> target = data::read_sword_module(task.target_module);
+    c.verses = data::pair_verses(source, target, data::default_held_out_books());
     run::say("{}: {} and {} verses, {} paired ({} train, {} validation: Ruth, Philippians; {} test: Esther, Jonah, "
              "James), {} without a partner, {} with an empty side skipped\n",
              task.description, c.verses.source_verses, c.verses.target_verses,
