@@ -26,11 +26,13 @@
 #include "lectern/run/console.h"
 #include "lectern/run/data_parallel_run.h"
 #include "lectern/run/flags.h"
+#include "lectern/run/interruption.h"
 #include "lectern/run/load_or_train.h"
 #include "lectern/run/memory_budget.h"
 #include "lectern/run/output_files.h"
 #include "lectern/run/program.h"
 #include "lectern/run/run_state.h"
+#include "lectern/run/streamed_text.h"
 #include "lectern/run/training_loop.h"
 #include "lectern/models/generate.h"
 #include "lectern/models/gpt2.h"
@@ -215,16 +217,25 @@ int work(const Options& o, const nn::RunRecord& flags, const std::vector<std::st
     if (!comm.is_root()) return 0;  // rank 0 samples from the model every rank holds
 
     const std::vector<std::int64_t> prompt = prepared.prompt.empty() ? prompt_tokens(o, bpe, c) : prepared.prompt;
+    if (run::stop_signal()) return 0;  // stopped while loading: run_program exits 128 + signal
+    // Each token is printed as it is drawn; a stop signal (Ctrl-C) ends the
+    // text there, what was printed stays, and the program exits 128 + signal.
+    run::StreamedText text;
     models::SamplingOptions so{.max_new_tokens = o.tokens, .temperature = o.temperature, .top_k = o.top_k,
-                               .end_token = -1, .use_cache = true};
+                               .end_token = -1, .use_cache = true, .on_token = [&](std::int64_t token) {
+                                   text.add(bpe.token(token));
+                                   return run::stop_signal() == 0;
+                               }};
     Generator gen(o.seed);
+    run::say("--- up to {} tokens (temperature {}, top-k {}, seed {}) ---\n", o.tokens, o.temperature, o.top_k, o.seed);
+    text.add(o.prompt);
     start = std::chrono::steady_clock::now();
     std::vector<std::int64_t> out = models::generate(*model, prompt, so, gen);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    run::say("--- {} tokens (temperature {}, top-k {}, seed {}) ---\n{}{}\n---\n", out.size(), o.temperature, o.top_k,
-                  o.seed, o.prompt, bpe.decode(out));
-    run::say("{} prompt tokens, {} new in {:.2f} s: {:.1f} tokens/s with the KV cache\n", prompt.size(), out.size(),
-                  seconds, static_cast<double>(out.size()) / seconds);
+    text.finish();
+    run::say("\n---\n{} prompt tokens, {} new in {:.2f} s: {:.1f} tokens/s with the KV cache{}\n", prompt.size(),
+             out.size(), seconds, static_cast<double>(out.size()) / seconds,
+             run::stop_signal() ? fmt::format("; stopped by {}", run::signal_name(run::stop_signal())) : "");
     return 0;
 }
 

@@ -19,6 +19,7 @@
 #include "lectern/run/recorded_flags.h"
 #include "lectern/run/run_state.h"
 #include "lectern/run/step_boundary.h"
+#include "lectern/run/streamed_text.h"
 
 namespace fs = std::filesystem;
 
@@ -169,4 +170,19 @@ TEST_CASE("a preset is read from the command line, else from the checkpoint resu
     CHECK(chosen({"p", "--load", ckpt.c_str()}) == "quick");
     CHECK(chosen({"p", "--resume", ckpt.c_str(), "--preset", "long"}) == "long");  // the refusal is the checks' job
     CHECK(chosen({"p", "--resume", dir.file("missing.ckpt").c_str()}) == "default");
+}
+
+// A byte-level token may end inside a character: "é" is C3 A9, and GPT-2 has tokens of one of them.
+TEST_CASE("streamed text holds back the bytes of a character a token split, and nothing else", "[run]") {
+    using run::StreamedText;
+    CHECK(StreamedText::complete_prefix("") == 0);
+    CHECK(StreamedText::complete_prefix("caf") == 3);
+    CHECK(StreamedText::complete_prefix("caf\xC3") == 3);
+    CHECK(StreamedText::complete_prefix("caf\xC3\xA9") == 5);
+    CHECK(StreamedText::complete_prefix("\xE2\x82") == 0);          // two bytes of the euro sign's three
+    CHECK(StreamedText::complete_prefix("\xE2\x82\xAC") == 3);
+    CHECK(StreamedText::complete_prefix("a\xF0\x9F\x98") == 1);      // three of an emoji's four
+    CHECK(StreamedText::complete_prefix("a\xF0\x9F\x98\x80") == 5);
+    CHECK(StreamedText::complete_prefix("\xFF") == 1);               // never a character: nothing to wait for
+    CHECK(StreamedText::complete_prefix("\x80\x80") == 2);
 }
