@@ -22,6 +22,7 @@
 // tokenizer is not saved: it is learnt again from the fortunes, which must be
 // those the run read (their digest is recorded and checked).
 #include <algorithm>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <numeric>
@@ -700,6 +701,11 @@ void check_flags(CLI::App& app, Options& o, nn::RunRecord& saved, std::vector<st
     if (sorted.front().empty()) throw CLI::ValidationError("--categories", "an empty name between two commas");
     if (auto it = std::adjacent_find(sorted.begin(), sorted.end()); it != sorted.end())
         throw CLI::ValidationError("--categories", fmt::format("'{}' is named twice", *it));
+    std::error_code ec;
+    if (std::filesystem::is_directory(o.fortunes, ec))  // a missing folder: the work names the package to install
+        for (const std::string& category : category_list(o.categories))
+            if (std::string missing = data::missing_fortune_file(o.fortunes, category); !missing.empty())
+                throw CLI::ValidationError("--categories", missing);
     run::require_batch_per_rank("--batch", o.batch);
     run::check_run_outputs(o.checkpoint.save, "", o.figures);
     run::require_memory("--batch", memory_estimate(o, o.checkpoint.load.empty()), o.checkpoint.load.empty());
