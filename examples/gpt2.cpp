@@ -30,6 +30,7 @@
 #include "lectern/run/load_or_train.h"
 #include "lectern/run/memory_budget.h"
 #include "lectern/run/output_files.h"
+#include "lectern/run/output_lock.h"
 #include "lectern/run/program.h"
 #include "lectern/run/run_state.h"
 #include "lectern/run/streamed_text.h"
@@ -328,6 +329,7 @@ void check_flags(CLI::App& app, Options& o, std::vector<std::string>& adopted, P
     run::register_input(o.fine_tune);
     run::check_output_file("--save", o.save);
     run::check_output_file("--save", o.checkpoint.save);
+    run::lock_output("--save", o.save);  // the weights and the resume state beside them
     try {
         data::decode_utf8(o.prompt);
     } catch (const data::DatasetError&) {
