@@ -27,7 +27,6 @@
 #include "lectern/autograd/autograd.h"
 #include "lectern/data/char_corpus.h"
 #include "lectern/data/text_tokens.h"
-#include "lectern/data/train_bpe.h"
 #include "lectern/models/generate.h"
 #include "lectern/models/gpt.h"
 #include "lectern/nn/loss.h"
@@ -41,11 +40,14 @@
 #include "lectern/run/expert_routing_figure.h"
 #include "lectern/run/figure_files.h"
 #include "lectern/run/flags.h"
+#include "lectern/run/interruption.h"
+#include "lectern/run/learn_subwords.h"
 #include "lectern/run/load_or_train.h"
 #include "lectern/run/memory_budget.h"
 #include "lectern/run/model_flags.h"
 #include "lectern/run/output_files.h"
 #include "lectern/run/program.h"
+#include "lectern/run/streamed_text.h"
 #include "lectern/run/training_loop.h"
 
 using namespace autograd;
@@ -131,11 +133,8 @@ data::TextTokens text_tokens(const Options& o, const std::string& bytes, const n
     if (o.tokens == "characters") return data::TextTokens::characters(data::CharVocab::of_utf8(bytes));
     auto head = static_cast<std::size_t>(static_cast<double>(bytes.size()) * (1 - o.val_fraction));
     while (head > 0 && head < bytes.size() && (static_cast<unsigned char>(bytes[head]) & 0xC0) == 0x80) --head;  // a whole character
-    const auto start = std::chrono::steady_clock::now();
-    data::TextTokens t = data::TextTokens::subwords(data::train_bpe(std::string_view(bytes).substr(0, head), o.bpe_vocab));
-    run::say("learnt {} byte-pair merges from the first {} bytes in {:.1f} s\n", t.size() - 256, head,
-                  std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    return t;
+    return data::TextTokens::subwords(run::learn_subwords(std::string_view(bytes).substr(0, head), o.bpe_vocab,
+                                                          "--bpe-vocab", fmt::format("the first {} bytes", head)));
 }
 
 // The text, its tokens, and the train/validation split.
@@ -221,25 +220,32 @@ std::string loss_text(const Corpus& c, double val) {
 }
 
 struct Sample {
-    std::string text;
+    std::vector<std::int64_t> tokens;  // what the model was given, then what it drew
+    std::size_t prompt_length;
     double seconds;
-    std::int64_t tokens;
 };
 
-Sample sample(const models::GPT& model, const Corpus& c, const Options& o, std::uint64_t seed, bool use_cache = true) {
-    std::vector<std::int64_t> prompt = c.tokens->encode(c.start + o.prompt);
+// Draws a sample with the KV cache and prints it under `title` as it is drawn;
+// a stop signal (Ctrl-C) ends it there, and what was printed stays.
+Sample sample(const models::GPT& model, const Corpus& c, const Options& o, std::uint64_t seed, const std::string& title) {
+    Sample s{c.tokens->encode(c.start + o.prompt), 0, 0};
+    s.prompt_length = s.tokens.size();
+    run::StreamedText text;
     models::SamplingOptions so{.max_new_tokens = o.sample_chars, .temperature = o.temperature, .top_k = o.top_k,
-                               .end_token = c.stop, .use_cache = use_cache};
+                               .end_token = c.stop, .use_cache = true, .on_token = [&](std::int64_t token) {
+                                   if (token != c.stop) text.add(c.tokens->decode({token}));  // not the separator that ends it
+                                   return run::stop_signal() == 0;
+                               }};
     Generator gen(seed);
+    run::say("--- {} ---\n", title);
+    text.add(o.prompt);
     auto start = std::chrono::steady_clock::now();
-    std::vector<std::int64_t> out = models::generate(model, prompt, so, gen);
-    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (!out.empty() && out.back() == c.stop) out.pop_back();  // the separator that ended it
-    return {o.prompt + c.tokens->decode(out), seconds, static_cast<std::int64_t>(out.size())};
-}
-
-void print_sample(const std::string& title, const Sample& s) {
-    run::say("--- {} ---\n{}\n---\n", title, s.text);
+    std::vector<std::int64_t> out = models::generate(model, s.tokens, so, gen);
+    s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    text.finish();
+    run::say("\n---\n");
+    s.tokens.insert(s.tokens.end(), out.begin(), out.end());
+    return s;
 }
 
 // Each expert's share of this step's token-to-expert assignments, over every MoE layer.
@@ -315,8 +321,7 @@ void train(models::GPT& model, const Corpus& c, const Options& o, const nn::RunR
                  static_cast<double>(train_tokens) / train_seconds);
         loop.curve("val").emplace_back(static_cast<double>(step), val);
         const std::uint64_t seed = o.seed + static_cast<std::uint64_t>(epoch);
-        print_sample(fmt::format("sample after epoch {} (temperature {}, seed {})", epoch, o.temperature, seed),
-                     sample(model, c, o, seed));
+        sample(model, c, o, seed, fmt::format("sample after epoch {} (temperature {}, seed {})", epoch, o.temperature, seed));
     };
     const auto last_start = static_cast<std::int64_t>(c.train().size()) - o.context - 1;
     const auto [first, last] = loop.share(o.batch);  // this rank's windows of every batch
@@ -469,13 +474,23 @@ int work(const Options& o, const nn::RunRecord& flags, const nn::RunRecord& save
     if (!comm.is_root()) return 0;  // rank 0 evaluates the model every rank holds
     double val = validation_loss(*model, corpus, o);
     if (!o.figures.empty()) write_attention_figure(*model, corpus, o);
-    Sample final = sample(*model, corpus, o, o.seed);
-    Sample again = sample(*model, corpus, o, o.seed, /*use_cache=*/false);  // the same text, recomputed
-    print_sample(fmt::format("sample (temperature {}, top-k {}, seed {})", o.temperature, o.top_k, o.seed), final);
+    const Sample final = sample(*model, corpus, o, o.seed,
+                                fmt::format("sample (temperature {}, top-k {}, seed {})", o.temperature, o.top_k, o.seed));
     run::say("validation loss {}\n", loss_text(corpus, val));
-    run::say("sampling: {:.0f} tok/s with the KV cache, {:.0f} tok/s recomputing the window ({})\n",
-               static_cast<double>(final.tokens) / final.seconds, static_cast<double>(again.tokens) / again.seconds,
-               final.text == again.text ? "same text" : "TEXTS DIFFER");
+    if (run::stop_signal()) return 0;  // run_program exits 128 + signal
+    // The cache's self-check: the sample fed again, each window with the cache
+    // and recomputed. Their logits differ by float32's rounding, which can flip
+    // a draw near a tie, so two samples' texts could differ with a sound cache.
+    const auto start = std::chrono::steady_clock::now();
+    const double difference = models::cache_logit_difference(*model, final.tokens, final.prompt_length);
+    const double check_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const auto drawn = static_cast<double>(final.tokens.size() - final.prompt_length);
+    constexpr double kRounding = 1e-3;  // a thousandth of a nat: rounding, not a stale key or value
+    run::say("sampling: {:.0f} tok/s with the KV cache, {:.0f} tok/s recomputing the window as well; the cache's "
+             "logits {} recomputation's\n",
+             drawn / final.seconds, drawn / check_seconds,
+             difference <= kRounding ? fmt::format("equal, to {:.1e},", difference)
+                                     : fmt::format("DIFFER by {:.3g} from", difference));
     return 0;
 }
 

@@ -30,11 +30,14 @@
 #include "lectern/run/console.h"
 #include "lectern/run/data_parallel_run.h"
 #include "lectern/run/flags.h"
+#include "lectern/run/interruption.h"
 #include "lectern/run/load_or_train.h"
 #include "lectern/run/memory_budget.h"
 #include "lectern/run/output_files.h"
+#include "lectern/run/output_lock.h"
 #include "lectern/run/program.h"
 #include "lectern/run/run_state.h"
+#include "lectern/run/streamed_text.h"
 #include "lectern/run/training_loop.h"
 #include "lectern/models/generate.h"
 #include "lectern/models/gpt2.h"
@@ -190,7 +193,28 @@ void write_attention_page(const models::GPT& model, const data::BytePairEncoding
                                                                     "and earlier ones)", layers, tokens, tokens)}}));
 }
 
-int work(const Options& o, const nn::RunRecord& flags, const std::vector<std::string>& adopted) {
+// The tokens generation continues: the prompt's, or GPT-2's start of a document
+// for an empty one. Refused when the model's context cannot hold them and one
+// new token (encoding costs O(L log L) in the longest word, so a prompt of
+// 120,000 letters is counted in milliseconds).
+std::vector<std::int64_t> prompt_tokens(const Options& o, const data::BytePairEncoding& bpe, const models::GPTConfig& c) {
+    std::vector<std::int64_t> prompt = bpe.encode(o.prompt);
+    if (prompt.empty() && c.vocab != 50257) throw CLI::ValidationError("--prompt", "is empty: give a text to continue");
+    if (prompt.empty()) prompt = {50256};  // <|endoftext|>: GPT-2's start of a document
+    if (static_cast<std::int64_t>(prompt.size()) >= c.context)
+        throw CLI::ValidationError("--prompt", fmt::format("its {} tokens leave no room for a new one in the "
+                                                           "model's context of {}", prompt.size(), c.context));
+    return prompt;
+}
+
+// What check_flags read and work need: the tokenizer and the prompt's tokens,
+// when the weights' header and the tokenizer could be read before the work.
+struct Prepared {
+    std::optional<data::BytePairEncoding> bpe;
+    std::vector<std::int64_t> prompt;
+};
+
+int work(const Options& o, const nn::RunRecord& flags, const std::vector<std::string>& adopted, Prepared& prepared) {
     const distributed::Communicator& comm = distributed::Communicator::world();
     if (o.fine_tune.empty() && !comm.is_root()) return 0;  // generating alone is rank 0's work
     run::seed_dropout(o.seed, comm);
@@ -219,28 +243,34 @@ int work(const Options& o, const nn::RunRecord& flags, const std::vector<std::st
     run::say_adopted(o.checkpoint, adopted);
     if (!o.fine_tune.empty() && o.context > c.context)
         throw std::runtime_error(fmt::format("--context {} is longer than the model's {} positions", o.context, c.context));
-    const auto bpe = data::BytePairEncoding::from_directory(tokenizer_dir(o));
+    if (!prepared.bpe) prepared.bpe.emplace(data::BytePairEncoding::from_directory(tokenizer_dir(o)));
+    const data::BytePairEncoding& bpe = *prepared.bpe;
     if (bpe.vocab_size() != c.vocab)
         throw data::DatasetError(fmt::format("the tokenizer of {} has {} tokens, the model {}", tokenizer_dir(o).string(),
                                              bpe.vocab_size(), c.vocab));
     if (!o.fine_tune.empty()) fine_tune(*model, bpe, o, flags);
     if (!comm.is_root()) return 0;  // rank 0 samples from the model every rank holds
 
-    std::vector<std::int64_t> prompt = bpe.encode(o.prompt);
-    if (prompt.empty() && c.vocab != 50257) throw std::runtime_error("--prompt is empty: give a text to continue");
-    if (prompt.empty()) prompt = {50256};  // <|endoftext|>: GPT-2's start of a document
-    if (static_cast<std::int64_t>(prompt.size()) >= c.context)
-        throw std::runtime_error(fmt::format("--prompt has {} tokens; the context holds {}", prompt.size(), c.context));
+    const std::vector<std::int64_t> prompt = prepared.prompt.empty() ? prompt_tokens(o, bpe, c) : prepared.prompt;
+    if (run::stop_signal()) return 0;  // stopped while loading: run_program exits 128 + signal
+    // Each token is printed as it is drawn; a stop signal (Ctrl-C) ends the
+    // text there, what was printed stays, and the program exits 128 + signal.
+    run::StreamedText text;
     models::SamplingOptions so{.max_new_tokens = o.tokens, .temperature = o.temperature, .top_k = o.top_k,
-                               .end_token = -1, .use_cache = true};
+                               .end_token = -1, .use_cache = true, .on_token = [&](std::int64_t token) {
+                                   text.add(bpe.token(token));
+                                   return run::stop_signal() == 0;
+                               }};
     Generator gen(o.seed);
+    run::say("--- up to {} tokens (temperature {}, top-k {}, seed {}) ---\n", o.tokens, o.temperature, o.top_k, o.seed);
+    text.add(o.prompt);
     start = std::chrono::steady_clock::now();
     std::vector<std::int64_t> out = models::generate(*model, prompt, so, gen);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    run::say("--- {} tokens (temperature {}, top-k {}, seed {}) ---\n{}{}\n---\n", out.size(), o.temperature, o.top_k,
-                  o.seed, o.prompt, bpe.decode(out));
-    run::say("{} prompt tokens, {} new in {:.2f} s: {:.1f} tokens/s with the KV cache\n", prompt.size(), out.size(),
-                  seconds, static_cast<double>(out.size()) / seconds);
+    text.finish();
+    run::say("\n---\n{} prompt tokens, {} new in {:.2f} s: {:.1f} tokens/s with the KV cache{}\n", prompt.size(),
+             out.size(), seconds, static_cast<double>(out.size()) / seconds,
+             run::stop_signal() ? fmt::format("; stopped by {}", run::signal_name(run::stop_signal())) : "");
     if (!o.figures.empty()) write_attention_page(*model, bpe, prompt, out, o.figures);
     return 0;
 }
@@ -316,7 +346,7 @@ std::optional<models::GPTConfig> planned_config(const Options& o) {
     }
 }
 
-void check_flags(CLI::App& app, Options& o, std::vector<std::string>& adopted) {
+void check_flags(CLI::App& app, Options& o, std::vector<std::string>& adopted, Prepared& prepared) {
     if (!o.save.empty()) o.checkpoint.save = o.save + kResumeSuffix;
     run::check_checkpoint_flags(app, o.checkpoint, "gpt2", kRecorded, adopted);
     if (o.save.empty() && !o.checkpoint.resume.empty()) {
@@ -341,11 +371,21 @@ void check_flags(CLI::App& app, Options& o, std::vector<std::string>& adopted) {
     run::check_output_folder("--figures", o.figures);
     if (const auto c = planned_config(o))
         run::require_memory("--batch", memory_estimate(o, *c), !o.fine_tune.empty());
+    run::lock_output("--save", o.save);  // the weights and the resume state beside them
     try {
         data::decode_utf8(o.prompt);
     } catch (const data::DatasetError&) {
         throw CLI::ValidationError("--prompt", "is not valid UTF-8");
     }
+    const auto c = planned_config(o);
+    if (!c) return;
+    run::require_memory("--batch", memory_estimate(o, *c), !o.fine_tune.empty());
+    try {  // a prompt the model cannot continue is refused before hours of fine-tuning
+        prepared.bpe.emplace(data::BytePairEncoding::from_directory(tokenizer_dir(o)));
+    } catch (const std::exception&) {
+        return;  // the work says what is wrong with the tokenizer's files
+    }
+    if (prepared.bpe->vocab_size() == c->vocab) prepared.prompt = prompt_tokens(o, *prepared.bpe, *c);
 }
 
 }  // namespace
@@ -355,6 +395,7 @@ int main(int argc, char** argv) {
     CLI::App app{"Run GPT-2 from its safetensors weights: generate text, or fine-tune it on a text."};
     add_flags(app, o);
     std::vector<std::string> adopted;
-    return run::program_main("gpt2", app, argc, argv, o.common, [&] { check_flags(app, o, adopted); },
-                             [&] { return work(o, run::recorded_flags(app, "gpt2", kRecorded), adopted); });
+    Prepared prepared;
+    return run::program_main("gpt2", app, argc, argv, o.common, [&] { check_flags(app, o, adopted, prepared); },
+                             [&] { return work(o, run::recorded_flags(app, "gpt2", kRecorded), adopted, prepared); });
 }

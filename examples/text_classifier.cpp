@@ -22,6 +22,7 @@
 // tokenizer is not saved: it is learnt again from the fortunes, which must be
 // those the run read (their digest is recorded and checked).
 #include <algorithm>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <numeric>
@@ -50,6 +51,7 @@
 #include "lectern/run/data_parallel_run.h"
 #include "lectern/run/figure_files.h"
 #include "lectern/run/flags.h"
+#include "lectern/run/learn_subwords.h"
 #include "lectern/run/load_or_train.h"
 #include "lectern/run/loss_curve_figure.h"
 #include "lectern/run/memory_budget.h"
@@ -143,7 +145,9 @@ Tokenizer make_tokenizer(const Options& o, const std::vector<data::LabelledText>
     }
     std::string bpe_text;
     for (const auto& t : texts) bpe_text += t.text + "\n";
-    auto bpe = std::make_shared<data::BytePairEncoding>(data::train_bpe(bpe_text, o.tokens == "bpe" ? o.bpe_vocab : 256));
+    auto bpe = std::make_shared<data::BytePairEncoding>(
+        o.tokens == "bpe" ? run::learn_subwords(bpe_text, o.bpe_vocab, "--bpe-vocab", fmt::format("the {} fortunes", which))
+                          : data::train_bpe(bpe_text, 256));
     return {bpe->vocab_size(), [bpe](const std::string& text) { return bpe->encode(text); },
             o.tokens == "bpe" ? fmt::format("byte-level BPE, {} merges learnt on the {} fortunes", bpe->merges().size(), which)
                               : std::string("characters (UTF-8 bytes)")};
@@ -697,6 +701,11 @@ void check_flags(CLI::App& app, Options& o, nn::RunRecord& saved, std::vector<st
     if (sorted.front().empty()) throw CLI::ValidationError("--categories", "an empty name between two commas");
     if (auto it = std::adjacent_find(sorted.begin(), sorted.end()); it != sorted.end())
         throw CLI::ValidationError("--categories", fmt::format("'{}' is named twice", *it));
+    std::error_code ec;
+    if (std::filesystem::is_directory(o.fortunes, ec))  // a missing folder: the work names the package to install
+        for (const std::string& category : category_list(o.categories))
+            if (std::string missing = data::missing_fortune_file(o.fortunes, category); !missing.empty())
+                throw CLI::ValidationError("--categories", missing);
     run::require_batch_per_rank("--batch", o.batch);
     run::check_run_outputs(o.checkpoint.save, "", o.figures);
     run::require_memory("--batch", memory_estimate(o, o.checkpoint.load.empty()), o.checkpoint.load.empty());

@@ -26,7 +26,6 @@
 #include "lectern/data/seq2seq_batch.h"
 #include "lectern/data/sword_module.h"
 #include "lectern/data/text_tokens.h"
-#include "lectern/data/train_bpe.h"
 #include "lectern/data/verse_corpus.h"
 #include "lectern/models/beam_search.h"
 #include "lectern/models/greedy_decode.h"
@@ -43,6 +42,7 @@
 #include "lectern/run/figure_files.h"
 #include "lectern/run/flags.h"
 #include "lectern/run/interruption.h"
+#include "lectern/run/learn_subwords.h"
 #include "lectern/run/load_or_train.h"
 #include "lectern/run/memory_budget.h"
 #include "lectern/run/model_flags.h"
@@ -171,8 +171,10 @@ std::vector<data::VersePair> every_kth(const std::vector<data::VersePair>& all, 
 Corpus load_corpus(const Options& o, const nn::RunRecord& saved) {
     const Task& task = task_named(o.task);
     Corpus c;
-    c.verses = data::pair_verses(data::read_sword_module(task.source_module), data::read_sword_module(task.target_module),
-                                 data::default_held_out_books());
+    // The source first, then the target: a damaged source is named before the target is read.
+    const std::vector<data::Verse> source = data::read_sword_module(task.source_module);
+    const std::vector<data::Verse> target = data::read_sword_module(task.target_module);
+    c.verses = data::pair_verses(source, target, data::default_held_out_books());
     run::say("{}: {} and {} verses, {} paired ({} train, {} validation: Ruth, Philippians; {} test: Esther, Jonah, "
              "James), {} without a partner, {} with an empty side skipped\n",
              task.description, c.verses.source_verses, c.verses.target_verses,
@@ -185,8 +187,8 @@ Corpus load_corpus(const Options& o, const nn::RunRecord& saved) {
     } else {
         std::string text;
         for (const data::VersePair& p : train) text += p.source + "\n" + p.target + "\n";
-        run::timed("BPE merges learnt from the training verses",
-                   [&] { c.vocab.bpe = data::TextTokens::subwords(data::train_bpe(text, o.vocab)); });
+        c.vocab.bpe = data::TextTokens::subwords(
+            run::learn_subwords(text, o.vocab, "--vocab", fmt::format("the {} training verses", train.size())));
     }
     std::vector<data::VersePair> validation = c.verses.validation;
     if (o.eval_verses > 0 && o.eval_verses < static_cast<std::int64_t>(validation.size()))

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 
 #include <fmt/format.h>
@@ -166,6 +167,9 @@ const std::vector<std::string> kFortuneFiles = {
     "startrek",  "tao",      "translate-me", "wisdom",   "work",       "zippy"};
 
 std::string read_text_file(const std::string& path, std::size_t max_bytes, const std::string& limit) {
+    std::error_code ec;  // a regular file's size is known before a byte is read; a device's or a pipe's is not
+    if (std::filesystem::is_regular_file(path, ec) && std::filesystem::file_size(path, ec) > max_bytes && !ec)
+        throw DatasetError(fmt::format("{} holds more than {} bytes, {}", path, max_bytes, limit));
     std::ifstream in(path, std::ios::binary);
     if (!in) throw DatasetError(fmt::format("cannot read {}: {}", path, std::strerror(errno)));
     std::string text;

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "lectern/autograd/printable.h"
 #include "lectern/autograd/random.h"
 #include "lectern/data/char_corpus.h"
 
@@ -35,15 +36,22 @@ std::string categories_in(const std::string& dir) {
 
 }  // namespace
 
+std::string missing_fortune_file(const std::string& dir, const std::string& category) {
+    std::error_code ec;
+    if (!category.empty() && category.find('/') == std::string::npos &&
+        std::filesystem::is_regular_file(dir + "/" + category, ec))
+        return "";
+    return fmt::format("no fortunes file '{}' in {} (it has: {})", autograd::printable(category), dir, categories_in(dir));
+}
+
 std::vector<std::string> read_fortune_entries(const std::string& dir, const std::string& category) {
     std::error_code ec;
     if (!std::filesystem::is_directory(dir, ec))
         throw DatasetError(fmt::format("no fortunes folder {}: install Debian's `fortunes` package (apt-get install "
                                        "fortunes) or name the folder with --fortunes",
                                        dir));
+    if (std::string missing = missing_fortune_file(dir, category); !missing.empty()) throw DatasetError(missing);
     const std::string path = dir + "/" + category;
-    if (category.empty() || category.find('/') != std::string::npos || !std::filesystem::is_regular_file(path, ec))
-        throw DatasetError(fmt::format("no fortunes file '{}' in {} (it has: {})", category, dir, categories_in(dir)));
     std::string body = read_text_file(path);
     std::vector<std::string> entries;
     std::string entry, line;

@@ -20,6 +20,11 @@ namespace data {
 // with no entries.
 std::vector<std::string> read_fortune_entries(const std::string& dir, const std::string& category);
 
+// Whether `dir` holds the fortunes file `category`: nothing if it does, else
+// "no fortunes file 'x' in DIR (it has: art, computers, ...)". A program checks
+// its flags with it before any work; read_fortune_entries refuses with it too.
+std::string missing_fortune_file(const std::string& dir, const std::string& category);
+
 struct LabelledText {
     std::string text;
     std::int64_t label;  // the index of its category

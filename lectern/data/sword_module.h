@@ -3,10 +3,11 @@
 // Bible module installed from Debian (sword-text-kjv, sword-text-web,
 // sword-text-sparv) read verse by verse through sword::SWMgr, with the
 // module's markup (OSIS: Strong's numbers, footnotes, headings, red letters)
-// rendered away by SWORD's own plain-text filter. Nothing here parses the
-// module's files: SWORD knows their compression and indexes. It is a library of
-// its own (data_sword in data/meson.build), so the rest of data/ builds
-// without SWORD.
+// rendered away by SWORD's own plain-text filter. SWORD knows the modules'
+// compression and indexes but trusts them: a zText module's indexes are checked
+// here before SWORD reads it, and what SWORD prints about a verse it cannot read
+// ends the reading. It is a library of its own (data_sword in data/meson.build),
+// so the rest of data/ builds without SWORD.
 #include <string>
 #include <vector>
 
@@ -24,7 +25,10 @@ bool sword_module_installed(const std::string& module);
 // OSIS reference ("Gen.1.1"), its book's OSIS name ("Gen") and its text as
 // stripText() returns it (markup gone; whitespace and paragraph signs as the
 // module has them: plain_verse_text tidies them).
-// DatasetError if the module is not installed, naming the Debian package.
+// DatasetError if the module is not installed, naming the Debian package; or
+// if it is damaged (an index that does not fit its files, a verse SWORD cannot
+// read, a testament of a module Debian installs without a word), naming the
+// Debian package to reinstall.
 std::vector<Verse> read_sword_module(const std::string& module);
 
 }  // namespace data

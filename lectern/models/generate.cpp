@@ -84,9 +84,36 @@ std::vector<std::int64_t> generate(const GPT& model, const std::vector<std::int6
             logits = model.forward(ids_tensor(tokens, s, n));
         }
         tokens.push_back(sample(logits, o, gen));
+        if (o.on_token && !o.on_token(tokens.back())) break;
         if (tokens.back() == o.end_token) break;
     }
     return {tokens.begin() + static_cast<std::ptrdiff_t>(prompt.size()), tokens.end()};
+}
+
+double cache_logit_difference(const GPT& model, const std::vector<std::int64_t>& tokens, std::size_t prompt_length) {
+    check_args(model, tokens, SamplingOptions{});
+    if (prompt_length == 0 || prompt_length > tokens.size())
+        throw ValueError(fmt::format("cache_logit_difference: a prompt of {} of the {} tokens", prompt_length, tokens.size()));
+    NoGradGuard no_grad;
+    nn::EvalGuard eval(model);
+    const std::int64_t C = model.config.context;
+    std::vector<nn::KVCache> caches(model.blocks->size());
+    std::int64_t cache_start = 0;
+    double worst = 0;
+    for (auto n = static_cast<std::int64_t>(prompt_length); n < static_cast<std::int64_t>(tokens.size()); ++n) {
+        const std::int64_t s = window_start(n, C);
+        if (s != cache_start) {
+            for (auto& c : caches) c.clear();
+            cache_start = s;
+        }
+        const Tensor cached = model.forward_cached(ids_tensor(tokens, cache_start + caches[0].length(), n), caches);
+        const Tensor recomputed = model.forward(ids_tensor(tokens, s, n));
+        const Tensor a = narrow(cached, 1, cached.size(1) - 1, 1).to(Dtype::float64),
+                     b = narrow(recomputed, 1, recomputed.size(1) - 1, 1).to(Dtype::float64);
+        for (std::int64_t v = 0; v < a.numel(); ++v)
+            if (const double d = std::abs(a.data<double>()[v] - b.data<double>()[v]); !(d <= worst)) worst = d;  // NaN stays
+    }
+    return worst;
 }
 
 }  // namespace models

@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "lectern/models/gpt.h"
@@ -12,6 +13,9 @@ struct SamplingOptions {
     std::int64_t top_k = 0;    // sample among the k most probable tokens; 0: the whole vocabulary
     std::int64_t end_token = -1;  // stop once this token is produced (it is kept); -1: never
     bool use_cache = true;     // false: recompute the whole window every step (the reference)
+    // Called with each new token as it is drawn (a program prints it at once);
+    // false ends the sampling there, the tokens drawn so far kept. Unset: every token.
+    std::function<bool(std::int64_t token)> on_token;
 };
 
 // Auto-regressive sampling from a GPT (002 "The Big Picture and Takeaways": decoders
@@ -33,6 +37,14 @@ struct SamplingOptions {
 // in [0, vocab)).
 std::vector<std::int64_t> generate(const GPT& model, const std::vector<std::int64_t>& prompt,
                                    const SamplingOptions& options, autograd::Generator& gen);
+
+// The cache's self-check on a sample already drawn: `tokens` is the prompt (its
+// first `prompt_length` tokens) and what followed it. Each later token is fed as
+// generate feeds it, with the cache and recomputing the window, and the largest
+// difference between the two logits is returned. In float32 the two differ by
+// rounding (a sum in another order), which can flip a draw near a tie: so the
+// logits are compared, not two samples' texts.
+double cache_logit_difference(const GPT& model, const std::vector<std::int64_t>& tokens, std::size_t prompt_length);
 
 // The window's first position for n tokens and context C (above).
 std::int64_t window_start(std::int64_t n, std::int64_t context);

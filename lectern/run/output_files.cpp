@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "lectern/nn/output_file.h"
+#include "lectern/run/output_lock.h"
 
 namespace run {
 
@@ -102,6 +103,7 @@ void check_output_folder(const std::string& flag, const std::string& path) {
 
 void check_run_outputs(const std::string& save, const std::string& csv, const std::string& figures) {
     check_output_file("--save", save);
+    lock_output("--save", save);
     check_output_file("--csv", csv);
     check_output_folder("--figures", figures);
 }

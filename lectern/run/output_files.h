@@ -28,7 +28,7 @@ void check_output_file(const std::string& flag, const std::string& path);
 void check_output_folder(const std::string& flag, const std::string& path);
 
 // A training program's outputs at flag time: the files --save and --csv, the
-// folder --figures ("" is not asked for).
+// folder --figures ("" is not asked for); --save locked for this run (output_lock.h).
 void check_run_outputs(const std::string& save, const std::string& csv, const std::string& figures);
 
 // Writes `bytes` to `path` atomically, after checking it against the inputs;

@@ -90,9 +90,9 @@ Curve curve_of(const nn::RunRecord& record, const std::string& name) {
 std::int64_t saved_step(const nn::RunRecord& record, const std::string& path) {
     auto it = record.tensors.find("step");
     if (it == record.tensors.end() || it->second.dtype() != autograd::Dtype::int64 || it->second.numel() != 1)
-        throw std::runtime_error(fmt::format("{} holds no training state to resume (a checkpoint of a finished run of "
-                                             "an older version?); --load evaluates it",
-                                             path));
+        throw std::runtime_error(fmt::format("{} holds no training state to resume (a checkpoint of a finished run "
+                                             "of an older version?)",
+                                             path));  // no flag named: gpt2 has no --load to evaluate it with
     const std::int64_t step = it->second.data<std::int64_t>()[0];
     if (step < 0) throw std::runtime_error(fmt::format("{} records step {}: a damaged checkpoint", path, step));
     return step;

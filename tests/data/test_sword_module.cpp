@@ -63,3 +63,51 @@ TEST_CASE("a missing SWORD module is a DatasetError naming the Debian package", 
     CHECK_THROWS_WITH(data::read_sword_module("engKJV2006eb"), Catch::Contains("apt-get install sword-text-kjv"));
     unsetenv("SWORD_PATH");
 }
+
+namespace {
+
+// A copy of the KJV module (its .conf and its six files) in a library of its own, for damaging.
+std::filesystem::path copy_of_kjv(const testing::TempDir& dir) {
+    const std::filesystem::path library = "/usr/share/sword", data = "modules/texts/ztext/engKJV2006eb";
+    std::filesystem::create_directories(dir.path / "mods.d");
+    std::filesystem::create_directories(dir.path / data);
+    std::filesystem::copy_file(library / "mods.d" / "engKJV2006eb.conf", dir.path / "mods.d" / "engKJV2006eb.conf",
+                               std::filesystem::copy_options::overwrite_existing);
+    std::filesystem::copy(library / data, dir.path / data,
+                          std::filesystem::copy_options::recursive | std::filesystem::copy_options::overwrite_existing);
+    return dir.path / data;
+}
+
+}  // namespace
+
+// Issue 38: SWORD spun for minutes on a block index of random bytes (gigabytes inflated for every
+// verse), or printed a line per verse ("Error reading compressed text") and returned empty verses.
+TEST_CASE("a damaged SWORD module is named as damaged, with the package to reinstall, in seconds", "[errors]") {
+    testing::TempDir dir("damaged-sword-library");
+    struct Damage {
+        const char* file;
+        std::string (*bytes)(const std::string& was);
+        const char* says;
+    };
+    const std::vector<Damage> damages = {
+        {"ot.bzs", [](const std::string& was) { std::string b = was; for (std::size_t i = 0; i < b.size(); ++i) b[i] = static_cast<char>(i * 151 + 7); return b; },
+         "(ot.bzs: block 0 of "},
+        {"ot.bzz", [](const std::string& was) { return std::string(was.size(), '\0'); },
+         "(at Gen.1.1, SWORD says: ERROR: corrupt data during decompression.)"},
+        {"ot.bzz", [](const std::string& was) { return was.substr(0, was.size() / 2); }, "does not fit ot.bzz of "},
+        {"ot.bzv", [](const std::string&) { return std::string(); }, "(at Gen.1.1, SWORD says: Error reading ulBuffNum)"},
+        {"ot.bzv", [](const std::string& was) { return std::string(was.size(), '\0'); }, "(its Old Testament has no text)"},
+        {"nt.bzv", [](const std::string& was) { return was.substr(0, was.size() - 5); }, "(nt.bzs or nt.bzv is cut short)"},
+    };
+    setenv("SWORD_PATH", dir.path.c_str(), 1);
+    for (const Damage& d : damages) {
+        INFO(d.file << ": " << d.says);
+        const std::filesystem::path files = copy_of_kjv(dir);
+        const std::string path = (files / d.file).string();
+        testing::write_all(path, d.bytes(testing::read_all(path)));
+        CHECK_THROWS_WITH(data::read_sword_module("engKJV2006eb"),
+                          Catch::StartsWith("the SWORD module engKJV2006eb is damaged ") && Catch::Contains(d.says) &&
+                              Catch::EndsWith(": apt-get install --reinstall sword-text-kjv"));
+    }
+    unsetenv("SWORD_PATH");
+}

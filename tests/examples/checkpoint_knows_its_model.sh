@@ -51,6 +51,8 @@ echo "ok: char_lm keeps its alphabet in the checkpoint and refuses a text it can
 "$char_lm" --text "$dir/abc.txt" "${lm[@]}" --tokens subwords --bpe-vocab 270 --save "$dir/sw.ckpt" >"$dir/out" \
   2>"$dir/err" || fail "training char_lm on subwords failed"
 grep -q "learnt 8 byte-pair merges" "$dir/out" || fail "no merges learnt: $(head -2 "$dir/out")"
+grep -q -- "--bpe-vocab 270 is more than the text gives: its pieces are all whole tokens, a vocabulary of 264" \
+  "$dir/out" || fail "the vocabulary the text cannot reach was not named: $(head -2 "$dir/out")"
 "$char_lm" --load "$dir/sw.ckpt" --text "$dir/xyz.txt" --prompt "zz" --sample-chars 5 >"$dir/out" 2>"$dir/err" \
   || fail "--load of a subword model on another text failed"
 grep -q "from $dir/sw.ckpt: --tokens subwords, --bpe-vocab 270" "$dir/out" || fail "--tokens was not adopted: $(head -3 "$dir/out")"

@@ -61,6 +61,19 @@ TEST_CASE("cached sampling gives exactly the tokens of recomputation, past the c
     }
 }
 
+TEST_CASE("the cache's self-check finds the logits of recomputation, to rounding in float32", "[model]") {
+    auto model = small_gpt(0, 3, models::Positions::learned);  // float64
+    models::SamplingOptions o{.max_new_tokens = 30, .temperature = 1.0};
+    std::vector<std::int64_t> tokens = {1, 2, 3};
+    const std::vector<std::int64_t> drawn = run(*model, o, 7);
+    tokens.insert(tokens.end(), drawn.begin(), drawn.end());  // 33 tokens: the window moves past the context of 8
+    CHECK(models::cache_logit_difference(*model, tokens, 3) < 1e-10);
+    model->to(Dtype::float32);
+    const double in_float32 = models::cache_logit_difference(*model, tokens, 3);
+    CHECK(in_float32 < 1e-3);  // logits of about 100 (weights scaled by 20), float32's 7 digits
+    CHECK_THROWS_WITH(models::cache_logit_difference(*model, tokens, 0), Catch::Contains("a prompt of 0 of the 33"));
+}
+
 TEST_CASE("top-k = 1 equals greedy, at any temperature", "[model]") {
     auto model = small_gpt(0, 0, models::Positions::learned);
     std::vector<std::int64_t> greedy = run(*model, {.max_new_tokens = 20, .temperature = 0}, 1);
@@ -96,6 +109,20 @@ TEST_CASE("the same seed gives the same sample; the end token stops it", "[model
     auto first = std::find(a.begin(), a.end(), a[4]) - a.begin();
     std::vector<std::int64_t> stopped = run(*model, o, 3);
     CHECK(stopped == std::vector<std::int64_t>(a.begin(), a.begin() + first + 1));
+}
+
+TEST_CASE("each token is handed over as it is drawn, and a false answer ends the sampling there", "[model]") {
+    auto model = small_gpt(0, 0, models::Positions::learned);
+    models::SamplingOptions o{.max_new_tokens = 25, .temperature = 1.0};
+    const std::vector<std::int64_t> all = run(*model, o, 3);
+    std::vector<std::int64_t> seen;
+    o.on_token = [&](std::int64_t token) {
+        seen.push_back(token);
+        return seen.size() < 7;  // a stop signal after the seventh token
+    };
+    const std::vector<std::int64_t> stopped = run(*model, o, 3);
+    CHECK(seen == std::vector<std::int64_t>(all.begin(), all.begin() + 7));
+    CHECK(stopped == seen);
 }
 
 TEST_CASE("sampling rejects bad prompts and options", "[errors]") {

@@ -1,6 +1,8 @@
 // What the programs share for their files and flags: outputs that never
 // replace a device, an input or another output; writes whose failure is an
 // error naming the file; flags recorded in a checkpoint and adopted or refused.
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -15,10 +17,12 @@
 #include "lectern/nn/checkpoint.h"
 #include "lectern/nn/linear.h"
 #include "lectern/run/output_files.h"
+#include "lectern/run/output_lock.h"
 #include "lectern/run/presets.h"
 #include "lectern/run/recorded_flags.h"
 #include "lectern/run/run_state.h"
 #include "lectern/run/step_boundary.h"
+#include "lectern/run/streamed_text.h"
 
 namespace fs = std::filesystem;
 
@@ -169,4 +173,40 @@ TEST_CASE("a preset is read from the command line, else from the checkpoint resu
     CHECK(chosen({"p", "--load", ckpt.c_str()}) == "quick");
     CHECK(chosen({"p", "--resume", ckpt.c_str(), "--preset", "long"}) == "long");  // the refusal is the checks' job
     CHECK(chosen({"p", "--resume", dir.file("missing.ckpt").c_str()}) == "default");
+}
+
+// A byte-level token may end inside a character: "é" is C3 A9, and GPT-2 has tokens of one of them.
+TEST_CASE("streamed text holds back the bytes of a character a token split, and nothing else", "[run]") {
+    using run::StreamedText;
+    CHECK(StreamedText::complete_prefix("") == 0);
+    CHECK(StreamedText::complete_prefix("caf") == 3);
+    CHECK(StreamedText::complete_prefix("caf\xC3") == 3);
+    CHECK(StreamedText::complete_prefix("caf\xC3\xA9") == 5);
+    CHECK(StreamedText::complete_prefix("\xE2\x82") == 0);          // two bytes of the euro sign's three
+    CHECK(StreamedText::complete_prefix("\xE2\x82\xAC") == 3);
+    CHECK(StreamedText::complete_prefix("a\xF0\x9F\x98") == 1);      // three of an emoji's four
+    CHECK(StreamedText::complete_prefix("a\xF0\x9F\x98\x80") == 5);
+    CHECK(StreamedText::complete_prefix("\xFF") == 1);               // never a character: nothing to wait for
+    CHECK(StreamedText::complete_prefix("\x80\x80") == 2);
+}
+
+// Another run holding FILE.lock is played by a second open of the file in this process: flock
+// locks belong to an open file, so the two conflict as two processes' would.
+TEST_CASE("a --save another run holds is refused naming its pid; released, it is taken", "[run][io]") {
+    testing::TempDir dir("output-lock");
+    const std::string save = dir.file("m.ckpt"), lock = save + ".lock";
+    const int other = open(lock.c_str(), O_RDWR | O_CREAT, 0644);
+    REQUIRE(other >= 0);
+    REQUIRE(flock(other, LOCK_EX | LOCK_NB) == 0);
+    REQUIRE(write(other, "4242\n", 5) == 5);
+    CHECK_THROWS_WITH(run::lock_output("--save", save),
+                      "--save: " + save + " is being written by another run, pid 4242 (it holds " + lock +
+                          "): wait for it to end, or save elsewhere");
+    close(other);  // the other run ends (or is killed: the kernel lets go the same way)
+    REQUIRE_NOTHROW(run::lock_output("--save", save));
+    CHECK(testing::read_all(lock) == std::to_string(getpid()) + "\n");
+    REQUIRE_NOTHROW(run::lock_output("--save", save));  // this run's own lock: taken already
+    const int again = open(lock.c_str(), O_RDWR);
+    CHECK(flock(again, LOCK_EX | LOCK_NB) != 0);  // held, by this process's first open
+    close(again);
 }
