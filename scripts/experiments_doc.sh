@@ -21,9 +21,10 @@ run_one() {
     local name=$1 command="./build/examples/experiments $1 --figures docs/figures --threads 1"
     local start end
     start=$(date +%s)
-    # bash's `times` after the child: the user and system CPU seconds of what it ran.
-    ( "$program" "$name" --figures docs/figures --threads 1 >"$out/$name.txt" 2>&1
-      echo "$?" >"$out/$name.status"; times | tail -1 >"$out/$name.times" )
+    # bash's `time`: the user and system CPU seconds of the run.
+    local TIMEFORMAT='%U %S' status=0
+    { time "$program" "$name" --figures docs/figures --threads 1 >"$out/$name.txt" 2>&1 || status=$?; } 2>"$out/$name.times"
+    echo "$status" >"$out/$name.status"
     end=$(date +%s)
     echo "$command" >"$out/$name.command"
     echo $((end - start)) >"$out/$name.wall"
@@ -38,11 +39,8 @@ import re, sys
 out, names = sys.argv[1], sys.argv[2:]
 path = "docs/experiments.md"
 doc = open(path).read()
-def seconds(t):  # "0m12.34s 0m0.56s" -> 12.9
-    total = 0.0
-    for m, s in re.findall(r"(\d+)m([\d.]+)s", t):
-        total += 60 * int(m) + float(s)
-    return total
+def seconds(t):  # "12.34 0.56": user and system seconds -> 12.9
+    return sum(float(x) for x in t.split())
 for name in names:
     text = open(f"{out}/{name}.txt").read()
     text = "\n".join(l for l in text.splitlines() if not l.startswith("figure written:"))
