@@ -11,7 +11,7 @@
 namespace run::experiments {
 
 struct Options {
-    bool quick = false;    // the test suite's form: the same measurement, smaller, in seconds
+    bool quick = false;    // the test suite's smoke test: each arm in seconds, one seed, no verdict (report.h)
     std::string figures;   // the folder figures are drawn into; "" draws none
     std::uint64_t seed = 1;  // the first seed; an experiment over several seeds uses seed, seed + 1, ...
     // What a student varies, each taken only by the experiments that name it in Experiment::knobs;

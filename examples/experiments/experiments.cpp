@@ -3,7 +3,7 @@
 // claim held, computed from what it measured (docs/experiments.md).
 //   ./build/examples/experiments --list
 //   ./build/examples/experiments scale --figures figures
-//   ./build/examples/experiments positions --quick      the test suite's form, in seconds
+//   ./build/examples/experiments positions --quick      the test suite's smoke test: seconds, no verdict
 //   ./build/examples/experiments scale --d-k 512,1024 --layers 1 --seeds 3   what it varies, from the command line
 #include <algorithm>
 #include <string>
@@ -56,7 +56,7 @@ int main(int argc, char** argv) {
     CLI::App app{"Runs one of the notes' claims as an experiment: a table, figures, and whether the claim held."};
     app.add_option("name", name, "the experiment (--list names them)")->check(CLI::IsMember(names));
     app.add_flag("--list", show_list, "name every experiment and its claim");
-    app.add_flag("--quick", o.quick, "the same measurement, smaller: seconds instead of minutes (the test suite's form)");
+    app.add_flag("--quick", o.quick, "a smoke test: every arm in seconds, on one seed, deciding nothing (the test suite's form)");
     app.add_option("--figures", o.figures, "draw the figures into this folder (PNG and SVG)")->check(run::path_value());
     app.add_option("--seed", o.seed, "the first seed; experiments over several seeds use the next ones too")
         ->check(run::seed_value());

@@ -8,8 +8,9 @@
 // model where each token is, and reversal becomes learnable. The experiment trains
 // the same Transformer on reversal with each code, and on sorting with none and
 // the sinusoid as a control (sorting needs no source order; without positions the
-// decoder must still count what it has written), and scores each on held-out
-// sequences by greedy decoding.
+// decoder must still count what it has written), from 3 seeds each, and scores each
+// on held-out sequences by greedy decoding. The runs of a seed see the same batches,
+// so each code is compared with none seed by seed (statistics.h).
 #include <algorithm>
 #include <cmath>
 
@@ -19,6 +20,7 @@
 #include "examples/experiments/registry.h"
 #include "examples/experiments/report.h"
 #include "examples/experiments/seq2seq_training.h"
+#include "examples/experiments/statistics.h"
 #include "examples/experiments/window_means.h"
 
 namespace run::experiments {
@@ -28,16 +30,21 @@ namespace {
 struct PositionsRun {
     data::SequenceTask task;
     nn::Positions positions;
-    Seq2SeqResult result;
+    std::vector<Seq2SeqResult> results;  // one per seed
+    std::vector<double> accuracy() const {
+        std::vector<double> a;
+        for (const Seq2SeqResult& r : results) a.push_back(r.held_out_token_accuracy);
+        return a;
+    }
 };
 
-Seq2SeqRun configure(const Options& o, data::SequenceTask task, nn::Positions positions) {
+Seq2SeqRun configure(const Options& o, data::SequenceTask task, nn::Positions positions, std::uint64_t seed) {
     Seq2SeqRun run;
     run.model.n_layers = layers_or(o, 2), run.model.d_model = 32, run.model.d_ff = 64, run.model.heads = 4;
     run.model.dropout = 0.0, run.model.positions = positions, run.model.max_len = 16;  // K = 8 when concatenated
     run.task = task, run.vocab = 11, run.seq_len = 10, run.batch = 32;
-    run.steps = o.quick ? 30 : 700, run.warmup = o.quick ? 10 : 150, run.lr_factor = 1.0;
-    run.seed = o.seed, run.eval_sequences = o.quick ? 30 : 300;
+    run.steps = o.quick ? 30 : 400, run.warmup = o.quick ? 10 : 150, run.lr_factor = 1.0;
+    run.seed = seed, run.eval_sequences = o.quick ? 30 : 300;
     return run;
 }
 
@@ -52,19 +59,20 @@ double final_level(const std::vector<double>& loss) {
 }
 
 plot::Figure figure(const std::vector<PositionsRun>& runs) {
-    plot::LinePlot reverse{"Reversing: training loss, means of 10 steps", "training step",
+    plot::LinePlot reverse{"Reversing: training loss of the first seed, means of 10 steps", "training step",
                            "loss (nats per token, log scale)", {}, false, true};
-    plot::LinePlot sort{"Sorting (the control): training loss, means of 10 steps", "training step",
+    plot::LinePlot sort{"Sorting (the control): training loss of the first seed, means of 10 steps", "training step",
                         "loss (nats per token, log scale)", {}, false, true};
-    plot::BarChart reverse_accuracy{"Reversing: held-out token accuracy", "positional code", "accuracy (%)", {}, {}};
-    plot::BarChart sort_accuracy{"Sorting: held-out token accuracy", "positional code", "accuracy (%)", {}, {}};
+    plot::BarChart reverse_accuracy{"Reversing: held-out token accuracy, mean over seeds", "positional code", "accuracy (%)", {}, {}};
+    plot::BarChart sort_accuracy{"Sorting: held-out token accuracy, mean over seeds", "positional code", "accuracy (%)", {}, {}};
     for (const PositionsRun& r : runs) {
         const bool reversing = r.task == data::SequenceTask::reverse;
         const std::string name = nn::positions_name(r.positions);
-        (reversing ? reverse : sort).curves.push_back(window_means(name, r.result.steps, r.result.train_loss, 10));
+        const Seq2SeqResult& first = r.results.front();
+        (reversing ? reverse : sort).curves.push_back(window_means(name, first.steps, first.train_loss, 10));
         plot::BarChart& bars = reversing ? reverse_accuracy : sort_accuracy;
         bars.categories.push_back(name);
-        bars.values.push_back(100 * r.result.held_out_token_accuracy);
+        bars.values.push_back(100 * estimate(r.accuracy()).mean);
     }
     return plot::Figure{"Positional codes on reversing and sorting (002; 004 §15.5.3)", 2, 1400, 900,
                         {reverse, sort, reverse_accuracy, sort_accuracy}, 0.8};
@@ -78,42 +86,56 @@ void run_positions(const Options& o) {
         {SequenceTask::reverse, Positions::learned},    {SequenceTask::reverse, Positions::binary},
         {SequenceTask::reverse, Positions::concatenated}, {SequenceTask::sort, Positions::none},
         {SequenceTask::sort, Positions::sinusoidal}};
+    const int seeds = seeds_or(o, o.quick ? 1 : 3);
     std::vector<PositionsRun> runs;
-    Table table({"task", "positions", "final train loss", "held-out loss", "token accuracy", "exact sequences", "seconds"});
+    Table table({"task", "positions", "seed", "final train loss", "held-out loss", "token accuracy", "exact sequences", "seconds"});
     for (auto [task, positions] : plan) {
-        const Seq2SeqRun run = configure(o, task, positions);
-        say("training: {} with {} positions, N = {} layers, {} steps ...\n", data::name_of(task),
-            nn::positions_name(positions), run.model.n_layers, run.steps);
-        runs.push_back({task, positions, train_seq2seq(run)});
-        const Seq2SeqResult& r = runs.back().result;
-        table.row({data::name_of(task), nn::positions_name(positions), fmt::format("{:.3f}", final_level(r.train_loss)),
-                   fmt::format("{:.3f}", r.held_out_loss), percent(r.held_out_token_accuracy), percent(r.held_out_exact),
-                   fmt::format("{:.1f}", r.seconds)});
+        runs.push_back({task, positions, {}});
+        for (int s = 0; s < seeds; ++s) {
+            const Seq2SeqRun run = configure(o, task, positions, o.seed + static_cast<std::uint64_t>(s));
+            say("training: {} with {} positions, N = {} layers, {} steps, seed {} ...\n", data::name_of(task),
+                nn::positions_name(positions), run.model.n_layers, run.steps, run.seed);
+            runs.back().results.push_back(train_seq2seq(run));
+            const Seq2SeqResult& r = runs.back().results.back();
+            table.row({data::name_of(task), nn::positions_name(positions), std::to_string(run.seed),
+                       fmt::format("{:.3f}", final_level(r.train_loss)), fmt::format("{:.3f}", r.held_out_loss),
+                       percent(r.held_out_token_accuracy), percent(r.held_out_exact), fmt::format("{:.1f}", r.seconds)});
+        }
     }
     table.print();
-    draw(o, "experiments_positions", figure(runs));
-
+    say("\n");
     auto accuracy = [&](SequenceTask task, Positions p) {
         for (const PositionsRun& r : runs)
-            if (r.task == task && r.positions == p) return r.result.held_out_token_accuracy;
-        return std::nan("");
+            if (r.task == task && r.positions == p) return r.accuracy();
+        return std::vector<double>{};
     };
-    const double none = accuracy(SequenceTask::reverse, Positions::none);
-    double worst_code = 1;
-    std::string worst_name;
-    for (Positions p : {Positions::sinusoidal, Positions::learned, Positions::binary, Positions::concatenated})
-        if (accuracy(SequenceTask::reverse, p) < worst_code)
-            worst_code = accuracy(SequenceTask::reverse, p), worst_name = nn::positions_name(p);
-    const double sort_none = accuracy(SequenceTask::sort, Positions::none),
-                 sort_sinusoid = accuracy(SequenceTask::sort, Positions::sinusoidal);
-    const double added = accuracy(SequenceTask::reverse, Positions::sinusoidal),
-                 concatenated = accuracy(SequenceTask::reverse, Positions::concatenated);
-    // Order is lost without positions (002) if every code reverses far better than none does.
-    const bool held = worst_code - none > 0.3;
-    verdict(held, fmt::format("reversing without positions reaches {} of tokens, every code at least {} (worst: {}); "
-                              "the sinusoid added {}, concatenated {}; sorting {} without positions, {} with the sinusoid",
-                              percent(none), percent(worst_code), worst_name, percent(added), percent(concatenated),
-                              percent(sort_none), percent(sort_sinusoid)));
+    const std::vector<double> none = accuracy(SequenceTask::reverse, Positions::none);
+    Table summary({"task", "positions", "token accuracy (%)", "minus none's (points, paired by seed)"});
+    for (const PositionsRun& r : runs)
+        summary.row({data::name_of(r.task), nn::positions_name(r.positions), pm(estimate(r.accuracy()), 1, 100),
+                     r.positions == Positions::none
+                         ? "-"
+                         : pm(paired_difference(r.accuracy(), accuracy(r.task, Positions::none)), 1, 100)});
+    summary.print();
+    say("(mean +- standard error over {} seed{})\n", seeds, seeds > 1 ? "s" : "");
+    draw(o, "experiments_positions", figure(runs));
+
+    // Order is lost without positions (002) and every code restores it: on reversal, each code's
+    // token accuracy exceeds none's, seed by seed, by more than 30 points plus two standard errors.
+    bool held = true;
+    std::string gains;
+    for (Positions p : {Positions::sinusoidal, Positions::learned, Positions::binary, Positions::concatenated}) {
+        const Estimate d = paired_difference(accuracy(SequenceTask::reverse, p), none);
+        held = held && exceeds(d, 0.3);
+        gains += fmt::format("{}{} {}", gains.empty() ? "" : ", ", nn::positions_name(p), pm(d, 1, 100));
+    }
+    verdict(o, held,
+            fmt::format("reversing without positions reaches {}% of tokens; each code minus none, in points over {} "
+                        "seed{} (needed: above 30 by two standard errors): {}; sorting {}% without positions, {}% with "
+                        "the sinusoid",
+                        pm(estimate(none), 1, 100), seeds, seeds > 1 ? "s" : "", gains,
+                        pm(estimate(accuracy(SequenceTask::sort, Positions::none)), 1, 100),
+                        pm(estimate(accuracy(SequenceTask::sort, Positions::sinusoidal)), 1, 100)));
 }
 
 }  // namespace
@@ -123,7 +145,7 @@ Experiment positions_experiment() {
             "without positions self-attention is permutation-equivariant, so order is lost; every code restores it "
             "(002; 004 §15.5.3; 000/004 adding vs concatenating)",
             run_positions,
-            {"--layers"}};
+            {"--seeds", "--layers"}};
 }
 
 }  // namespace run::experiments

@@ -37,7 +37,14 @@ void Table::print() const {
     for (const auto& r : rows_) line(r);
 }
 
-void verdict(bool held, const std::string& because) { say("claim {}: {}\n", held ? "held" : "NOT held", because); }
+std::string verdict_line(const Options& options, bool held, const std::string& because) {
+    if (options.quick) return "quick run: no verdict (smoke test): " + because;
+    return fmt::format("claim {}: {}", held ? "held" : "NOT held", because);
+}
+
+void verdict(const Options& options, bool held, const std::string& because) {
+    say("{}\n", verdict_line(options, held, because));
+}
 
 void draw(const Options& options, const std::string& stem, const plot::Figure& figure) {
     if (options.figures.empty()) return;

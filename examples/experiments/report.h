@@ -25,8 +25,11 @@ private:
     std::vector<std::vector<std::string>> rows_;
 };
 
-// The last line: "claim held: <because>" or "claim NOT held: <because>".
-void verdict(bool held, const std::string& because);
+// The last line: "claim held: <because>" or "claim NOT held: <because>" for a full run. A quick
+// run (--quick) is a smoke test, too short and over too few seeds to decide anything: it prints
+// "quick run: no verdict (smoke test): <because>", whatever the numbers say.
+std::string verdict_line(const Options& options, bool held, const std::string& because);
+void verdict(const Options& options, bool held, const std::string& because);
 
 // <figures>/<stem>.png and .svg when --figures names a folder; says where.
 void draw(const Options& options, const std::string& stem, const plot::Figure& figure);

@@ -2,6 +2,7 @@
 #include "check.h"
 #include "examples/experiments/report.h"
 #include "examples/experiments/seq2seq_training.h"
+#include "examples/experiments/statistics.h"
 
 using namespace run::experiments;
 
@@ -54,4 +55,38 @@ TEST_CASE("a table row must have a cell per column", "[experiments]") {
     Table t({"a", "b"});
     t.row({"1", "2"});
     CHECK_THROWS_AS(t.row({"1"}), autograd::ValueError);
+}
+
+TEST_CASE("the mean and standard error over seeds, worked by hand", "[experiments]") {
+    // 1, 2, 3, 6: mean 3, s^2 = (4 + 1 + 0 + 9) / 3 = 14/3, standard error sqrt(14/3 / 4) = 1.0801
+    const Estimate e = estimate({1, 2, 3, 6});
+    CHECK(e.n == 4);
+    CHECK(e.mean == Approx(3.0));
+    CHECK(e.standard_error == Approx(std::sqrt(14.0 / 12.0)));
+    CHECK(std::isnan(estimate({2.5}).standard_error));  // one seed measures no noise
+    CHECK(pm(estimate({2.5}), 2) == "2.50 (one seed)");
+    CHECK(pm(e, 2) == "3.00 +- 1.08");
+}
+
+TEST_CASE("a paired difference is taken seed by seed, and stands out only beyond two standard errors", "[experiments]") {
+    // differences 1.1, 0.9, 1.0: mean 1, s = 0.1, standard error 0.1 / sqrt 3 = 0.0577
+    const Estimate d = paired_difference({3.1, 2.9, 5.0}, {2.0, 2.0, 4.0});
+    CHECK(d.mean == Approx(1.0));
+    CHECK(d.standard_error == Approx(0.1 / std::sqrt(3.0)));
+    CHECK(exceeds(d));
+    CHECK(exceeds(d, 0.88));    // 1 - 2 x 0.0577 = 0.885 > 0.88
+    CHECK(!exceeds(d, 0.89));
+    CHECK(within(d, 1.12));     // 1 + 0.115 <= 1.12
+    CHECK(!within(d, 1.11));
+    CHECK(!exceeds(paired_difference({5.0}, {1.0})));  // one seed decides nothing
+    CHECK(!within(paired_difference({1.0}, {1.0}), 10));
+}
+
+TEST_CASE("a quick run prints no verdict, a full run says held or NOT held", "[experiments]") {
+    Options quick, full;
+    quick.quick = true;
+    CHECK(verdict_line(quick, true, "x") == "quick run: no verdict (smoke test): x");
+    CHECK(verdict_line(quick, false, "x") == "quick run: no verdict (smoke test): x");
+    CHECK(verdict_line(full, true, "x") == "claim held: x");
+    CHECK(verdict_line(full, false, "x") == "claim NOT held: x");
 }
