@@ -13,11 +13,13 @@ np2=("$mpirun" -np 2 "$gpt2")
 run=(--weights "$3" --fine-tune "$4" --steps 30 --batch 3 --context 16 --tokens 1)
 
 "${np2[@]}" "${run[@]}" --save "$dir/whole.safetensors" >/dev/null 2>"$dir/err" || fail "the unstopped job failed"
-# SIGTERM (mpirun passes it to every rank) once the job has saved its state: the ranks agree on a step.
+# SIGTERM to every rank once the job has saved its state: the ranks agree on a step. The
+# signal goes to the ranks, mpirun's children, as mpirun passes it on: on a loaded machine
+# mpirun itself may not yet count the job as running and then passes nothing.
 "${np2[@]}" "${run[@]}" --save "$dir/part.safetensors" --save-every 1 >/dev/null 2>"$dir/err" &
 pid=$!
 while [ ! -f "$dir/part.safetensors.resume" ] && kill -0 "$pid" 2>/dev/null; do sleep 0.05; done
-kill -TERM "$pid"
+pkill -TERM -P "$pid"
 wait "$pid"
 [ "$(grep -c "stopped by SIGTERM at step .* written" "$dir/err")" -eq 1 ] || fail "the stop was not reported once"
 "${np2[@]}" --resume "$dir/part.safetensors.resume" >/dev/null 2>"$dir/err" || fail "resuming with 2 processes failed"
