@@ -32,6 +32,7 @@
 #include "lectern/nn/loss.h"
 #include "lectern/nn/lr_schedule.h"
 #include "lectern/nn/optim/adamw.h"
+#include "lectern/nn/optim/param_groups.h"
 #include "lectern/run/attention_figures.h"
 #include "lectern/run/attention_pages.h"
 #include "lectern/run/checkpoint_flags.h"
@@ -293,7 +294,7 @@ void write_attention_figure(const models::GPT& model, const Corpus& c, const Opt
 // validation loss and a sample.
 void train(models::GPT& model, const Corpus& c, const Options& o, const nn::RunRecord& flags) {
     using Clock = std::chrono::steady_clock;
-    nn::optim::AdamW opt(model.parameters(), {.lr = o.lr, .beta1 = 0.9, .beta2 = 0.95, .weight_decay = o.weight_decay});
+    nn::optim::AdamW opt(nn::optim::weight_decay_groups(model, o.weight_decay), {.lr = o.lr, .beta1 = 0.9, .beta2 = 0.95});
     const std::int64_t total = o.epochs * o.steps;
     nn::WarmupCosineSchedule schedule(o.lr, std::min<std::int64_t>({50, total / 10 + 1, total - 1}), total, o.lr / 10);
     run::TrainingLoop loop(model, opt,
@@ -376,7 +377,10 @@ void add_flags(CLI::App& app, Options& o) {
         ->check(CLI::Range(1, 100000));
     app.add_option("--steps", o.steps, "batches per epoch")->check(CLI::Range(1, 10000000));
     app.add_option("--lr", o.lr, "peak learning rate (AdamW; warmup, then cosine to a tenth)")->check(run::finite_positive());
-    app.add_option("--weight-decay", o.weight_decay, "AdamW's weight decay")->check(run::finite_range(0.0, 10.0));
+    app.add_option("--weight-decay", o.weight_decay,
+                   "AdamW's decoupled weight decay of the weight matrices and embeddings (none on biases and "
+                   "LayerNorm gains)")
+        ->check(run::finite_range(0.0, 10.0));
     app.add_option("--clip", o.clip, "gradient-norm clipping")->check(run::finite_positive());
     app.add_option("--val-fraction", o.val_fraction, "the text's last part held out for validation")
         ->check(run::finite_range(0.01, 0.5));

@@ -46,6 +46,7 @@
 #include "lectern/nn/loss.h"
 #include "lectern/nn/lr_schedule.h"
 #include "lectern/nn/optim/adamw.h"
+#include "lectern/nn/optim/param_groups.h"
 #include "lectern/nn/output_file.h"
 
 using namespace autograd;
@@ -117,7 +118,7 @@ void fine_tune(models::GPT& model, const data::BytePairEncoding& bpe, const Opti
     run::say("fine-tuning on {}: {} tokens | {} steps of {} windows of {} | AdamW lr {}\n", o.fine_tune, n, o.steps,
              o.batch, o.context, o.lr);
     model.train();
-    nn::optim::AdamW opt(model.parameters(), {.lr = o.lr, .beta1 = 0.9, .beta2 = 0.95, .weight_decay = o.weight_decay});
+    nn::optim::AdamW opt(nn::optim::weight_decay_groups(model, o.weight_decay), {.lr = o.lr, .beta1 = 0.9, .beta2 = 0.95});
     nn::WarmupCosineSchedule schedule(o.lr, std::min<std::int64_t>({50, o.steps / 10 + 1, o.steps - 1}), o.steps,
                                       o.lr / 10);
     run::TrainingLoop loop(model, opt,
@@ -314,7 +315,10 @@ void add_flags(CLI::App& app, Options& o) {
     app.add_option("--batch", o.batch, "fine-tuning windows per step")->check(CLI::Range(1, 4096));
     app.add_option("--context", o.context, "fine-tuning window, tokens")->check(CLI::Range(1, 1024));
     app.add_option("--lr", o.lr, "peak learning rate (AdamW; warmup, then cosine to a tenth)")->check(run::finite_positive());
-    app.add_option("--weight-decay", o.weight_decay, "AdamW's weight decay")->check(run::finite_range(0.0, 10.0));
+    app.add_option("--weight-decay", o.weight_decay,
+                   "AdamW's decoupled weight decay of the weight matrices and embeddings (none on biases and "
+                   "LayerNorm gains)")
+        ->check(run::finite_range(0.0, 10.0));
     app.add_option("--clip", o.clip, "gradient-norm clipping")->check(run::finite_positive());
 }
 

@@ -45,6 +45,7 @@
 #include "lectern/nn/linear.h"
 #include "lectern/nn/lr_schedule.h"
 #include "lectern/nn/optim/adamw.h"
+#include "lectern/nn/optim/param_groups.h"
 #include "lectern/run/best_parameters.h"
 #include "lectern/run/checkpoint_flags.h"
 #include "lectern/run/console.h"
@@ -395,7 +396,7 @@ struct Trained {
 // `carried`: the run record of the checkpoints, with what the finished trainings chose.
 Trained train(const Options& o, const Training& t, RunModules& all, const nn::RunRecord& carried, Start start,
               const ShareLoss& loss_of) {
-    nn::optim::AdamW opt(t.trained.parameters(), {.lr = t.lr, .weight_decay = t.weight_decay});
+    nn::optim::AdamW opt(nn::optim::weight_decay_groups(t.trained, t.weight_decay), {.lr = t.lr});
     nn::WarmupCosineSchedule schedule(t.lr, std::min(o.warmup, t.steps - 1), t.steps, t.lr / 100);
     data::BalancedSampler sampler(t.labels, t.classes, t.seed);
     run::CheckpointFlags checkpoint = o.checkpoint;
@@ -632,7 +633,10 @@ void add_flags(CLI::App& app, Options& o, int argc, char** argv) {
     app.add_option("--batch", o.batch, "fortunes per step (both models)")->check(CLI::Range(1, 4096));
     app.add_option("--warmup", o.warmup, "linear warmup steps before the cosine decay")->check(CLI::Range(0, 10000000));
     app.add_option("--lr", o.lr, "peak learning rate of the transformer (AdamW)")->check(run::finite_positive());
-    app.add_option("--weight-decay", o.weight_decay, "AdamW's decoupled weight decay")->check(run::finite_range(0.0, 10.0));
+    app.add_option("--weight-decay", o.weight_decay,
+                   "AdamW's decoupled weight decay of the weight matrices and embeddings (none on biases and "
+                   "LayerNorm gains)")
+        ->check(run::finite_range(0.0, 10.0));
     app.add_option("--clip", o.clip, "gradient clipping: max global norm")->check(run::finite_positive());
     app.add_option("--bow-steps", o.bow_steps, "training steps of the bag-of-words baseline")->check(CLI::Range(1, 10000000));
     app.add_option("--bow-lr", o.bow_lr, "its peak learning rate")->check(run::finite_positive());

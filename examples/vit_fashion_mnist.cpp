@@ -18,6 +18,7 @@
 #include "lectern/nn/loss.h"
 #include "lectern/nn/lr_schedule.h"
 #include "lectern/nn/optim/adamw.h"
+#include "lectern/nn/optim/param_groups.h"
 #include "lectern/run/checkpoint_flags.h"
 #include "lectern/run/console.h"
 #include "lectern/run/data_parallel_run.h"
@@ -136,7 +137,7 @@ void restore_position(data::ImageBatches& batches, const nn::RunRecord& r, const
 // each epoch.
 void train(models::ViT& model, data::ImageBatches& train_set, data::ImageBatches& test_set, const Options& o,
            const nn::RunRecord& flags) {
-    nn::optim::AdamW opt(model.parameters(), {.lr = o.lr, .weight_decay = o.weight_decay});
+    nn::optim::AdamW opt(nn::optim::weight_decay_groups(model, o.weight_decay), {.lr = o.lr});
     const std::int64_t per_epoch = train_set.batches_per_epoch(), steps = o.epochs * per_epoch;
     nn::WarmupCosineSchedule schedule(o.lr, std::min(o.warmup, steps - 1), steps, o.min_lr);
     run::TrainingLoop loop(model, opt,
@@ -224,7 +225,10 @@ void add_flags(CLI::App& app, Options& o, int argc, char** argv) {
     app.add_option("--epochs", o.epochs, "epochs")->check(CLI::Range(1, 10000));
     app.add_option("--batch", o.batch, "images per batch")->check(CLI::Range(1, 60000));
     app.add_option("--lr", o.lr, "peak learning rate (AdamW)")->check(run::finite_positive());
-    app.add_option("--weight-decay", o.weight_decay, "AdamW's decoupled weight decay")->check(run::finite_range(0.0, 10.0));
+    app.add_option("--weight-decay", o.weight_decay,
+                   "AdamW's decoupled weight decay of the weight matrices and embeddings (none on biases and "
+                   "LayerNorm gains)")
+        ->check(run::finite_range(0.0, 10.0));
     app.add_option("--warmup", o.warmup, "linear warmup steps before the cosine decay")->check(CLI::Range(0, 10000000));
     app.add_option("--min-lr", o.min_lr, "learning rate at the end of the cosine")->check(run::finite_range(0.0, 1.0));
     app.add_option("--smoothing", o.smoothing, "label smoothing")->check(run::finite_range(0.0, 0.99));

@@ -31,6 +31,7 @@
 #include "lectern/nn/clip_grad.h"
 #include "lectern/nn/lr_schedule.h"
 #include "lectern/nn/optim/adamw.h"
+#include "lectern/nn/optim/param_groups.h"
 
 namespace run::experiments {
 
@@ -100,7 +101,7 @@ Trained train(const Corpus& c, const Setting& s, const Budget& b, std::uint64_t 
     // A token passes through the gate and k of the E experts: the E - k others are inactive for it.
     const std::int64_t ffn = 2 * b.d_model * s.d_ff + s.d_ff + b.d_model;  // one expert's W_1, W_2 and biases
     t.active = s.experts > 0 ? t.parameters - b.layers * (s.experts - kTopK) * ffn : t.parameters;
-    nn::optim::AdamW opt(model->parameters(), {.lr = 3e-3, .beta1 = 0.9, .beta2 = 0.95, .weight_decay = 0.1});
+    nn::optim::AdamW opt(nn::optim::weight_decay_groups(*model, 0.1), {.lr = 3e-3, .beta1 = 0.9, .beta2 = 0.95});
     nn::WarmupCosineSchedule schedule(3e-3, std::max<std::int64_t>(1, b.steps / 10), b.steps, 3e-4);
     Generator windows(seed);
     const std::int64_t last_start = c.train().size() - b.context - 1;

@@ -24,6 +24,7 @@
 #include "lectern/nn/clip_grad.h"
 #include "lectern/nn/lr_schedule.h"
 #include "lectern/nn/optim/adamw.h"
+#include "lectern/nn/optim/param_groups.h"
 
 namespace run::experiments {
 
@@ -60,7 +61,7 @@ void train_and_test(PoolingRun& run, const data::ImageSet& train, const data::Im
     models::ViT model(c);
     data::ImageBatches batches(train, b.batch, mean, std, true, seed);
     const std::int64_t steps = b.epochs * batches.batches_per_epoch();
-    nn::optim::AdamW opt(model.parameters(), {.lr = 3e-3, .weight_decay = 0.05});
+    nn::optim::AdamW opt(nn::optim::weight_decay_groups(model, 0.05), {.lr = 3e-3});
     nn::WarmupCosineSchedule schedule(3e-3, std::min<std::int64_t>(100, steps / 5), steps, 1e-5);
     std::vector<double> step_ms;
     std::int64_t step = 0;

@@ -13,6 +13,9 @@
 namespace autograd {
 namespace {
 
+const char* const kRetainGraphHint =
+    "to run backward() through a graph twice, pass retain_graph = true to the first: loss.backward(true)";
+
 thread_local bool t_grad_enabled = true;
 thread_local BackwardObserver* t_observer = nullptr;
 std::atomic<std::int64_t> g_live_nodes{0};
@@ -33,7 +36,8 @@ std::vector<std::shared_ptr<Node>> reverse_topological(const std::shared_ptr<Nod
             if (child && in.requires_grad() && seen.insert(child.get()).second) {
                 if (child->freed)
                     throw GraphError(fmt::format(
-                        "backward: the graph through '{}' was freed by an earlier backward()", child->name));
+                        "backward: the graph through '{}' was freed by an earlier backward(); {}", child->name,
+                        kRetainGraphHint));
                 stack.push_back({std::move(child), 0});
             }
         } else {
@@ -44,12 +48,13 @@ std::vector<std::shared_ptr<Node>> reverse_topological(const std::shared_ptr<Nod
     return {order.rbegin(), order.rend()};
 }
 
-// The first gradient to reach a leaf becomes its .grad. One an op's backward made that
+// The first gradient to reach a leaf (or a non-leaf that retains its gradient) becomes its
+// .grad. One an op's backward made that
 // nothing else holds (its tensor and its storage referenced only by the one handle in the
 // op's results, as a product's fresh result is) is taken as it is; any other (dy passed on
 // unchanged to two inputs, a view of another gradient, the tensor a caller gave backward())
-// is copied, so that accumulating into the leaf later never writes into another tensor.
-void accumulate_into_leaf(TensorImpl* leaf, const Tensor& g, bool from_an_op) {
+// is copied, so that accumulating into it later never writes into another tensor.
+void accumulate_grad(TensorImpl* leaf, const Tensor& g, bool from_an_op) {
     if (!leaf->grad) {
         const bool sole =
             from_an_op && g.impl_ptr().use_count() == 1 && g.impl_ptr()->storage.use_count() == 1;
@@ -126,16 +131,16 @@ BackwardObserver::BackwardObserver(std::function<void(const Node&, const Tensor&
 }
 BackwardObserver::~BackwardObserver() { t_observer = previous_; }
 
-void Tensor::backward() const {
+void Tensor::backward(bool retain_graph) const {
     check_defined("backward");
     if (numel() != 1)
         throw GraphError(fmt::format(
             "backward: called on a tensor of shape {} without a gradient; only a scalar has an implicit dy = 1",
             shape_str(shape())));
-    backward(ones(shape(), dtype()));
+    backward(ones(shape(), dtype()), retain_graph);
 }
 
-void Tensor::backward(const Tensor& grad) const {
+void Tensor::backward(const Tensor& grad, bool retain_graph) const {
     check_defined("backward");
     autograd::check_defined("backward", grad);
     if (!requires_grad())
@@ -148,12 +153,12 @@ void Tensor::backward(const Tensor& grad) const {
     NoGradGuard no_grad;  // backward formulas are not themselves recorded
     std::shared_ptr<Node> root = impl()->grad_fn;
     if (!root) {
-        accumulate_into_leaf(impl(), grad, false);
+        accumulate_grad(impl(), grad, false);
         return;
     }
     if (root->freed)
-        throw GraphError(fmt::format(
-            "backward: the graph through '{}' was freed by an earlier backward()", root->name));
+        throw GraphError(fmt::format("backward: the graph through '{}' was freed by an earlier backward(); {}",
+                                     root->name, kRetainGraphHint));
 
     std::vector<std::shared_ptr<Node>> order = reverse_topological(root);
     for (const std::shared_ptr<Node>& node : order) check_versions(*node);  // before any gradient moves
@@ -161,12 +166,14 @@ void Tensor::backward(const Tensor& grad) const {
     for (const std::shared_ptr<Node>& node : order) {
         auto it = grads.find(node.get());
         if (it == grads.end()) {
-            free_node(node.get());
+            if (!retain_graph) free_node(node.get());
             continue;
         }
         Tensor dy = std::move(it->second);
         grads.erase(it);
         if (t_observer) t_observer->see(*node, dy);
+        for (const std::weak_ptr<TensorImpl>& kept : node->retained)
+            if (std::shared_ptr<TensorImpl> impl = kept.lock()) accumulate_grad(impl.get(), dy, false);
         std::vector<Tensor> dx = node->backward(dy);
         if (dx.size() != node->inputs.size())
             throw GraphError(fmt::format("backward of '{}' returned {} gradients for its {} inputs (its backward "
@@ -183,10 +190,10 @@ void Tensor::backward(const Tensor& grad) const {
                 Tensor& acc = grads[producer];
                 acc = acc.defined() ? add(acc, dx[i]) : dx[i];
             } else {
-                accumulate_into_leaf(in.impl(), dx[i], true);
+                accumulate_grad(in.impl(), dx[i], true);
             }
         }
-        free_node(node.get());
+        if (!retain_graph) free_node(node.get());
     }
 }
 

@@ -30,7 +30,10 @@ struct Node {
     Shape output_shape;  // for printing the graph (to_dot)
     std::vector<Tensor> inputs;
     BackwardFn backward;
-    bool freed = false;  // set once a backward() has run through it
+    bool freed = false;  // set once a backward() without retain_graph has run through it
+    // The output's handles that called retain_grad(): backward() adds the output's gradient
+    // to their grad(). Weak, as a node never owns its output.
+    std::vector<std::weak_ptr<TensorImpl>> retained;
     // The versions of the inputs' and the output's storage when the op ran
     // (tensor.h, Storage): a formula may read any of them, so backward()
     // refuses to run it once one of them has been changed in place.

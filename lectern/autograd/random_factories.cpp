@@ -1,5 +1,7 @@
 #include "lectern/autograd/random_factories.h"
 
+#include <utility>
+
 #include <fmt/format.h>
 
 namespace autograd {
@@ -27,6 +29,15 @@ Tensor rand(const Shape& shape, Generator& gen, Dtype dtype) {
 Tensor uniform(const Shape& shape, double low, double high, Generator& gen, Dtype dtype) {
     if (!(low <= high)) throw ValueError(fmt::format("uniform: low {} is above high {}", low, high));
     return random_tensor("uniform", shape, dtype, [&] { return low + (high - low) * gen.uniform(); });
+}
+
+Tensor randperm(std::int64_t n, Generator& gen) {
+    if (n < 0) throw ValueError(fmt::format("randperm: n {} is negative", n));
+    Tensor t = Tensor::empty({n}, Dtype::int64);
+    std::int64_t* p = t.data<std::int64_t>();
+    for (std::int64_t i = 0; i < n; ++i) p[i] = i;
+    for (std::int64_t i = n; i > 1; --i) std::swap(p[i - 1], p[gen.randint(i)]);
+    return t;
 }
 
 }  // namespace autograd

@@ -118,7 +118,22 @@ bool Tensor::is_leaf() const { return !impl_ || !impl_->grad_fn; }
 
 Tensor Tensor::grad() const {
     check_defined("grad");
+    if (!impl_->grad && !is_leaf() && !impl_->retains_grad)
+        throw GraphError(fmt::format("grad: this tensor is not a leaf (the output of '{}'), and backward() keeps only "
+                                     "the gradients of leaves; call retain_grad() on it before backward() to keep its "
+                                     "gradient",
+                                     impl_->grad_fn->name));
     return impl_->grad ? Tensor(impl_->grad) : Tensor();
+}
+
+Tensor& Tensor::retain_grad() {
+    check_defined("retain_grad");
+    if (!requires_grad())
+        throw GraphError("retain_grad: this tensor does not require grad, so no backward() reaches it");
+    if (is_leaf() || impl_->retains_grad) return *this;  // a leaf keeps its gradient anyway
+    impl_->retains_grad = true;
+    impl_->grad_fn->retained.push_back(impl_);
+    return *this;
 }
 
 void Tensor::zero_grad() {

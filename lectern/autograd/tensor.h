@@ -36,8 +36,9 @@ struct TensorImpl {
     Shape shape;
     Dtype dtype = Dtype::float32;
     bool requires_grad = false;
+    bool retains_grad = false;         // a non-leaf whose gradient backward() keeps (retain_grad)
     std::shared_ptr<Node> grad_fn;     // the op that made this tensor; null for leaves
-    std::shared_ptr<TensorImpl> grad;  // accumulated gradient (leaves)
+    std::shared_ptr<TensorImpl> grad;  // accumulated gradient (leaves, and non-leaves that retain it)
 };
 
 class Tensor {
@@ -69,14 +70,22 @@ public:
     bool requires_grad() const;
     Tensor& requires_grad_(bool on = true);  // leaves of a floating dtype only
     bool is_leaf() const;
-    Tensor grad() const;  // undefined until a backward() reaches this leaf
+    // The accumulated gradient: undefined until a backward() reaches this leaf. backward()
+    // keeps the gradients of leaves only, so on a non-leaf grad() is a GraphError unless
+    // retain_grad() was called on it before the backward().
+    Tensor grad() const;
+    // Keeps this non-leaf's gradient in grad() through the next backward()s, as torch's
+    // retain_grad(); on a leaf it changes nothing. GraphError if it does not require grad.
+    Tensor& retain_grad();
     void zero_grad();     // forgets the accumulated gradient
     void set_grad(const Tensor& g);
     Tensor detach() const;  // same storage, no graph
-    // Reverse-mode sweep from this scalar (dy = 1) or with an explicit
-    // upstream gradient of this tensor's shape. Frees the graph afterwards.
-    void backward() const;
-    void backward(const Tensor& grad) const;
+    // Reverse-mode sweep from this scalar (dy = 1) or with an explicit upstream
+    // gradient of this tensor's shape. Frees the graph as it goes, so a second
+    // backward() through it is a GraphError; with retain_graph it keeps the graph
+    // for another backward(), which adds to the gradients (torch's retain_graph=True).
+    void backward(bool retain_graph = false) const;
+    void backward(const Tensor& grad, bool retain_graph = false) const;
 
     // Copies (never recorded in the graph).
     Tensor clone() const;         // same dtype, fresh storage

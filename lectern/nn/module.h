@@ -5,6 +5,7 @@
 // dropout for the whole tree. Each module's forward() is an ordinary member
 // function with the arguments its equation needs.
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -17,6 +18,15 @@ namespace nn {
 using autograd::Dtype;
 using autograd::Shape;
 using autograd::Tensor;
+
+// A module's parameters by dotted name, as torch's state_dict(): copies, apart from the graph.
+using StateDict = std::map<std::string, Tensor>;
+
+// What load_state_dict(dict, strict = false) passed over (PyTorch's missing_keys, unexpected_keys).
+struct StateDictKeys {
+    std::vector<std::string> missing;     // the module's names the dict lacks
+    std::vector<std::string> unexpected;  // the dict's names the module lacks
+};
 
 class Module {
 public:
@@ -40,6 +50,14 @@ public:
     // e.g. to float64 for a gradient check. Gradients are dropped.
     void to(Dtype dtype);
     Dtype dtype() const { return dtype_; }
+
+    // In memory, what a checkpoint holds on disk (state_dict.cpp): state_dict() copies every
+    // parameter; load_state_dict copies a dict's tensors into the parameters (converted to
+    // their dtype). It checks every name first and throws one ValueError naming every missing,
+    // unexpected and mis-shaped name, changing nothing; strict = false passes over missing and
+    // unexpected names (and returns them) but never a shape that differs.
+    StateDict state_dict() const;
+    StateDictKeys load_state_dict(const StateDict& dict, bool strict = true);
 
     // Replaces this module's own parameter `name` by `t` (weight tying, e.g.
     // the Transformer's shared embeddings, 001 "Embeddings and Softmax"). Returns t.

@@ -1,4 +1,4 @@
-// exp, log, sqrt, pow, tanh, sigmoid, relu, gelu, gelu_tanh.
+// exp, log, sqrt, pow, tanh, sigmoid, relu, gelu, gelu_tanh, abs, clamp.
 #include "check.h"
 
 using namespace autograd;
@@ -77,4 +77,25 @@ TEST_CASE("pow(x, 0) has gradient 0, also at x = 0", "[forward]") {
 TEST_CASE("unary functions reject integer tensors", "[errors]") {
     CHECK_THROWS_WITH(exp(zeros({2}, Dtype::int64)), Catch::Contains("exp: expected a float32 or float64 tensor"));
     CHECK_THROWS_AS(gelu(Tensor()), ValueError);
+}
+
+TEST_CASE("abs and clamp by hand, with PyTorch's gradients at the kink and at the bounds", "[forward]") {
+    Tensor x = tensor({-2, 0, 3}, Dtype::float64).requires_grad_();
+    Tensor y = abs(x);
+    require_values(y, {2, 0, 3});
+    sum(y).backward();
+    require_values(x.grad(), {-1, 0, 1});  // sign(x), 0 at 0
+
+    // clamp to [-1, 1]: the gradient passes for -1 <= x <= 1, the bounds included (torch.clamp).
+    Tensor z = tensor({-2, -1, 0, 0.5, 1, 3}, Dtype::float64).requires_grad_();
+    Tensor c = clamp(z, -1, 1);
+    require_values(c, {-1, -1, 0, 0.5, 1, 1});
+    c.backward(tensor({1, 2, 3, 4, 5, 6}, Dtype::float64));
+    require_values(z.grad(), {0, 2, 3, 4, 5, 0});
+    require_values(clamp(tensor({-5.0f, 0.25f, 9.0f}), -0.5, 0.5), {-0.5, 0.25, 0.5});  // float32
+}
+
+TEST_CASE("clamp refuses bounds that are not an interval", "[errors]") {
+    CHECK_THROWS_WITH(clamp(zeros({2}), 1, -1), "clamp: the bounds [1, -1] are not an interval (lo <= hi)");
+    CHECK_THROWS_AS(clamp(zeros({2}), std::nan(""), 1), ValueError);
 }

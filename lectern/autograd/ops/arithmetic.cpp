@@ -3,9 +3,8 @@
 #include "lectern/autograd/checks.h"
 #include "lectern/autograd/graph.h"
 #include "lectern/autograd/ops/broadcast.h"
-#include "lectern/autograd/kernels/broadcast_loop.h"
+#include "lectern/autograd/kernels/broadcast_binary.h"
 #include "lectern/autograd/kernels/map.h"
-#include "lectern/autograd/parallel.h"
 
 namespace autograd {
 namespace {
@@ -14,39 +13,6 @@ void check_binary(const char* op, const Tensor& a, const Tensor& b) {
     check_floating(op, a);
     check_floating(op, b);
     check_same_dtype(op, a, b);
-}
-
-// out = f(a, b) elementwise over the broadcast shape.
-template <class F>
-Tensor broadcast_binary(const char* op, const Tensor& a, const Tensor& b, F f) {
-    Shape shape = broadcast_shapes(op, a.shape(), b.shape());
-    Tensor out = Tensor::empty(shape, a.dtype());
-    dispatch_floating(a.dtype(), [&](auto zero) {
-        using T = decltype(zero);
-        const T* pa = a.data<T>();
-        const T* pb = b.data<T>();
-        T* __restrict__ po = out.data<T>();  // a new tensor
-        if (a.shape() == b.shape()) {  // the common case: one flat loop
-            parallel_for(out.numel(), 1, [&](std::int64_t begin, std::int64_t end) {
-                for (std::int64_t i = begin; i < end; ++i) po[i] = f(pa[i], pb[i]);
-            });
-            return;
-        }
-        detail::parallel_for_each_broadcast_row(
-            shape, broadcast_strides(a.shape(), shape), broadcast_strides(b.shape(), shape),
-            [&](std::int64_t o, std::int64_t ia, std::int64_t ib, std::int64_t len, std::int64_t sa,
-                std::int64_t sb) {
-                if (sa == 1 && sb == 0) {  // e.g. a bias [D] added to rows of [N, D]: b is fixed along the row
-                    const T vb = pb[ib];
-                    for (std::int64_t i = 0; i < len; ++i) po[o + i] = f(pa[ia + i], vb);
-                } else if (sa == 1 && sb == 1) {
-                    for (std::int64_t i = 0; i < len; ++i) po[o + i] = f(pa[ia + i], pb[ib + i]);
-                } else {
-                    for (std::int64_t i = 0; i < len; ++i) po[o + i] = f(pa[ia + i * sa], pb[ib + i * sb]);
-                }
-            });
-    });
-    return out;
 }
 
 // Gradient of an operand that may have been broadcast, or none if not needed.
@@ -59,14 +25,14 @@ Tensor grad_for(const Tensor& operand, const Tensor& g) {
 // y = a + b;  da = dy, db = dy
 Tensor add(const Tensor& a, const Tensor& b) {
     check_binary("add", a, b);
-    Tensor y = broadcast_binary("add", a, b, [](auto x, auto z) { return x + z; });
+    Tensor y = detail::broadcast_binary("add", a, b, [](auto x, auto z) { return x + z; });
     return record("add", {a, b}, y, [a, b](const Tensor& dy) { return std::vector{grad_for(a, dy), grad_for(b, dy)}; });
 }
 
 // y = a - b;  da = dy, db = -dy
 Tensor sub(const Tensor& a, const Tensor& b) {
     check_binary("sub", a, b);
-    Tensor y = broadcast_binary("sub", a, b, [](auto x, auto z) { return x - z; });
+    Tensor y = detail::broadcast_binary("sub", a, b, [](auto x, auto z) { return x - z; });
     return record("sub", {a, b}, y, [a, b](const Tensor& dy) {
         return std::vector{grad_for(a, dy), b.requires_grad() ? grad_for(b, neg(dy)) : Tensor()};
     });
@@ -75,7 +41,7 @@ Tensor sub(const Tensor& a, const Tensor& b) {
 // y = a * b;  da = dy * b, db = dy * a
 Tensor mul(const Tensor& a, const Tensor& b) {
     check_binary("mul", a, b);
-    Tensor y = broadcast_binary("mul", a, b, [](auto x, auto z) { return x * z; });
+    Tensor y = detail::broadcast_binary("mul", a, b, [](auto x, auto z) { return x * z; });
     return record("mul", {a, b}, y, [a, b](const Tensor& dy) {
         return std::vector{a.requires_grad() ? grad_for(a, mul(dy, b)) : Tensor(),
                            b.requires_grad() ? grad_for(b, mul(dy, a)) : Tensor()};
@@ -85,7 +51,7 @@ Tensor mul(const Tensor& a, const Tensor& b) {
 // y = a / b;  da = dy / b, db = -dy * a / b^2 = -dy * y / b
 Tensor div(const Tensor& a, const Tensor& b) {
     check_binary("div", a, b);
-    Tensor y = broadcast_binary("div", a, b, [](auto x, auto z) { return x / z; });
+    Tensor y = detail::broadcast_binary("div", a, b, [](auto x, auto z) { return x / z; });
     Tensor y_value = y.detach();
     return record("div", {a, b}, y, [a, b, y_value](const Tensor& dy) {
         return std::vector{a.requires_grad() ? grad_for(a, div(dy, b)) : Tensor(),

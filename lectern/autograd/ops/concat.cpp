@@ -7,6 +7,7 @@
 #include "lectern/autograd/checks.h"
 #include "lectern/autograd/factories.h"
 #include "lectern/autograd/graph.h"
+#include "lectern/autograd/ops/reshape.h"
 #include "lectern/autograd/parallel.h"
 
 namespace autograd {
@@ -70,6 +71,21 @@ Tensor concat(const std::vector<Tensor>& xs, std::int64_t dim) {
             dx.push_back(xs[i].requires_grad() ? narrow(dy, d, offsets[i], xs[i].size(d)) : Tensor());
         return dx;
     });
+}
+
+// y[..., i, ...] = xs[i];  dx_i = dy[..., i, ...] (concat's backward, then unsqueeze's)
+Tensor stack(const std::vector<Tensor>& xs, std::int64_t dim) {
+    if (xs.empty()) throw ValueError("stack: no tensors to join");
+    for (const Tensor& x : xs) {
+        check_defined("stack", x);
+        if (x.shape() != xs[0].shape())
+            throw ShapeError(fmt::format("stack: shapes {} and {} differ (stack joins tensors of one shape)",
+                                         shape_str(xs[0].shape()), shape_str(x.shape())));
+    }
+    const int d = normalize_dim("stack", dim, xs[0].dim() + 1);
+    std::vector<Tensor> slices;
+    for (const Tensor& x : xs) slices.push_back(unsqueeze(x, d));
+    return concat(slices, d);
 }
 
 // y = x[..., start:start+length, ...] along dim;  dx = zeros with dy placed there

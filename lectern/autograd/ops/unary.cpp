@@ -1,8 +1,11 @@
 #include "lectern/autograd/ops/unary.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <type_traits>
+
+#include <fmt/format.h>
 
 #include "lectern/autograd/checks.h"
 #include "lectern/autograd/graph.h"
@@ -94,6 +97,28 @@ Tensor relu(const Tensor& x) {
     return unary(
         "relu", x, [](auto v) { return v > 0 ? v : decltype(v){0}; },
         [](auto dy, auto x, auto) { return x > 0 ? dy : decltype(dy){0}; });
+}
+
+// y = |x|;  dx = dy sign(x), with sign(0) = 0 (PyTorch's subgradient at the kink)
+Tensor abs(const Tensor& x) {
+    return unary(
+        "abs", x, [](auto v) { return std::abs(v); },
+        [](auto dy, auto x, auto) { return x > 0 ? dy : x < 0 ? -dy : decltype(dy){0}; });
+}
+
+// y = min(max(x, lo), hi);  dx = dy [lo <= x <= hi] (PyTorch passes the gradient at the bounds)
+Tensor clamp(const Tensor& x, double lo, double hi) {
+    if (!(lo <= hi)) throw ValueError(fmt::format("clamp: the bounds [{}, {}] are not an interval (lo <= hi)", lo, hi));
+    return unary(
+        "clamp", x,
+        [lo, hi](auto v) {
+            using T = decltype(v);
+            return std::min(std::max(v, static_cast<T>(lo)), static_cast<T>(hi));
+        },
+        [lo, hi](auto dy, auto x, auto) {
+            using T = decltype(x);
+            return x >= static_cast<T>(lo) && x <= static_cast<T>(hi) ? dy : T(0);
+        });
 }
 
 namespace {

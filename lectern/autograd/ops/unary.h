@@ -11,6 +11,10 @@ Tensor pow(const Tensor& x, double p);    // y = x^p;            dx = dy * p x^(
 Tensor tanh(const Tensor& x);             // y = tanh x;         dx = dy (1 - y^2)
 Tensor sigmoid(const Tensor& x);          // y = 1/(1+e^-x);     dx = dy y (1 - y)
 Tensor relu(const Tensor& x);             // y = max(0, x);      dx = dy [x > 0]
+Tensor abs(const Tensor& x);              // y = |x|;            dx = dy sign(x), sign(0) = 0 (PyTorch's)
+// y = min(max(x, lo), hi), lo <= hi;  dx = dy [lo <= x <= hi]: at a bound the gradient passes,
+// the subgradient 1 that PyTorch's clamp gives there (its derivatives.yaml)
+Tensor clamp(const Tensor& x, double lo, double hi);
 // y = x Phi(x), Phi the standard normal CDF (exact erf form, as torch.nn.GELU);
 // dx = dy (Phi(x) + x phi(x))
 Tensor gelu(const Tensor& x);

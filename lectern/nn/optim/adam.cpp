@@ -13,17 +13,17 @@ namespace nn::optim {
 
 using namespace autograd;
 
-Adam::Adam(std::vector<Tensor> params, AdamOptions o) : Adam(std::move(params), o, 0.0, /*decoupled=*/false) {}
+Adam::Adam(std::vector<Tensor> params, AdamOptions o) : Adam(std::vector{ParamGroup{std::move(params)}}, o) {}
 
-Adam::Adam(std::vector<Tensor> params, AdamOptions o, double default_weight_decay, bool decoupled)
-    : Optimizer(std::move(params), o.lr),
+Adam::Adam(std::vector<ParamGroup> groups, AdamOptions o) : Adam(std::move(groups), o, 0.0, /*decoupled=*/false) {}
+
+Adam::Adam(std::vector<ParamGroup> groups, AdamOptions o, double default_weight_decay, bool decoupled)
+    : Optimizer(std::move(groups), o.lr, o.weight_decay.value_or(default_weight_decay)),
       options(o),
-      weight_decay_(o.weight_decay.value_or(default_weight_decay)),
       decoupled_(decoupled) {
     if (!(o.beta1 >= 0 && o.beta1 < 1) || !(o.beta2 >= 0 && o.beta2 < 1))
         throw ValueError(fmt::format("Adam: betas ({}, {}) must be in [0, 1)", o.beta1, o.beta2));
-    if (!(o.eps >= 0) || !(weight_decay_ >= 0))
-        throw ValueError(fmt::format("Adam: eps {} and weight_decay {} must be >= 0", o.eps, weight_decay_));
+    if (!(o.eps >= 0)) throw ValueError(fmt::format("Adam: eps {} must be >= 0", o.eps));
 }
 
 void Adam::update(std::size_t i, Tensor&, const Tensor&) { update_all({i}); }
@@ -43,6 +43,7 @@ struct AdamJob {
     T* m;
     T* v;
     double t;  // this parameter's own step (PyTorch's state['step'])
+    double lr, weight_decay;  // its group's
     std::int64_t n;
 };
 
@@ -72,6 +73,8 @@ void adam_elements(float* __restrict__ p, const float* __restrict__ g, float* __
 template <class T>
 void adam_range(const AdamJob<T>& job, std::int64_t lo, std::int64_t hi, reference::AdamStep a) {
     a.t = job.t;
+    a.lr = job.lr;
+    a.weight_decay = job.weight_decay;
     if constexpr (std::is_same_v<T, double>) {
         for (std::int64_t k = lo; k < hi; ++k) reference::adam_update(job.p[k], job.g[k], job.m[k], job.v[k], a);
     } else if (a.decoupled) {
@@ -95,11 +98,11 @@ void Adam::update_all_of(const std::vector<std::size_t>& active) {
         Tensor grad = param.grad();
         jobs.push_back({param.data<T>(), grad.data<T>(), state("exp_avg", i).template data<T>(),
                         state("exp_avg_sq", i).template data<T>(), static_cast<double>(param_step_count(i)),
-                        param.numel()});
+                        lr_of(i), weight_decay_of(i), param.numel()});
         first.push_back(first.back() + param.numel());
     }
     if (jobs.empty()) return;
-    const reference::AdamStep step{lr_, options.beta1, options.beta2, options.eps, weight_decay_, 0, decoupled_};
+    const reference::AdamStep step{0, options.beta1, options.beta2, options.eps, 0, 0, decoupled_};  // lr, wd, t per job
     autograd::parallel_for(first.back(), 8, [&](std::int64_t begin, std::int64_t end) {
         std::size_t j = static_cast<std::size_t>(std::upper_bound(first.begin(), first.end(), begin) - first.begin()) - 1;
         for (; j < jobs.size() && first[j] < end; ++j) {

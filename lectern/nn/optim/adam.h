@@ -19,17 +19,18 @@ using AdamWOptions = AdamOptions;
 // torch.optim.Adam (Kingma & Ba): g = grad + wd p;
 //   m = b1 m + (1 - b1) g,  v = b2 v + (1 - b2) g^2,
 //   p -= lr (m / (1 - b1^t)) / (sqrt(v / (1 - b2^t)) + eps),
-// t counting this parameter's updates (a late parameter starts at t = 1).
+// t counting this parameter's updates (a late parameter starts at t = 1), lr and wd
+// those of its group.
 class Adam : public Optimizer {
 public:
     Adam(std::vector<Tensor> params, AdamOptions options = {});
-    double weight_decay() const { return weight_decay_; }
+    Adam(std::vector<ParamGroup> groups, AdamOptions options = {});  // options' lr and weight decay: the groups' default
 
     AdamOptions options;
 
 protected:
     // `decoupled` applies the weight decay as AdamW does.
-    Adam(std::vector<Tensor> params, AdamOptions options, double default_weight_decay, bool decoupled);
+    Adam(std::vector<ParamGroup> groups, AdamOptions options, double default_weight_decay, bool decoupled);
     void update(std::size_t i, Tensor& param, const Tensor& grad) override;
     // Every active parameter's elements in one loop split over the threads (a model's many
     // small parameters would each be too small to split).
@@ -38,7 +39,6 @@ protected:
 private:
     template <class T>
     void update_all_of(const std::vector<std::size_t>& active);
-    double weight_decay_;
     bool decoupled_;
 };
 

@@ -9,6 +9,7 @@ namespace nn::optim {
 class AdamW : public Adam {
 public:
     AdamW(std::vector<Tensor> params, AdamWOptions options = {});
+    AdamW(std::vector<ParamGroup> groups, AdamWOptions options = {});
 };
 
 }  // namespace nn::optim

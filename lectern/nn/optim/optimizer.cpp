@@ -1,5 +1,6 @@
 #include "lectern/nn/optim/optimizer.h"
 
+#include <algorithm>
 #include <charconv>
 
 #include <fmt/format.h>
@@ -8,19 +9,51 @@ namespace nn::optim {
 
 using namespace autograd;
 
-Optimizer::Optimizer(std::vector<Tensor> params, double lr)
-    : params_(std::move(params)), lr_(lr), param_steps_(params_.size(), 0) {
-    if (params_.empty()) throw ValueError("Optimizer: no parameters to optimize");
-    for (const Tensor& p : params_) {
-        check_floating("Optimizer", p);
-        if (!p.requires_grad()) throw ValueError("Optimizer: a parameter does not require grad");
+namespace {
+
+void check_lr(double lr) {
+    if (!(lr >= 0)) throw ValueError(fmt::format("Optimizer: learning rate {} must be >= 0", lr));
+}
+
+}  // namespace
+
+Optimizer::Optimizer(std::vector<ParamGroup> groups, double lr, double weight_decay)
+    : groups_(std::move(groups)), lr_(lr) {
+    check_lr(lr);
+    std::vector<const TensorImpl*> seen;
+    for (std::size_t g = 0; g < groups_.size(); ++g) {
+        ParamGroup& group = groups_[g];
+        group.lr = group.lr.value_or(lr);
+        group.weight_decay = group.weight_decay.value_or(weight_decay);
+        check_lr(*group.lr);
+        if (!(*group.weight_decay >= 0))
+            throw ValueError(fmt::format("Optimizer: group {}'s weight decay {} must be >= 0", g, *group.weight_decay));
+        for (const Tensor& p : group.params) {
+            check_floating("Optimizer", p);
+            if (!p.requires_grad()) throw ValueError("Optimizer: a parameter does not require grad");
+            if (std::find(seen.begin(), seen.end(), p.impl()) != seen.end())
+                throw ValueError(fmt::format("Optimizer: a parameter of group {} appears twice (it would be updated "
+                                             "twice per step)", g));
+            seen.push_back(p.impl());
+            params_.push_back(p);
+            group_of_.push_back(g);
+        }
     }
-    set_lr(lr);
+    if (params_.empty()) throw ValueError("Optimizer: no parameters to optimize");
+    param_steps_.assign(params_.size(), 0);
 }
 
 void Optimizer::set_lr(double lr) {
-    if (!(lr >= 0)) throw ValueError(fmt::format("Optimizer: learning rate {} must be >= 0", lr));
+    check_lr(lr);
     lr_ = lr;
+    for (ParamGroup& group : groups_) group.lr = lr;
+}
+
+void Optimizer::set_group_lr(std::size_t group, double lr) {
+    if (group >= groups_.size())
+        throw ValueError(fmt::format("Optimizer: no group {} (there are {})", group, groups_.size()));
+    check_lr(lr);
+    groups_[group].lr = lr;
 }
 
 void Optimizer::step() {

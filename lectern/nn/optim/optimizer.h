@@ -3,6 +3,7 @@
 // then per step zero_grad(), loss.backward(), step().
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,9 +14,21 @@ namespace nn::optim {
 
 using autograd::Tensor;
 
+// torch.optim's param_groups: parameters that share a learning rate and a weight
+// decay. Unset, each is the optimizer's own. The optimizer numbers the parameters
+// of its groups one after another (parameter i of its state, "exp_avg.i"), so
+// groups that keep the model's order (weight_decay_groups in param_groups.h) keep
+// the numbering of an optimizer over model.parameters().
+struct ParamGroup {
+    std::vector<Tensor> params;
+    std::optional<double> lr = std::nullopt;
+    std::optional<double> weight_decay = std::nullopt;
+};
+
 class Optimizer {
 public:
-    Optimizer(std::vector<Tensor> params, double lr);
+    // One group of `params`, or `groups`; `weight_decay` fills the groups that name none.
+    Optimizer(std::vector<ParamGroup> groups, double lr, double weight_decay);
     virtual ~Optimizer() = default;
     Optimizer(const Optimizer&) = delete;  // a copy would share the state tensors
     Optimizer& operator=(const Optimizer&) = delete;
@@ -27,7 +40,12 @@ public:
     void step();
     void zero_grad();
     double lr() const { return lr_; }
+    // Sets the learning rate of every group, as nanoGPT's schedule loop over
+    // optimizer.param_groups does (a group's own lr holds until then).
     void set_lr(double lr);
+    // The groups with their lr and weight decay filled in; set_group_lr changes one.
+    const std::vector<ParamGroup>& param_groups() const { return groups_; }
+    void set_group_lr(std::size_t group, double lr);
     std::int64_t step_count() const { return steps_; }             // optimizer steps taken
     std::int64_t param_step_count(std::size_t i) const { return param_steps_.at(i); }  // updates of parameter i
 
@@ -41,6 +59,10 @@ public:
 
     const std::vector<Tensor>& params() const { return params_; }
 
+    // Parameter i's group's learning rate and weight decay.
+    double lr_of(std::size_t i) const { return *groups_[group_of_[i]].lr; }
+    double weight_decay_of(std::size_t i) const { return *groups_[group_of_[i]].weight_decay; }
+
 protected:
     // Updates parameter i given its gradient; state tensors are created lazily
     // by the subclass through state(name, i).
@@ -52,6 +74,8 @@ protected:
     bool has_state(const std::string& name, std::size_t i) const { return state_.count({name, i}) > 0; }
 
     std::vector<Tensor> params_;
+    std::vector<ParamGroup> groups_;
+    std::vector<std::size_t> group_of_;  // params_[i] is in groups_[group_of_[i]]
     double lr_;
     std::int64_t steps_ = 0;
 

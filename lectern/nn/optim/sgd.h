@@ -12,10 +12,12 @@ struct SGDOptions {
 };
 
 // torch.optim.SGD: g = grad + wd p;  with momentum b = mu b + (1 - dampening) g
-// (b = g on the first step), and g = g + mu b (Nesterov) or g = b;  p -= lr g.
+// (b = g on the first step), and g = g + mu b (Nesterov) or g = b;  p -= lr g,
+// lr and wd those of the parameter's group.
 class SGD : public Optimizer {
 public:
     SGD(std::vector<Tensor> params, SGDOptions options = {});
+    SGD(std::vector<ParamGroup> groups, SGDOptions options = {});  // options' lr and weight decay: the groups' default
     SGDOptions options;
 
 protected:

@@ -1,0 +1,32 @@
+#include "lectern/autograd/ops/compare.h"
+
+#include "lectern/autograd/checks.h"
+#include "lectern/autograd/kernels/broadcast_binary.h"
+
+namespace autograd {
+namespace {
+
+// out = [relation(a, b)] over the broadcast shape, in a's dtype; never recorded.
+template <class Relation>
+Tensor compare(const char* op, const Tensor& a, const Tensor& b, Relation relation) {
+    check_defined(op, a);
+    check_defined(op, b);
+    check_same_dtype(op, a, b);
+    Tensor out = Tensor::empty(broadcast_shapes(op, a.shape(), b.shape()), a.dtype());
+    auto run = [&](auto zero) {
+        using T = decltype(zero);
+        detail::broadcast_binary_into<T>(a, b, out, [&](T x, T z) { return relation(x, z) ? T(1) : T(0); });
+    };
+    if (a.dtype() == Dtype::int64) run(std::int64_t{});
+    else dispatch_floating(a.dtype(), run);
+    return out;
+}
+
+}  // namespace
+
+Tensor eq(const Tensor& a, const Tensor& b) { return compare("eq", a, b, [](auto x, auto z) { return x == z; }); }
+Tensor ne(const Tensor& a, const Tensor& b) { return compare("ne", a, b, [](auto x, auto z) { return x != z; }); }
+Tensor lt(const Tensor& a, const Tensor& b) { return compare("lt", a, b, [](auto x, auto z) { return x < z; }); }
+Tensor gt(const Tensor& a, const Tensor& b) { return compare("gt", a, b, [](auto x, auto z) { return x > z; }); }
+
+}  // namespace autograd
