@@ -272,7 +272,7 @@ void write_attention_figure(const models::GPT& model, const Corpus& c, const Opt
         layers.push_back(narrow((*model.blocks)[l].attn->last_attention(), 0, 0, 1));
     const auto paths = run::write_figure(
         o.figures + "/attention",
-        run::attention_grid("char_lm: causal self-attention over the start of the validation text", layers, chars, chars));
+        run::attention_grid("char_lm: causal self-attention over the start of the validation text", layers, chars, chars, true));
     run::say("attention drawn in {} and {}\n", paths[0], paths[1]);
 }
 
