@@ -93,10 +93,12 @@ void run_label_smoothing(const Options& o) {
         }
         ppl.curves.push_back(p), acc.curves.push_back(a);
     }
-    plot::Curve p_mean{"mean over seeds", {}, {}, false}, a_mean = p_mean;
+    // the mean with a bar of one standard error each side (none with one seed)
+    plot::Curve p_mean{seeds > 1 ? "mean over seeds +- standard error" : "mean over seeds", {}, {}, false}, a_mean = p_mean;
     for (std::size_t e = 0; e < 3; ++e) {
-        p_mean.x.push_back(kEpsilons[e]), p_mean.y.push_back(spread(perplexity[e]).mean);
-        a_mean.x.push_back(kEpsilons[e]), a_mean.y.push_back(100 * spread(accuracy[e]).mean);
+        const Spread sp = spread(perplexity[e]), sa = spread(accuracy[e]);
+        p_mean.x.push_back(kEpsilons[e]), p_mean.y.push_back(sp.mean), p_mean.error.push_back(sp.standard_error);
+        a_mean.x.push_back(kEpsilons[e]), a_mean.y.push_back(100 * sa.mean), a_mean.error.push_back(100 * sa.standard_error);
     }
     ppl.curves.push_back(p_mean), acc.curves.push_back(a_mean);
     draw(o, "experiments_label_smoothing",
