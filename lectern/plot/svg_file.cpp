@@ -1,6 +1,7 @@
 #include "lectern/plot/svg_file.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 
 #include <fmt/format.h>
@@ -58,10 +59,9 @@ std::string plain_text(const std::string& svg) {
 
 // Each pixel as a k x k block: a reader that smooths pictures when it scales
 // them (librsvg, which ImageMagick uses, ignores image-rendering) then blurs
-// only a cell's edge, not the whole cell. k brings the picture to 256 pixels
-// or more across, at most 16 times.
-Raster magnified(const Raster& r) {
-    const std::int64_t k = std::clamp<std::int64_t>((256 + std::max(r.rows, r.cols) - 1) / std::max(r.rows, r.cols), 1, 16);
+// a cell only at its edge, about 4 points wide, not across the whole cell.
+Raster magnified(const Raster& r, double cell_points) {
+    const auto k = static_cast<std::int64_t>(std::clamp(std::round(cell_points / 4), 1.0, 16.0));
     Raster out{r.rows * k, r.cols * k, {}};
     out.pixels.reserve(static_cast<std::size_t>(out.rows * out.cols));
     for (std::int64_t y = 0; y < out.rows; ++y)
@@ -73,11 +73,14 @@ Raster magnified(const Raster& r) {
 
 std::string finish_svg(const std::string& svg, const std::vector<PlacedRaster>& rasters, int width, int height) {
     std::string images;
-    for (const PlacedRaster& p : rasters)
+    for (const PlacedRaster& p : rasters) {
+        const double cell = std::min((p.x1 - p.x0) * width / static_cast<double>(p.raster.cols),
+                                     (p.y1 - p.y0) * height / static_cast<double>(p.raster.rows));
         images += fmt::format(
             "  <image x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" height=\"{:.2f}\" preserveAspectRatio=\"none\" "
             "image-rendering=\"optimizeSpeed\" style=\"image-rendering:pixelated\" xlink:href=\"data:image/png;base64,{}\"/>\n",
-            p.x0 * width, (1 - p.y1) * height, (p.x1 - p.x0) * width, (p.y1 - p.y0) * height, base64(png_file(magnified(p.raster))));
+            p.x0 * width, (1 - p.y1) * height, (p.x1 - p.x0) * width, (p.y1 - p.y0) * height, base64(png_file(magnified(p.raster, cell))));
+    }
     // after the page's background, the first element PLplot writes
     const std::size_t background = svg.find("<rect"), after = svg.find("/>", background);
     if (background == std::string::npos || after == std::string::npos) throw Error("PLplot's SVG has no background to draw over");
