@@ -135,7 +135,7 @@ LineLayout line_layout(const LinePlot& p, const Rect& cell, double char_mm) {
 
     auto project = [&](const Rect& f) {
         Drawn d;
-        d.marker_radius = 0.5 * char_mm;
+        d.marker_radius = 0.6 * char_mm;  // the largest mark, a hollow square at 1.2 times the text
         auto at = [&](double x, double y) {
             return Point{f.x0 + (x - x0) / (x1 - x0) * (f.x1 - f.x0), f.y0 + (y - y0) / (y1 - y0) * (f.y1 - f.y0)};
         };
@@ -179,7 +179,7 @@ LineLayout line_layout(const LinePlot& p, const Rect& cell, double char_mm) {
     if (w + gap <= 0.4 * frame_w) {  // beside the frame, at its top: the frame gives up the legend's width
         out.frame.x1 -= w + gap;
         out.legend_box = {out.frame.x1 + gap, out.frame.x1 + gap + w, out.frame.y1 - h, out.frame.y1};
-    } else if (h + gap <= 0.4 * frame_h) {  // under the x axis's label: the frame gives up the legend's height
+    } else if (h + gap <= 0.5 * frame_h) {  // under the x axis's label: the frame gives up the legend's height
         const double x = std::max(cell.x0, (out.frame.x0 + out.frame.x1 - w) / 2);
         out.legend_box = {x, x + w, cell.y0 + 0.3 * char_mm, cell.y0 + 0.3 * char_mm + h};
         out.frame.y0 += h + gap;

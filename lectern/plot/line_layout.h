@@ -5,7 +5,8 @@
 // frame's corners, then its edges' middles, where its box covers no drawn
 // point and crosses no drawn line; when every place covers something, the
 // frame narrows and the legend stands beside it, or (a legend wider than 40%
-// of the frame) the frame shortens and the legend stands under the x axis.
+// of the frame) the frame shortens by up to half and the legend stands under
+// the x axis; only a panel too small for either lets its legend cover data.
 #include <optional>
 #include <vector>
 

@@ -18,7 +18,7 @@ std::string label(double value) {
     const int k = static_cast<int>(std::floor(std::log10(value) + 1e-9));
     const double m = value / std::pow(10.0, k);
     if (std::abs(m - 1) < 1e-6) return fmt::format("10#u{}#d", k);
-    return fmt::format("{:.2g}#(2217)10#u{}#d", m, k);  // #(2217): PLplot's multiplication sign
+    return fmt::format("{:.2g}×10#u{}#d", m, k);
 }
 
 // The values m x 10^k in lo..hi (log10) for each mantissa m.

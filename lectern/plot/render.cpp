@@ -31,6 +31,7 @@ constexpr int kCurveColourCount = static_cast<int>(std::size(kCurveColours));
 constexpr PLINT kCell = kFirstCurve + kCurveColourCount;
 // the marked curves' shapes, in turn: hollow ones let a coinciding mark show through
 constexpr const char* kMarkers[] = {"●", "□", "▲", "◇", "▼", "○", "■", "△"};
+constexpr double kMarkerSize[] = {0.8, 1.2, 0.8, 1.2, 0.8, 1.2, 0.8, 1.2};  // hollow ones larger, to ring a filled one
 constexpr std::size_t kMarkerCount = std::size(kMarkers);
 // the lines' dash patterns, in turn (marks and spaces in micrometres): the first solid,
 // the rest dashed, so a line lying on another leaves it showing through its gaps
@@ -189,16 +190,17 @@ void draw(Canvas& canvas, const Box& cell, const LinePlot& p) {
     draw_log_ticks(pls, l, l.y_ticks, false, page.char_mm);
     pls.col0(kInk);
     pls.box(p.log_x ? "bc" : "bcnst", 0, 0, p.log_y ? "bc" : "bcnstv", 0, 0);
-    title_and_labels(pls, p.title, p.x_label, 3.2, p.y_label, 5.0);
+    double y_disp = 5.0;  // the y axis's label clears its widest tick label
+    for (const Tick& t : l.y_ticks) y_disp = std::max(y_disp, text_width(t.label, page.char_mm) / page.char_mm + 1.6);
+    title_and_labels(pls, p.title, p.x_label, 3.2, p.y_label, y_disp);
 
     auto fx = [&](double x) { return p.log_x ? std::log10(x) : x; };
     auto fy = [&](double y) { return p.log_y ? std::log10(y) : y; };
     const double cap = 0.35 * page.char_mm * (l.x1 - l.x0) / (l.frame.x1 - l.frame.x0);  // an error bar's half-cap
-    std::vector<const char*> shapes;
-    std::vector<std::size_t> patterns;
+    std::vector<std::size_t> shapes, patterns;
     for (std::size_t k = 0, marked = 0, lines = 0; k < p.curves.size(); ++k) {
         const Curve& c = p.curves[k];
-        shapes.push_back(kMarkers[(c.markers ? marked++ : 0) % kMarkerCount]);
+        shapes.push_back((c.markers ? marked++ : 0) % kMarkerCount);
         patterns.push_back(c.markers ? 0 : lines++);
         pls.col0(kFirstCurve + static_cast<PLINT>(k % kCurveColourCount));
         std::vector<PLFLT> x, y;
@@ -213,8 +215,8 @@ void draw(Canvas& canvas, const Box& cell, const LinePlot& p) {
         }
         pls.width(1.6);
         if (c.markers) {
-            pls.schr(0, 0.8 * canvas.text);
-            pls.string(static_cast<PLINT>(x.size()), x.data(), y.data(), shapes.back());
+            pls.schr(0, kMarkerSize[shapes.back()] * canvas.text);
+            pls.string(static_cast<PLINT>(x.size()), x.data(), y.data(), kMarkers[shapes.back()]);
             pls.schr(0, canvas.text);
         } else {
             dashes(pls, patterns.back());
@@ -240,8 +242,8 @@ void draw(Canvas& canvas, const Box& cell, const LinePlot& p) {
         pls.col0(kFirstCurve + static_cast<PLINT>(k % kCurveColourCount));
         if (p.curves[k].markers) {
             PLFLT mx[] = {2.3 * cw}, my[] = {y};
-            pls.schr(0, 0.8 * canvas.text);
-            pls.string(1, mx, my, shapes[k]);
+            pls.schr(0, kMarkerSize[shapes[k]] * canvas.text);
+            pls.string(1, mx, my, kMarkers[shapes[k]]);
             pls.schr(0, canvas.text);
         } else {
             PLFLT lx[] = {0.8 * cw, 3.8 * cw}, ly[] = {y, y};
