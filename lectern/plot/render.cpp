@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -42,10 +43,6 @@ struct Dashes {
 constexpr Dashes kDashes[] = {{0, {}, {}}, {1, {2500}, {1200}}, {1, {800}, {800}}, {2, {2500, 800}, {800, 800}}, {1, {1500}, {500}}};
 constexpr std::size_t kDashCount = std::size(kDashes);
 
-void dashes(plstream& pls, std::size_t k) {
-    Dashes d = kDashes[k % kDashCount];
-    pls.styl(d.n, d.mark, d.space);
-}
 
 // Characters in a UTF-8 string (a token label's width).
 std::size_t glyphs(const std::string& s) {
@@ -104,7 +101,26 @@ struct Canvas {
     double text;  // the panels' character scale (plschr)
     Format format;
     std::vector<PlacedRaster> rasters;
+    std::map<std::string, std::string> dashes;  // an SVG's dashed lines: stroke colour -> dash array in points
 };
+
+// Lines in pattern k from here on. PLplot draws a dashed line dash by dash,
+// which in an SVG is an element per dash; there the line is drawn whole and
+// its colour's polylines get a stroke-dasharray instead (svg_file.h).
+void dashes(Canvas& canvas, std::size_t k, PLINT colour) {
+    const Dashes& d = kDashes[k % kDashCount];
+    if (canvas.format == Format::png) {
+        Dashes copy = d;
+        canvas.pls.styl(copy.n, copy.mark, copy.space);
+        return;
+    }
+    if (d.n == 0) return;
+    std::string array;
+    for (PLINT i = 0; i < d.n; ++i)  // micrometres to points
+        array += fmt::format("{}{:.2f},{:.2f}", i == 0 ? "" : ",", d.mark[i] / 352.78, d.space[i] / 352.78);
+    const int* rgb = kCurveColours[(colour - kFirstCurve) % kCurveColourCount];
+    canvas.dashes.emplace(fmt::format("#{:02X}{:02X}{:02X}", rgb[0], rgb[1], rgb[2]), array);
+}
 
 void viewport_mm(plstream& pls, const Page& page, const Rect& r) {
     pls.vpor(r.x0 / page.width_mm, r.x1 / page.width_mm, r.y0 / page.height_mm, r.y1 / page.height_mm);
@@ -219,9 +235,10 @@ void draw(Canvas& canvas, const Box& cell, const LinePlot& p) {
             pls.string(static_cast<PLINT>(x.size()), x.data(), y.data(), kMarkers[shapes.back()]);
             pls.schr(0, canvas.text);
         } else {
-            dashes(pls, patterns.back());
+            const PLINT colour = kFirstCurve + static_cast<PLINT>(k % kCurveColourCount);
+            dashes(canvas, patterns.back(), colour);
             pls.line(static_cast<PLINT>(x.size()), x.data(), y.data());
-            dashes(pls, 0);
+            dashes(canvas, 0, colour);
         }
     }
     pls.width(1.0);
@@ -248,9 +265,10 @@ void draw(Canvas& canvas, const Box& cell, const LinePlot& p) {
         } else {
             PLFLT lx[] = {0.8 * cw, 3.8 * cw}, ly[] = {y, y};
             pls.width(1.6);
-            dashes(pls, patterns[k]);
+            const PLINT colour = kFirstCurve + static_cast<PLINT>(k % kCurveColourCount);
+            dashes(canvas, patterns[k], colour);
             pls.line(2, lx, ly);
-            dashes(pls, 0);
+            dashes(canvas, 0, colour);
             pls.width(1.0);
         }
         pls.col0(kInk);
@@ -361,6 +379,7 @@ std::string render(const Figure& figure, Format format) {
     check(figure);
     PrivateFolder folder;
     std::vector<PlacedRaster> rasters;
+    std::map<std::string, std::string> dashed;
     const std::filesystem::path file = folder.path() / (format == Format::svg ? "figure.svg" : "figure.png");
     {
         plstream pls;
@@ -380,7 +399,7 @@ std::string render(const Figure& figure, Format format) {
         PLFLT def = 0, ht = 0, xmin = 0, xmax = 0, ymin = 0, ymax = 0;
         pls.gchr(def, ht);
         pls.gspa(xmin, xmax, ymin, ymax);
-        Canvas canvas{pls, {xmax - xmin, ymax - ymin, ht}, text, format, {}};
+        Canvas canvas{pls, {xmax - xmin, ymax - ymin, ht}, text, format, {}, {}};
         const Page& page = canvas.page;
         double top = 1.0;
         if (!figure.title.empty()) {  // 1.3 times the panels' text, whatever their size
@@ -400,6 +419,7 @@ std::string render(const Figure& figure, Format format) {
             std::visit([&](const auto& p) { draw(canvas, cell, p); }, figure.panels[i]);
         }
         rasters = std::move(canvas.rasters);
+        dashed = std::move(canvas.dashes);
     }  // the stream's end writes and closes the file
     std::ifstream in(file, std::ios::binary);
     std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -408,7 +428,7 @@ std::string render(const Figure& figure, Format format) {
     const bool whole = format == Format::svg ? bytes.find("</svg>") != std::string::npos
                                              : bytes.size() >= 12 && bytes.compare(bytes.size() - 8, 4, "IEND") == 0;
     if (!whole) throw Error(fmt::format("cannot draw \"{}\": the drawing could not be written whole to {}", figure.title, file.string()));
-    return format == Format::svg ? finish_svg(bytes, rasters, figure.width, figure.height) : bytes;
+    return format == Format::svg ? finish_svg(bytes, rasters, dashed, figure.width, figure.height) : bytes;
 }
 
 }  // namespace plot

@@ -71,7 +71,22 @@ Raster magnified(const Raster& r, double cell_points) {
 
 }  // namespace
 
-std::string finish_svg(const std::string& svg, const std::vector<PlacedRaster>& rasters, int width, int height) {
+std::string finish_svg(const std::string& svg_in, const std::vector<PlacedRaster>& rasters,
+                       const std::map<std::string, std::string>& dashed, int width, int height) {
+    std::string svg;  // the lines of each dashed colour given their dash array
+    svg.reserve(svg_in.size());
+    for (std::size_t at = 0;;) {
+        const std::size_t next = svg_in.find("stroke=\"#", at);
+        if (next == std::string::npos) {
+            svg.append(svg_in, at);
+            break;
+        }
+        const std::size_t end = next + 16;  // stroke="#RRGGBB"
+        svg.append(svg_in, at, end - at);
+        if (const auto it = dashed.find(svg_in.substr(next + 8, 7)); it != dashed.end() && svg_in.rfind("<polyline", next) > svg_in.rfind("/>", next))
+            svg += fmt::format(" stroke-dasharray=\"{}\"", it->second);
+        at = end;
+    }
     std::string images;
     for (const PlacedRaster& p : rasters) {
         const double cell = std::min((p.x1 - p.x0) * width / static_cast<double>(p.raster.cols),

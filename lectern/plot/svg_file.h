@@ -2,7 +2,9 @@
 // The last touches to the SVG PLplot writes: each heat map's cells, which it
 // would write as one polygon apiece, go in as one embedded PNG, each cell a
 // block of pixels (drawn before everything else, so frames and labels lie
-// over it), and its text as UTF-8 rather than a character reference per letter.
+// over it), its text as UTF-8 rather than a character reference per letter,
+// and a dashed line as one polyline with a dash array, not an element per dash.
+#include <map>
 #include <string>
 #include <vector>
 
@@ -15,6 +17,8 @@ struct PlacedRaster {
     double x0, x1, y0, y1;  // where on the page, as fractions of it, y up
 };
 
-std::string finish_svg(const std::string& svg, const std::vector<PlacedRaster>& rasters, int width, int height);
+// dashed: stroke colour ("#1F77B4") -> SVG dash array, for the lines of that colour.
+std::string finish_svg(const std::string& svg, const std::vector<PlacedRaster>& rasters,
+                       const std::map<std::string, std::string>& dashed, int width, int height);
 
 }  // namespace plot

@@ -213,6 +213,20 @@ TEST_CASE("a grid of heat maps as SVG is within twice its PNG, its words still t
     CHECK(svg.find("&#x43;") == std::string::npos);  // text as UTF-8, not a reference per letter
 }
 
+TEST_CASE("dashed lines in an SVG are whole polylines with a dash array, within twice the PNG", "[plot]") {
+    plot::LinePlot p{"Routing", "step", "share", {}};
+    for (int k = 0; k < 4; ++k) {
+        plot::Curve c{fmt::format("expert {}", k), {}, {}};
+        for (int i = 0; i < 400; ++i) c.x.push_back(i), c.y.push_back(0.25 + 0.2 * std::sin(0.3 * i + k));
+        p.curves.push_back(c);
+    }
+    const plot::Figure f{"", 1, 800, 500, {p}};
+    const std::string svg = plot::render(f, plot::Format::svg), png = plot::render(f, plot::Format::png);
+    INFO("SVG " << svg.size() << " bytes, PNG " << png.size());
+    CHECK(svg.find("stroke-dasharray") != std::string::npos);
+    CHECK(svg.size() < 2 * png.size());
+}
+
 TEST_CASE("a confusion matrix writes each share in its cell", "[plot]") {
     plot::HeatMap m{"Confusion", "predicted", "true", 2, 2, {0.75, 0.25, 0.1, 0.9}, {"a", "b"}, {"a", "b"},
                     {0, 1, "share", plot::Palette::sequential}, true, {}};
