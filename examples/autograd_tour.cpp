@@ -21,8 +21,8 @@ namespace {
 // Writes the graph as DOT and, where Graphviz's `dot` is installed, renders it next to it as PNG.
 // With `values`, every node shows the norms of its value and gradient, which runs loss.backward():
 // returns whether it did.
-bool draw_graph(const Tensor& loss, const std::string& path, bool values) {
-    run::write_output(path, values ? to_dot_with_norms(loss) : to_dot(loss));
+bool draw_graph(const Tensor& loss, const DotNames& names, const std::string& path, bool values) {
+    run::write_output(path, values ? to_dot_with_norms(loss, names) : to_dot(loss, names));
     fmt::print("graph of one step written to {}\n", path);
     const std::string png = path + ".png";
     pid_t pid = fork();
@@ -66,7 +66,7 @@ int main(int argc, char** argv) {
         Tensor pred = matmul(x, w) + b;             // [64, 1]
         Tensor loss = mean(pow(pred - y, 2.0));     // mean squared error
         // The graph is drawn before backward(), which frees it; with --values the drawing runs backward().
-        const bool drawn_through_backward = step == 1 && !dot.empty() && draw_graph(loss, dot, values);
+        const bool drawn_through_backward = step == 1 && !dot.empty() && draw_graph(loss, {{x, "x"}, {y, "y"}, {w, "w"}, {b, "b"}}, dot, values);
         if (!drawn_through_backward) loss.backward();  // fills w.grad() and b.grad()
         {
             NoGradGuard no_grad;                    // the update is not part of the graph

@@ -280,7 +280,7 @@ void write_attention_figure(const models::GPT& model, const Corpus& c, const Opt
     for (std::size_t l = 0; l < model.blocks->size(); ++l)  // [1, H, T, T]; under --block, the first block's
         layers.push_back(narrow((*model.blocks)[l].attn->last_attention(), 0, 0, 1));
     const std::string title = "char_lm: causal self-attention over the start of the validation text";
-    const auto paths = run::write_figure(o.figures + "/attention", run::attention_grid(title, layers, chars, chars));
+    const auto paths = run::write_figure(o.figures + "/attention", run::attention_grid(title, layers, chars, chars, true));
     const std::string page = run::write_attention_page(
         o.figures + "/attention.html",
         {title, {run::attention_kind("causal self-attention (each character attends to itself and earlier ones)", layers,

@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 ./scripts/install_packages.sh g++ meson ninja-build pkg-config \
-  libopenblas-openmp-dev libfmt-dev catch2 zlib1g-dev libcli11-dev libplplot-dev plplot-driver-cairo \
+  libopenblas-openmp-dev libfmt-dev catch2 zlib1g-dev libcli11-dev libplplot-dev plplot-driver-cairo libpng-dev \
   dataset-fashion-mnist fortunes libopenmpi-dev openmpi-bin libpcre2-dev nlohmann-json3-dev \
   libsword-dev sword-text-kjv sword-text-web sword-text-sparv strace chromium cmake
 

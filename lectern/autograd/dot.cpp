@@ -28,9 +28,14 @@ double norm(const Tensor& t) {
     return std::sqrt(s);
 }
 
-// Depth-first over the nodes, each visited once; edges from each input to its consumer.
-GraphShape shape_of(const Tensor& root) {
+// Depth-first over the nodes, each visited once; edges from each input to its
+// consumer. A leaf is labelled by its name, or "leaf"; a constant input only
+// when named (an input such as x, drawn dashed: no gradient reaches it).
+GraphShape shape_of(const Tensor& root, const DotNames& names) {
     GraphShape g;
+    std::unordered_map<const void*, std::string> name_of;
+    for (const auto& [t, name] : names)
+        if (t.defined()) name_of[t.impl()] = name;
     std::unordered_map<const void*, bool> seen;
     auto add = [&](const void* key, std::string declaration, const Tensor& value) {
         if (seen[key]) return;
@@ -39,7 +44,11 @@ GraphShape shape_of(const Tensor& root) {
         g.values.emplace(key, value);
     };
     auto leaf = [&](const Tensor& t) {
-        add(t.impl(), fmt::format("shape=ellipse, label=\"leaf\\n{}", shape_str(t.shape())), t);
+        const auto it = name_of.find(t.impl());
+        add(t.impl(), fmt::format("shape=ellipse, label=\"{}\\n{}", it == name_of.end() ? "leaf" : it->second, shape_str(t.shape())), t);
+    };
+    auto input = [&](const Tensor& t) {
+        add(t.impl(), fmt::format("shape=ellipse, style=dashed, label=\"{}\\n{}", name_of.at(t.impl()), shape_str(t.shape())), t);
     };
     auto node = [&](const Node* n, const Tensor& value) {
         add(n, fmt::format("shape=box, style=rounded, label=\"{}\\n{}", n->name, shape_str(n->output_shape)), value);
@@ -58,7 +67,14 @@ GraphShape shape_of(const Tensor& root) {
         if (expanded[n.get()]) continue;
         expanded[n.get()] = true;
         for (const Tensor& in : n->inputs) {
-            if (!in.defined() || !in.requires_grad()) continue;  // constants carry no gradient
+            if (!in.defined()) continue;
+            if (!in.requires_grad()) {  // a constant carries no gradient: drawn only when named
+                if (name_of.count(in.impl()) != 0) {
+                    input(in);
+                    g.edges.emplace_back(in.impl(), n.get());
+                }
+                continue;
+            }
             if (const std::shared_ptr<Node>& producer = in.impl()->grad_fn) {
                 node(producer.get(), in);
                 g.edges.emplace_back(producer.get(), n.get());
@@ -85,14 +101,14 @@ std::string render(const GraphShape& g, const std::function<std::string(const vo
 
 }  // namespace
 
-std::string to_dot(const Tensor& root) {
+std::string to_dot(const Tensor& root, const DotNames& names) {
     check_defined("to_dot", root);
-    return render(shape_of(root), [](const void*) { return std::string(); });
+    return render(shape_of(root, names), [](const void*) { return std::string(); });
 }
 
-std::string to_dot_with_norms(const Tensor& root) {
+std::string to_dot_with_norms(const Tensor& root, const DotNames& names) {
     check_defined("to_dot_with_norms", root);
-    const GraphShape g = shape_of(root);
+    const GraphShape g = shape_of(root, names);
     std::unordered_map<const void*, double> grad;
     {
         BackwardObserver observe([&](const Node& n, const Tensor& dy) { grad[&n] = norm(dy); });

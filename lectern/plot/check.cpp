@@ -31,6 +31,9 @@ void check_panel(const LinePlot& p) {
             if (p.log_x && v <= 0) fail(p, fmt::format("curve \"{}\" has x = {} on a log axis", c.name, v));
         for (double v : c.y)
             if (p.log_y && v <= 0) fail(p, fmt::format("curve \"{}\" has y = {} on a log axis", c.name, v));
+        if (!c.error.empty() && c.error.size() != c.y.size())
+            fail(p, fmt::format("curve \"{}\" has {} error bars for {} points", c.name, c.error.size(), c.y.size()));
+        check_finite(p, c.error, ("the error bars of \"" + c.name + "\"").c_str());
         points += c.x.size();
     }
     if (points == 0) fail(p, "no points to plot");
@@ -45,6 +48,8 @@ void check_panel(const HeatMap& p) {
         fail(p, fmt::format("{} row labels for {} rows", p.row_labels.size(), p.rows));
     if (!p.col_labels.empty() && p.col_labels.size() != static_cast<std::size_t>(p.cols))
         fail(p, fmt::format("{} column labels for {} columns", p.col_labels.size(), p.cols));
+    if (!p.masked.empty() && p.masked.size() != static_cast<std::size_t>(p.rows * p.cols))
+        fail(p, fmt::format("a mask of {} cells for a {} x {} matrix", p.masked.size(), p.rows, p.cols));
     if (!(std::isfinite(p.scale.min) && std::isfinite(p.scale.max) && p.scale.min < p.scale.max))
         fail(p, fmt::format("the colour scale {} .. {} is not an interval", p.scale.min, p.scale.max));
     if (p.under.rows != 0 || p.under.cols != 0 || !p.under.pixels.empty()) {

@@ -21,21 +21,25 @@ struct Error : std::runtime_error {
 struct Curve {
     std::string name;  // the legend's entry
     std::vector<double> x, y;
-    bool markers = false;  // a dot at each point instead of a line (a value per epoch)
+    bool markers = false;  // a symbol at each point instead of a line (a value per epoch); each
+                           // marked curve gets its own shape, so curves that coincide stay visible
+    std::vector<double> error{};  // empty, or one per point: a bar from y - error to y + error
 };
 
-// Curves on shared axes; a legend when there is more than one curve.
+// Curves on shared axes, the first line solid and the others dashed (a line
+// lying on another lets it show); a legend when there is more than one curve, placed
+// where its box covers no point and no line (line_layout.h), else beside the panel.
 struct LinePlot {
     std::string title, x_label, y_label;
     std::vector<Curve> curves;
-    bool log_x = false, log_y = false;  // labelled decades; every value must then be > 0
+    bool log_x = false, log_y = false;  // every value must then be > 0; ticks as log_axis.h chooses them
 };
 
 enum class Palette {
     sequential,  // white at min to dark blue at max: more is darker
     diverging,   // blue at min, white in the middle, red at max: the sign shows
     grey,        // black to white: a photograph
-    glow,        // clear at min to opaque red-yellow at max: laid over a grey picture
+    spotlight,   // over a picture: the picture dimmed to a dark blue at min, shown in warm white at max
 };
 
 struct ColourScale {
@@ -59,10 +63,12 @@ struct HeatMap {
     std::vector<std::string> row_labels, col_labels;
     ColourScale scale;
     bool colour_bar = true;
-    Picture under;  // empty, or drawn first with the heat map translucent over it
+    Picture under;  // empty, or shown through the heat map: each pixel its grey times its cell's colour
+    std::vector<bool> masked{};  // empty, or rows x cols: true where a cell is masked out (drawn grey, its value unused)
+    bool cell_values = false;  // each cell's value written in it, two decimals
 };
 
-// One bar per category.
+// One bar per category, its name under it (flat when the names fit, else upright).
 struct BarChart {
     std::string title, x_label, y_label;
     std::vector<std::string> categories;
@@ -77,7 +83,8 @@ struct Figure {
     int columns = 1;
     int width = 800, height = 500;  // PNG pixels; SVG points
     std::vector<Panel> panels;
-    double text_size = 1.0;  // PLplot's character height, scaled: below 1 for grids of small panels
+    double text_size = 1.0;  // PLplot's character height, scaled: below 1 for grids of small panels;
+                             // the figure's title is drawn 1.3 times as tall as the panels' text
 };
 
 enum class Format { png, svg };
@@ -85,7 +92,8 @@ enum class Format { png, svg };
 // Throws plot::Error if any panel cannot be drawn.
 void check(const Figure& figure);
 
-// The figure drawn as a PNG or SVG file's bytes; checks it first.
+// The figure drawn as a PNG or SVG file's bytes; checks it first. In an SVG the
+// text stays text (UTF-8) and each heat map is one embedded PNG of its cells.
 std::string render(const Figure& figure, Format format);
 
 }  // namespace plot

@@ -1,5 +1,6 @@
 // The figure drawn by PLplot: the "svg" device (text stays text, so tests and
-// readers can search it) or "pngcairo" (antialiased, with real fonts). PLplot
+// readers can search it; svg_file.h finishes it) or "pngcairo" (antialiased,
+// with real fonts). PLplot
 // writes to a file it names itself; that file lives in a private temporary
 // folder and only its bytes leave this function.
 #include <algorithm>
@@ -8,22 +9,58 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <sstream>
 
 #include <fmt/format.h>
 #include <plstream.h>
 
 #include "lectern/plot/figure.h"
+#include "lectern/plot/line_layout.h"
+#include "lectern/plot/raster.h"
+#include "lectern/plot/svg_file.h"
 
 namespace plot {
 
 namespace {
 
-// cmap0: the page, the ink, a light grid, then the curves' colours.
+// cmap0: the page, the ink, a light grid, the curves' colours, then one the cells are filled with.
 enum Ink : PLINT { kPaper = 0, kInk = 1, kGrid = 2, kFirstCurve = 3 };
 constexpr int kCurveColours[][3] = {{31, 119, 180}, {214, 39, 40}, {44, 160, 44}, {255, 127, 14},
                                     {148, 103, 189}, {23, 190, 207}, {140, 86, 75}, {227, 119, 194}};
 constexpr int kCurveColourCount = static_cast<int>(std::size(kCurveColours));
+constexpr PLINT kCell = kFirstCurve + kCurveColourCount;
+// the marked curves' shapes, in turn: hollow ones let a coinciding mark show through
+constexpr const char* kMarkers[] = {"●", "□", "▲", "◇", "▼", "○", "■", "△"};
+constexpr double kMarkerSize[] = {0.8, 1.2, 0.8, 1.2, 0.8, 1.2, 0.8, 1.2};  // hollow ones larger, to ring a filled one
+constexpr std::size_t kMarkerCount = std::size(kMarkers);
+// the lines' dash patterns, in turn (marks and spaces in micrometres): the first solid,
+// the rest dashed, so a line lying on another leaves it showing through its gaps
+struct Dashes {
+    PLINT n;
+    PLINT mark[2], space[2];
+};
+constexpr Dashes kDashes[] = {{0, {}, {}}, {1, {2500}, {1200}}, {1, {800}, {800}}, {2, {2500, 800}, {800, 800}}, {1, {1500}, {500}}};
+constexpr std::size_t kDashCount = std::size(kDashes);
+
+
+// Characters in a UTF-8 string (a token label's width).
+std::size_t glyphs(const std::string& s) {
+    return static_cast<std::size_t>(std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));
+}
+
+std::size_t widest(const std::vector<std::string>& labels) {
+    std::size_t w = 0;
+    for (const std::string& l : labels) w = std::max(w, glyphs(l));
+    return w;
+}
+
+// The widest label's width in millimetres.
+double text_width_glyphs(const std::vector<std::string>& labels, double char_mm) {
+    double w = 0;
+    for (const std::string& l : labels) w = std::max(w, text_width(l, char_mm));
+    return w;
+}
 
 // A folder only this process writes to, removed with everything in it.
 class PrivateFolder {
@@ -45,50 +82,6 @@ private:
     std::filesystem::path path_;
 };
 
-// Characters in a UTF-8 string (a token label's width).
-std::size_t glyphs(const std::string& s) {
-    return static_cast<std::size_t>(std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));
-}
-
-std::size_t widest(const std::vector<std::string>& labels) {
-    std::size_t w = 0;
-    for (const std::string& l : labels) w = std::max(w, glyphs(l));
-    return w;
-}
-
-void set_palette(plstream& pls, Palette palette) {
-    struct Stop {
-        double at, r, g, b, a;
-    };
-    std::vector<Stop> stops;
-    switch (palette) {
-    case Palette::sequential: stops = {{0, 1, 1, 1, 1}, {0.5, 0.42, 0.68, 0.84, 1}, {1, 0.03, 0.19, 0.42, 1}}; break;
-    case Palette::diverging: stops = {{0, 0.02, 0.19, 0.38, 1}, {0.5, 1, 1, 1, 1}, {1, 0.40, 0.0, 0.12, 1}}; break;
-    case Palette::grey: stops = {{0, 0, 0, 0, 1}, {1, 1, 1, 1, 1}}; break;
-    case Palette::glow: stops = {{0, 1, 0, 0, 0}, {0.5, 1, 0.1, 0, 0.35}, {1, 1, 0.95, 0.2, 0.75}}; break;
-    }
-    std::vector<PLFLT> at, r, g, b, a;
-    for (const Stop& s : stops) at.push_back(s.at), r.push_back(s.r), g.push_back(s.g), b.push_back(s.b), a.push_back(s.a);
-    pls.scmap1n(256);
-    pls.scmap1la(true, static_cast<PLINT>(stops.size()), at.data(), r.data(), g.data(), b.data(), a.data());
-}
-
-// Draws values[rows x cols] (row 0 at the top) over world x -0.5..cols-0.5, y -0.5..rows-0.5.
-// plimagefr colours (nx - 1) x (ny - 1) cells, each by its lower corner's value, so
-// the data goes in with one more column and row, each a copy of the last.
-void draw_matrix(plstream& pls, std::int64_t rows, std::int64_t cols, const std::vector<double>& values, double lo,
-                 double hi) {
-    const auto R = static_cast<std::size_t>(rows), C = static_cast<std::size_t>(cols);
-    std::vector<std::vector<PLFLT>> columns(C + 1, std::vector<PLFLT>(R + 1));
-    for (std::size_t c = 0; c <= C; ++c)
-        for (std::size_t r = 0; r <= R; ++r)
-            columns[c][r] = std::clamp(values[std::min(r, R - 1) * C + std::min(c, C - 1)], lo, hi);
-    std::vector<const PLFLT*> index;
-    for (const auto& column : columns) index.push_back(column.data());
-    pls.imagefr(index.data(), static_cast<PLINT>(C + 1), static_cast<PLINT>(R + 1), -0.5, static_cast<PLFLT>(cols) - 0.5,
-                -0.5, static_cast<PLFLT>(rows) - 0.5, lo, hi, lo, hi, nullptr, nullptr);
-}
-
 // The page in millimetres and the height of a character, to lay panels out in characters.
 struct Page {
     double width_mm, height_mm, char_mm;
@@ -100,6 +93,72 @@ struct Box {
     double x0, x1, y0, y1;  // page fractions
 };
 
+// What the panels draw on: the stream, the page, the text's scale, and (for
+// an SVG) the heat maps' cells kept to embed as pictures.
+struct Canvas {
+    plstream& pls;
+    Page page;
+    double text;  // the panels' character scale (plschr)
+    Format format;
+    std::vector<PlacedRaster> rasters;
+    std::map<std::string, std::string> dashes;  // an SVG's dashed lines: stroke colour -> dash array in points
+};
+
+// Lines in pattern k from here on. PLplot draws a dashed line dash by dash,
+// which in an SVG is an element per dash; there the line is drawn whole and
+// its colour's polylines get a stroke-dasharray instead (svg_file.h).
+void dashes(Canvas& canvas, std::size_t k, PLINT colour) {
+    const Dashes& d = kDashes[k % kDashCount];
+    if (canvas.format == Format::png) {
+        Dashes copy = d;
+        canvas.pls.styl(copy.n, copy.mark, copy.space);
+        return;
+    }
+    if (d.n == 0) return;
+    std::string array;
+    for (PLINT i = 0; i < d.n; ++i)  // micrometres to points
+        array += fmt::format("{}{:.2f},{:.2f}", i == 0 ? "" : ",", d.mark[i] / 352.78, d.space[i] / 352.78);
+    const int* rgb = kCurveColours[(colour - kFirstCurve) % kCurveColourCount];
+    canvas.dashes.emplace(fmt::format("#{:02X}{:02X}{:02X}", rgb[0], rgb[1], rgb[2]), array);
+}
+
+void viewport_mm(plstream& pls, const Page& page, const Rect& r) {
+    pls.vpor(r.x0 / page.width_mm, r.x1 / page.width_mm, r.y0 / page.height_mm, r.y1 / page.height_mm);
+}
+
+// The raster over the current viewport: in a PNG, PLplot fills each run of
+// equal pixels in a row (reaching half a pixel into the next cell, so no
+// antialiased seam shows between cells); in an SVG, one picture embedded later.
+void draw_raster(Canvas& canvas, const Raster& raster) {
+    if (canvas.format == Format::svg) {
+        PLFLT x0 = 0, x1 = 0, y0 = 0, y1 = 0;
+        canvas.pls.gvpd(x0, x1, y0, y1);
+        canvas.rasters.push_back({raster, x0, x1, y0, y1});
+        return;
+    }
+    plstream& pls = canvas.pls;
+    PLFLT x0 = 0, x1 = 0, y0 = 0, y1 = 0;
+    pls.gvpd(x0, x1, y0, y1);
+    // a seam of 0.15 mm (half a pixel at PLplot's 90 dpi), in cells
+    const double seam_x = 0.15 / ((x1 - x0) * canvas.page.width_mm / static_cast<double>(raster.cols));
+    const double seam_y = 0.15 / ((y1 - y0) * canvas.page.height_mm / static_cast<double>(raster.rows));
+    pls.wind(0, static_cast<PLFLT>(raster.cols), static_cast<PLFLT>(raster.rows), 0);
+    for (std::int64_t r = 0; r < raster.rows; ++r)
+        for (std::int64_t c = 0; c < raster.cols;) {
+            const Rgb colour = raster.pixels[static_cast<std::size_t>(r * raster.cols + c)];
+            std::int64_t end = c + 1;
+            while (end < raster.cols && raster.pixels[static_cast<std::size_t>(r * raster.cols + end)] == colour) ++end;
+            const double right = static_cast<double>(end) + (end < raster.cols ? seam_x : 0.0);
+            const double bottom = static_cast<double>(r + 1) + (r + 1 < raster.rows ? seam_y : 0.0);
+            PLFLT xs[] = {static_cast<PLFLT>(c), right, right, static_cast<PLFLT>(c)};
+            PLFLT ys[] = {static_cast<PLFLT>(r), static_cast<PLFLT>(r), bottom, bottom};
+            pls.scol0(kCell, colour.r, colour.g, colour.b);
+            pls.col0(kCell);
+            pls.fill(4, xs, ys);
+            c = end;
+        }
+}
+
 void title_and_labels(plstream& pls, const std::string& title, const std::string& x_label, double x_disp,
                       const std::string& y_label, double y_disp) {
     pls.col0(kInk);
@@ -108,85 +167,126 @@ void title_and_labels(plstream& pls, const std::string& title, const std::string
     pls.mtex("l", y_disp, 0.5, 0.5, y_label.c_str());
 }
 
-void draw(plstream& pls, const Page& page, const Box& cell, const LinePlot& p) {
-    const double left = 11.0, bottom = 4.4, top = 2.2, right = 1.5;  // margins in character widths
-    pls.vpor(cell.x0 + left * page.cx(), cell.x1 - right * page.cx(), cell.y0 + bottom * page.cy(), cell.y1 - top * page.cy());
-    auto fx = [&](double x) { return p.log_x ? std::log10(x) : x; };
-    auto fy = [&](double y) { return p.log_y ? std::log10(y) : y; };
-    double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
-    for (const Curve& c : p.curves)
-        for (std::size_t i = 0; i < c.x.size(); ++i)
-            x0 = std::min(x0, fx(c.x[i])), x1 = std::max(x1, fx(c.x[i])), y0 = std::min(y0, fy(c.y[i])), y1 = std::max(y1, fy(c.y[i]));
-    auto widen = [](double& lo, double& hi, bool log) {
-        if (log) {  // whole decades, so each end carries a labelled power of ten
-            lo = std::floor(lo), hi = std::ceil(hi);
-            if (hi - lo < 1) hi = lo + 1;
-        } else if (hi - lo < 1e-12 * std::max(1.0, std::abs(hi))) {
-            lo -= std::max(1.0, std::abs(lo) * 0.1), hi += std::max(1.0, std::abs(hi) * 0.1);
-        } else {
-            const double pad = 0.04 * (hi - lo);
-            lo -= pad, hi += pad;
+// Ticks of a log axis (log_axis.h) on both sides of the frame, a grid line at each labelled one.
+void draw_log_ticks(plstream& pls, const LineLayout& l, const std::vector<Tick>& ticks, bool x_axis, double char_mm) {
+    const double major = 0.7 * char_mm, minor = 0.4 * char_mm;
+    const double per_mm = x_axis ? (l.y1 - l.y0) / (l.frame.y1 - l.frame.y0) : (l.x1 - l.x0) / (l.frame.x1 - l.frame.x0);
+    for (const Tick& t : ticks) {
+        const double len = (t.label.empty() ? minor : major) * per_mm;
+        auto segment = [&](double a0, double a1, double b0, double b1) {
+            PLFLT xs[] = {a0, a1}, ys[] = {b0, b1};
+            pls.line(2, xs, ys);
+        };
+        if (!t.label.empty()) {
+            pls.col0(kGrid);
+            if (x_axis) segment(t.at, t.at, l.y0, l.y1);
+            else segment(l.x0, l.x1, t.at, t.at);
         }
-    };
-    widen(x0, x1, p.log_x);
-    widen(y0, y1, p.log_y);
-    pls.wind(x0, x1, y0, y1);
-    const std::string xl = p.log_x ? "l" : "", yl = p.log_y ? "l" : "";
-    pls.col0(kGrid);
-    pls.box(("g" + xl).c_str(), 0, 0, ("g" + yl).c_str(), 0, 0);
-    pls.col0(kInk);
-    pls.box(("bcnst" + xl).c_str(), 0, 0, ("bcnstv" + yl).c_str(), 0, 0);
-    title_and_labels(pls, p.title, p.x_label, 3.2, p.y_label, 5.0);
-
-    std::vector<PLINT> opts, colours, styles, numbers;
-    std::vector<PLFLT> widths, scales;
-    std::vector<const char*> names, symbols;
-    for (std::size_t k = 0; k < p.curves.size(); ++k) {
-        const Curve& c = p.curves[k];
-        const PLINT colour = kFirstCurve + static_cast<PLINT>(k % kCurveColourCount);
-        std::vector<PLFLT> x, y;
-        for (std::size_t i = 0; i < c.x.size(); ++i) x.push_back(fx(c.x[i])), y.push_back(fy(c.y[i]));
-        pls.col0(colour);
-        pls.width(c.markers ? 1.0 : 1.6);
-        pls.ssym(0, 0.6);
-        if (c.markers)
-            pls.string(static_cast<PLINT>(x.size()), x.data(), y.data(), "●");
-        else
-            pls.line(static_cast<PLINT>(x.size()), x.data(), y.data());
-        opts.push_back(c.markers ? PL_LEGEND_SYMBOL : PL_LEGEND_LINE);
-        colours.push_back(colour), styles.push_back(1), numbers.push_back(1);
-        widths.push_back(1.6), scales.push_back(0.6);
-        names.push_back(c.name.c_str()), symbols.push_back("●");
-    }
-    pls.width(1.0);
-    if (p.curves.size() > 1) {
-        PLFLT w = 0, h = 0;
-        std::vector<PLINT> ink(p.curves.size(), kInk);
-        // the corner the curves leave emptiest
-        const PLINT corners[] = {PL_POSITION_TOP | PL_POSITION_RIGHT, PL_POSITION_TOP | PL_POSITION_LEFT,
-                                 PL_POSITION_BOTTOM | PL_POSITION_RIGHT, PL_POSITION_BOTTOM | PL_POSITION_LEFT};
-        std::size_t crowd[4] = {0, 0, 0, 0};
-        for (const Curve& c : p.curves)
-            for (std::size_t i = 0; i < c.x.size(); ++i) {
-                const double u = (fx(c.x[i]) - x0) / (x1 - x0), v = (fy(c.y[i]) - y0) / (y1 - y0);
-                const bool right = u > 0.45, left = u < 0.55, up = v > 0.6, down = v < 0.4;
-                crowd[0] += right && up, crowd[1] += left && up, crowd[2] += right && down, crowd[3] += left && down;
-            }
-        const std::size_t best = static_cast<std::size_t>(std::min_element(std::begin(crowd), std::end(crowd)) - std::begin(crowd));
-        pls.legend(&w, &h, PL_LEGEND_BACKGROUND | PL_LEGEND_BOUNDING_BOX, corners[best] | PL_POSITION_INSIDE,
-                   0.02, 0.03, 0.08, kPaper, kInk, 1, 0, 0, static_cast<PLINT>(p.curves.size()), opts.data(), 1.0, 0.9, 2.0,
-                   0.0, ink.data(), names.data(), nullptr, nullptr, nullptr, nullptr, colours.data(), styles.data(),
-                   widths.data(), colours.data(), scales.data(), numbers.data(), symbols.data());
+        pls.col0(kInk);
+        if (x_axis) {
+            segment(t.at, t.at, l.y0, l.y0 + len), segment(t.at, t.at, l.y1, l.y1 - len);
+            if (!t.label.empty()) pls.mtex("b", 1.6, (t.at - l.x0) / (l.x1 - l.x0), 0.5, t.label.c_str());
+        } else {
+            segment(l.x0, l.x0 + len, t.at, t.at), segment(l.x1, l.x1 - len, t.at, t.at);
+            if (!t.label.empty()) pls.mtex("lv", 0.7, (t.at - l.y0) / (l.y1 - l.y0), 1.0, t.label.c_str());
+        }
     }
 }
 
-void draw(plstream& pls, const Page& page, const Box& cell, const HeatMap& p) {
+void draw(Canvas& canvas, const Box& cell, const LinePlot& p) {
+    plstream& pls = canvas.pls;
+    const Page& page = canvas.page;
+    const LineLayout l = line_layout(p, {cell.x0 * page.width_mm, cell.x1 * page.width_mm, cell.y0 * page.height_mm, cell.y1 * page.height_mm},
+                                     page.char_mm);
+    viewport_mm(pls, page, l.frame);
+    pls.wind(l.x0, l.x1, l.y0, l.y1);
+    pls.col0(kGrid);
+    pls.box(p.log_x ? "" : "g", 0, 0, p.log_y ? "" : "g", 0, 0);
+    draw_log_ticks(pls, l, l.x_ticks, true, page.char_mm);
+    draw_log_ticks(pls, l, l.y_ticks, false, page.char_mm);
+    pls.col0(kInk);
+    pls.box(p.log_x ? "bc" : "bcnst", 0, 0, p.log_y ? "bc" : "bcnstv", 0, 0);
+    double y_disp = 5.0;  // the y axis's label clears its widest tick label
+    for (const Tick& t : l.y_ticks) y_disp = std::max(y_disp, text_width(t.label, page.char_mm) / page.char_mm + 1.6);
+    title_and_labels(pls, p.title, p.x_label, 3.2, p.y_label, y_disp);
+
+    auto fx = [&](double x) { return p.log_x ? std::log10(x) : x; };
+    auto fy = [&](double y) { return p.log_y ? std::log10(y) : y; };
+    const double cap = 0.35 * page.char_mm * (l.x1 - l.x0) / (l.frame.x1 - l.frame.x0);  // an error bar's half-cap
+    std::vector<std::size_t> shapes, patterns;
+    for (std::size_t k = 0, marked = 0, lines = 0; k < p.curves.size(); ++k) {
+        const Curve& c = p.curves[k];
+        shapes.push_back((c.markers ? marked++ : 0) % kMarkerCount);
+        patterns.push_back(c.markers ? 0 : lines++);
+        pls.col0(kFirstCurve + static_cast<PLINT>(k % kCurveColourCount));
+        std::vector<PLFLT> x, y;
+        for (std::size_t i = 0; i < c.x.size(); ++i) x.push_back(fx(c.x[i])), y.push_back(fy(c.y[i]));
+        pls.width(1.2);
+        for (std::size_t i = 0; i < c.error.size(); ++i) {
+            const double e = std::abs(c.error[i]);
+            if (e == 0) continue;
+            const double lo = c.y[i] - e > 0 || !p.log_y ? fy(c.y[i] - e) : l.y0, hi = fy(c.y[i] + e);
+            PLFLT bx[] = {x[i], x[i]}, by[] = {lo, hi}, cx[] = {x[i] - cap, x[i] + cap}, lo_y[] = {lo, lo}, hi_y[] = {hi, hi};
+            pls.line(2, bx, by), pls.line(2, cx, lo_y), pls.line(2, cx, hi_y);
+        }
+        pls.width(1.6);
+        if (c.markers) {
+            pls.schr(0, kMarkerSize[shapes.back()] * canvas.text);
+            pls.string(static_cast<PLINT>(x.size()), x.data(), y.data(), kMarkers[shapes.back()]);
+            pls.schr(0, canvas.text);
+        } else {
+            const PLINT colour = kFirstCurve + static_cast<PLINT>(k % kCurveColourCount);
+            dashes(canvas, patterns.back(), colour);
+            pls.line(static_cast<PLINT>(x.size()), x.data(), y.data());
+            dashes(canvas, 0, colour);
+        }
+    }
+    pls.width(1.0);
+    if (!l.legend) return;
+
+    // the legend, drawn in its own millimetres: a box, then per curve its line or mark and its name
+    const Rect& b = l.legend_box;
+    const double w = b.x1 - b.x0, h = b.y1 - b.y0, cw = 0.62 * page.char_mm;
+    viewport_mm(pls, page, b);
+    pls.wind(0, w, 0, h);
+    PLFLT bx[] = {0, w, w, 0}, by[] = {0, 0, h, h};
+    pls.col0(kPaper);
+    pls.fill(4, bx, by);
+    pls.col0(kInk);
+    pls.box("bc", 0, 0, "bc", 0, 0);
+    for (std::size_t k = 0; k < p.curves.size(); ++k) {
+        const double y = h - 0.25 * page.char_mm - (static_cast<double>(k) + 0.5) * l.legend_row;
+        pls.col0(kFirstCurve + static_cast<PLINT>(k % kCurveColourCount));
+        if (p.curves[k].markers) {
+            PLFLT mx[] = {2.3 * cw}, my[] = {y};
+            pls.schr(0, kMarkerSize[shapes[k]] * canvas.text);
+            pls.string(1, mx, my, kMarkers[shapes[k]]);
+            pls.schr(0, canvas.text);
+        } else {
+            PLFLT lx[] = {0.8 * cw, 3.8 * cw}, ly[] = {y, y};
+            pls.width(1.6);
+            const PLINT colour = kFirstCurve + static_cast<PLINT>(k % kCurveColourCount);
+            dashes(canvas, patterns[k], colour);
+            pls.line(2, lx, ly);
+            dashes(canvas, 0, colour);
+            pls.width(1.0);
+        }
+        pls.col0(kInk);
+        pls.ptex(4.6 * cw, y, 1, 0, 0, p.curves[k].name.c_str());
+    }
+}
+
+double luminance(Rgb c) { return (0.299 * c.r + 0.587 * c.g + 0.114 * c.b) / 255; }
+
+void draw(Canvas& canvas, const Box& cell, const HeatMap& p) {
+    plstream& pls = canvas.pls;
+    const Page& page = canvas.page;
     const bool tokens_x = !p.col_labels.empty(), tokens_y = !p.row_labels.empty();
     // x labels wider than their column (estimated from a panel without them) stand upright
     const double room_mm = (cell.x1 - cell.x0) * page.width_mm / static_cast<double>(p.cols + 6);
-    const bool upright_x = tokens_x && 0.62 * page.char_mm * static_cast<double>(widest(p.col_labels)) > 0.9 * room_mm;
+    const bool upright_x = tokens_x && text_width_glyphs(p.col_labels, page.char_mm) > 0.9 * room_mm;
     const double label_w = tokens_y ? static_cast<double>(widest(p.row_labels)) : 4.0;
-    const double left = label_w + 6.0, top = 2.2;  // in character widths
+    const double left = label_w + 6.0, top = 2.6;  // in character widths
     const double bottom = upright_x ? 0.62 * static_cast<double>(widest(p.col_labels)) + 3.0 : 4.4;  // in heights
     const double right = 12.0;  // the colour bar's room, kept when it is not drawn so panels in a grid align
     // square cells, centred in what the margins leave
@@ -197,18 +297,25 @@ void draw(plstream& pls, const Page& page, const Box& cell, const HeatMap& p) {
     const double x0 = cell.x0 + left * page.cx() + (w_mm / page.width_mm - mw) / 2;
     const double y0 = cell.y0 + bottom * page.cy() + (h_mm / page.height_mm - mh) / 2;
     pls.vpor(x0, x0 + mw, y0, y0 + mh);
+    const Raster raster = heat_map_raster(p);
+    draw_raster(canvas, raster);
     // world: column c at x = c, row r at y = r, y growing downwards so row 0 is on top
     pls.wind(-0.5, static_cast<double>(p.cols) - 0.5, static_cast<double>(p.rows) - 0.5, -0.5);
-    if (!p.under.pixels.empty()) {
-        auto [lo, hi] = std::minmax_element(p.under.pixels.begin(), p.under.pixels.end());
-        set_palette(pls, Palette::grey);
-        // the picture spans the same square as the matrix, whatever its resolution
-        pls.wind(-0.5, static_cast<double>(p.under.cols) - 0.5, static_cast<double>(p.under.rows) - 0.5, -0.5);
-        draw_matrix(pls, p.under.rows, p.under.cols, p.under.pixels, *lo, *hi > *lo ? *hi : *lo + 1);
-        pls.wind(-0.5, static_cast<double>(p.cols) - 0.5, static_cast<double>(p.rows) - 0.5, -0.5);
+    if (p.cell_values) {
+        // two decimals, as large as a cell holds and no larger than the labels; white on dark cells
+        const double fit = std::min(1.0, 0.85 * side / text_width("0.00", page.char_mm));
+        pls.schr(0, fit * canvas.text);
+        for (std::int64_t r = 0; r < p.rows; ++r)
+            for (std::int64_t c = 0; c < p.cols; ++c) {
+                const auto at = static_cast<std::size_t>(r * p.cols + c);
+                if (!p.masked.empty() && p.masked[at]) continue;
+                const Rgb colour = p.under.pixels.empty() ? raster.pixels[at] : palette_colour(p.scale.palette, 0.5);
+                pls.col0(luminance(colour) < 0.5 ? kPaper : kInk);
+                pls.ptex(static_cast<PLFLT>(c), static_cast<PLFLT>(r), 1, 0, 0.5,
+                         fmt::format("{:.2f}", p.values[at]).c_str());
+            }
+        pls.schr(0, canvas.text);
     }
-    set_palette(pls, p.scale.palette);
-    draw_matrix(pls, p.rows, p.cols, p.values, p.scale.min, p.scale.max);
     pls.col0(kInk);
     pls.box(tokens_x ? "bc" : "bcnst", 0, 0, tokens_y ? "bc" : "bcnstv", 0, 0);
     for (std::size_t c = 0; c < p.col_labels.size(); ++c) {
@@ -225,21 +332,20 @@ void draw(plstream& pls, const Page& page, const Box& cell, const HeatMap& p) {
 
     const double bx0 = x0 + mw + 1.2 * page.cx(), bx1 = bx0 + 1.6 * page.cx();
     pls.vpor(bx0, bx1, y0, y0 + mh);
-    constexpr int kSteps = 64;  // the bar: a column of kSteps cells, min at the bottom
-    std::vector<double> ramp(kSteps);
-    for (int i = 0; i < kSteps; ++i)
-        ramp[static_cast<std::size_t>(i)] = p.scale.min + (i + 0.5) / kSteps * (p.scale.max - p.scale.min);
-    pls.wind(-0.5, 0.5, -0.5, kSteps - 0.5);
-    draw_matrix(pls, kSteps, 1, ramp, p.scale.min, p.scale.max);
+    draw_raster(canvas, colour_bar_raster(p.scale, 64));
     pls.wind(-0.5, 0.5, p.scale.min, p.scale.max);
     pls.col0(kInk);
     pls.box("bc", 0, 0, "bcmstv", 0, 0);
     pls.mtex("r", 4.2, 0.5, 0.5, p.scale.label.c_str());
 }
 
-void draw(plstream& pls, const Page& page, const Box& cell, const BarChart& p) {
-    const bool upright = widest(p.categories) > 3;
-    const double left = 11.0, top = 2.2, right = 1.5;
+void draw(Canvas& canvas, const Box& cell, const BarChart& p) {
+    plstream& pls = canvas.pls;
+    const Page& page = canvas.page;
+    const double left = 11.0, top = 2.2, right = 3.0;
+    // names flat when each fits under its bar, else upright
+    const double slot_mm = (cell.x1 - cell.x0 - (left + right) * page.cx()) * page.width_mm / static_cast<double>(p.values.size());
+    const bool upright = text_width_glyphs(p.categories, page.char_mm) > 0.9 * slot_mm;
     const double bottom = upright ? 0.62 * static_cast<double>(widest(p.categories)) + 2.8 : 4.4;
     pls.vpor(cell.x0 + left * page.cx(), cell.x1 - right * page.cx(), cell.y0 + bottom * page.cy(), cell.y1 - top * page.cy());
     auto [lo_it, hi_it] = std::minmax_element(p.values.begin(), p.values.end());
@@ -272,6 +378,8 @@ void draw(plstream& pls, const Page& page, const Box& cell, const BarChart& p) {
 std::string render(const Figure& figure, Format format) {
     check(figure);
     PrivateFolder folder;
+    std::vector<PlacedRaster> rasters;
+    std::map<std::string, std::string> dashed;
     const std::filesystem::path file = folder.path() / (format == Format::svg ? "figure.svg" : "figure.png");
     {
         plstream pls;
@@ -279,7 +387,7 @@ std::string render(const Figure& figure, Format format) {
         pls.sfnam(file.c_str());
         pls.spage(0, 0, figure.width, figure.height, 0, 0);
         pls.scolbg(255, 255, 255);
-        pls.scmap0n(kFirstCurve + kCurveColourCount);
+        pls.scmap0n(kCell + 1);
         pls.scol0(kInk, 0, 0, 0);
         pls.scol0(kGrid, 220, 220, 220);
         for (int k = 0; k < kCurveColourCount; ++k)
@@ -291,15 +399,16 @@ std::string render(const Figure& figure, Format format) {
         PLFLT def = 0, ht = 0, xmin = 0, xmax = 0, ymin = 0, ymax = 0;
         pls.gchr(def, ht);
         pls.gspa(xmin, xmax, ymin, ymax);
-        const Page page{xmax - xmin, ymax - ymin, ht};
+        Canvas canvas{pls, {xmax - xmin, ymax - ymin, ht}, text, format, {}, {}};
+        const Page& page = canvas.page;
         double top = 1.0;
-        if (!figure.title.empty()) {
+        if (!figure.title.empty()) {  // 1.3 times the panels' text, whatever their size
             pls.vpor(0, 1, 0, 1);
             pls.col0(kInk);
-            pls.schr(0, 1.05);
+            pls.schr(0, 1.3 * text);
             pls.mtex("t", -1.6, 0.5, 0.5, figure.title.c_str());
             pls.schr(0, text);
-            top -= 2.6 * page.cy() * 1.05 / text;
+            top -= 2.6 * page.cy() * 1.3;
         }
         const int columns = std::min<int>(figure.columns, static_cast<int>(figure.panels.size()));
         const int rows = (static_cast<int>(figure.panels.size()) + columns - 1) / columns;
@@ -307,8 +416,10 @@ std::string render(const Figure& figure, Format format) {
             const int r = static_cast<int>(i) / columns, c = static_cast<int>(i) % columns;
             const Box cell{static_cast<double>(c) / columns, static_cast<double>(c + 1) / columns,
                            top * (1.0 - static_cast<double>(r + 1) / rows), top * (1.0 - static_cast<double>(r) / rows)};
-            std::visit([&](const auto& p) { draw(pls, page, cell, p); }, figure.panels[i]);
+            std::visit([&](const auto& p) { draw(canvas, cell, p); }, figure.panels[i]);
         }
+        rasters = std::move(canvas.rasters);
+        dashed = std::move(canvas.dashes);
     }  // the stream's end writes and closes the file
     std::ifstream in(file, std::ios::binary);
     std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -317,7 +428,7 @@ std::string render(const Figure& figure, Format format) {
     const bool whole = format == Format::svg ? bytes.find("</svg>") != std::string::npos
                                              : bytes.size() >= 12 && bytes.compare(bytes.size() - 8, 4, "IEND") == 0;
     if (!whole) throw Error(fmt::format("cannot draw \"{}\": the drawing could not be written whole to {}", figure.title, file.string()));
-    return bytes;
+    return format == Format::svg ? finish_svg(bytes, rasters, dashed, figure.width, figure.height) : bytes;
 }
 
 }  // namespace plot

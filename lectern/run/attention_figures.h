@@ -21,8 +21,12 @@ std::string visible_token(const std::string& token);
 std::string subword_label(const std::string& token);
 
 // layers: each [1, H, Tq, Tk] (one sequence), queries[Tq] and keys[Tk] their tokens.
+// causal: the queries are the keys and each sees only itself and earlier ones;
+// the cells of later keys are drawn grey (masked), apart from white (a weight of 0).
+// At most 1600 pixels wide: a layer's heads wrap onto several rows when they must.
 plot::Figure attention_grid(const std::string& title, const std::vector<autograd::Tensor>& layers,
-                            const std::vector<std::string>& queries, const std::vector<std::string>& keys);
+                            const std::vector<std::string>& queries, const std::vector<std::string>& keys,
+                            bool causal = false);
 
 // The copy task: runs the model once on (src, tgt) and writes
 // DIR/{encoder_self,decoder_self,cross}_attention.{png,svg} and the three as

@@ -1,7 +1,7 @@
 #pragma once
 // A run's loss curve as a student reads it: the training loss at every step
 // and the held-out loss at each evaluation against the step, on a log axis
-// with labelled decades (a loss of 1 and one of 1e-4 are a picture apart), and
+// (a loss of 1 and one of 1e-4 are a picture apart; log_axis.h labels it), and
 // under it the learning rate the schedule set at each step.
 #include <string>
 

@@ -8,28 +8,26 @@
 namespace run {
 
 plot::Figure rollout_figure(const std::vector<RolloutExample>& examples, const std::string& row) {
-    double top = 0;
-    for (const RolloutExample& e : examples)
-        for (double v : e.rollout.to_vector()) top = std::max(top, 100 * v);
-    if (!(top > 0)) top = 1;  // an all-zero rollout still gets a scale
-    plot::Figure figure{"Attention rollout over test images: true class as predicted class", 4, 0, 0, {}, 0.75};
-    for (std::size_t i = 0; i < examples.size(); ++i) {
-        const RolloutExample& e = examples[i];
-        const auto grid = static_cast<std::int64_t>(std::lround(std::sqrt(static_cast<double>(e.rollout.numel()))));
+    plot::Figure figure{fmt::format("Attention rollout ({}) over test images: true class as predicted class", row), 4, 0, 0, {}, 0.6};
+    for (const RolloutExample& e : examples) {
+        const std::vector<double> shares = e.rollout.to_vector();
+        const auto N = static_cast<double>(shares.size());
+        const auto grid = static_cast<std::int64_t>(std::lround(std::sqrt(N)));
         plot::HeatMap m;
         m.title = fmt::format("{} as {}", e.truth, e.predicted);
         m.x_label = "patch column";
         m.y_label = "patch row";
         m.rows = grid, m.cols = grid;
-        for (double v : e.rollout.to_vector()) m.values.push_back(100 * v);
-        m.scale = {0, top, fmt::format("share of {} (%)", row), plot::Palette::glow};
-        m.colour_bar = (i + 1) % 4 == 0 || i + 1 == examples.size();
+        // each share as a multiple of the uniform 1/N: from 1 (no preference) to this image's largest
+        double top = 1;
+        for (double v : shares) m.values.push_back(N * v), top = std::max(top, N * v);
+        m.scale = {1, top > 1 ? top : 1.01, "times the uniform 1/N", plot::Palette::spotlight};
         m.under = {e.image.size(0), e.image.size(1), e.image.to_vector()};
         figure.panels.push_back(std::move(m));
     }
     const auto rows = static_cast<int>((examples.size() + 3) / 4);
     figure.columns = static_cast<int>(std::min<std::size_t>(4, std::max<std::size_t>(examples.size(), 1)));
-    figure.width = 1400, figure.height = 380 * rows + 60;
+    figure.width = 1400, figure.height = 330 * rows + 50;
     return figure;
 }
 
@@ -122,6 +120,7 @@ plot::Figure confusion_figure(const std::vector<std::vector<std::int64_t>>& conf
     }
     m.row_labels = classes, m.col_labels = classes;
     m.scale = {0, 1, "share of the true class", plot::Palette::sequential};
+    m.cell_values = true;
     return plot::Figure{"", 1, 760, 680, {m}};
 }
 

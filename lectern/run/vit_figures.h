@@ -17,9 +17,12 @@ struct RolloutExample {
     std::string truth, predicted;
 };
 
-// Each image in grey with its rollout over it, in percent of the [CLASS] row
-// (of the mean of the rows, for a ViT that pools the mean: `row` names it),
-// all on one colour scale from 0 to the largest share shown.
+// Each image with its rollout over it: a patch's share of the [CLASS] row (of
+// the mean of the rows, for a ViT that pools the mean: `row` names it) as a
+// multiple of the uniform 1/N, on the image's own scale from 1 (dark: the
+// patch gets no more than its even share) to the image's largest (the image
+// shown bright), with a colour bar beside each image that decodes it (the
+// colour a white pixel takes).
 plot::Figure rollout_figure(const std::vector<RolloutExample>& examples, const std::string& row = "the [CLASS] row");
 
 // The first `count` principal components of the patch-embedding filters
@@ -28,7 +31,8 @@ plot::Figure rollout_figure(const std::vector<RolloutExample>& examples, const s
 // eigenvalues, each drawn as a P x P picture with its share of the variance.
 plot::Figure embedding_components_figure(const autograd::Tensor& filters, std::int64_t patch, int count = 8);
 
-// confusion[true][predicted] counts; each row drawn as shares of its class (rows sum to 1).
+// confusion[true][predicted] counts; each row drawn as shares of its class (rows sum to 1),
+// each share written in its cell.
 // `items` names what was classified, in the title ("images", "fortunes").
 plot::Figure confusion_figure(const std::vector<std::vector<std::int64_t>>& confusion,
                               const std::vector<std::string>& classes, const std::string& items = "images");

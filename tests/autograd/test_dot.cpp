@@ -23,6 +23,25 @@ TEST_CASE("to_dot draws each op once with its output shape, the leaves, and the 
     CHECK(count("[shape=box") == 4);
 }
 
+TEST_CASE("to_dot names the leaves it is given and draws the named inputs, dashed", "[graph]") {
+    Tensor x = ones({2, 4}), y = ones({2, 3});
+    Tensor w = ones({4, 3}).requires_grad_(), b = ones({3}).requires_grad_();
+    Tensor loss = sum(pow(matmul(x, w) + b - y, 2.0));
+    std::string dot = to_dot(loss, {{x, "x"}, {y, "y"}, {w, "w"}, {b, "b"}});
+    INFO(dot);
+    for (const char* label : {"label=\"w\\n[4, 3]", "label=\"b\\n[3]", "style=dashed, label=\"x\\n[2, 4]",
+                              "style=dashed, label=\"y\\n[2, 3]"})
+        CHECK(dot.find(label) != std::string::npos);
+    CHECK(dot.find("leaf") == std::string::npos);
+    auto count = [&](const std::string& s) {
+        std::size_t n = 0;
+        for (std::size_t at = dot.find(s); at != std::string::npos; at = dot.find(s, at + 1)) ++n;
+        return n;
+    };
+    // x -> matmul, w -> matmul, matmul -> add, b -> add, add -> sub, y -> sub, sub -> pow, pow -> sum
+    CHECK(count("->") == 8);
+}
+
 TEST_CASE("to_dot_with_norms labels each value and gradient with its norm, worked by hand", "[graph]") {
     // p = w * x, loss = sum(p): x = (3, 4) a constant; w = (1, 2).
     //   |w| = sqrt 5, |p| = |(3, 8)| = sqrt 73, loss = 11;

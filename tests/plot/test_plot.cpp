@@ -6,7 +6,12 @@
 
 #include <catch2/catch.hpp>
 
+#include <fmt/format.h>
+
 #include "lectern/plot/figure.h"
+#include "lectern/plot/line_layout.h"
+#include "lectern/plot/log_axis.h"
+#include "lectern/plot/raster.h"
 #include "svg_text.h"
 
 using testing::svg_shows;
@@ -39,9 +44,81 @@ TEST_CASE("a line plot shows its title, labels, legend and log decades", "[plot]
     const std::string svg = plot::render({"Run", 1, 400, 300, {falling_loss()}}, plot::Format::svg);
     for (const char* words : {"Run", "Loss", "training step", "cross-entropy", "training", "held-out"})
         CHECK(svg_shows(svg, words));
-    // 3 .. 0.001 spans the decades 10^-3 .. 10^1, each labelled
-    for (const char* decade : {"10-3", "10-2", "10-1", "100", "101"}) CHECK(svg_shows(svg, decade));
+    // 3 .. 0.001 spans three and a half decades, padded a few percent: 10^-3 .. 10^0 labelled,
+    // and no empty decade beyond the data at either end
+    for (const char* decade : {"10-3", "10-2", "10-1", "100"}) CHECK(svg_shows(svg, decade));
     CHECK_FALSE(svg_shows(svg, "10-4"));
+    CHECK_FALSE(svg_shows(svg, "101"));
+}
+
+TEST_CASE("a log axis pads a few percent, and over less than two decades labels 1, 2 and 5 times each", "[plot]") {
+    auto labels = [](const plot::LogAxis& a) {
+        std::vector<std::string> out;
+        for (const plot::Tick& t : a.ticks)
+            if (!t.label.empty()) out.push_back(t.label);
+        return out;
+    };
+    // a loss from 1.3 to 9 nats: 2 and 5 alone are too few, so every digit; the ends 4% out
+    plot::LogAxis a = plot::log_axis(std::log10(1.3), std::log10(9.0));
+    CHECK(labels(a) == std::vector<std::string>{"2", "3", "4", "5", "6", "7", "8", "9"});
+    CHECK(a.lo == Approx(std::log10(1.3) - 0.04 * std::log10(9 / 1.3)).margin(1e-12));
+    // 0.7 .. 30: 1, 2, 5, 10, 20
+    a = plot::log_axis(std::log10(0.7), std::log10(30.0));
+    CHECK(labels(a) == std::vector<std::string>{"1", "2", "5", "10", "20"});
+    CHECK(a.hi - std::log10(30.0) < 0.1);  // not padded out to 10^2
+    // 0.001 .. 3: powers of ten only, minor ticks between
+    a = plot::log_axis(-3, std::log10(3.0));
+    CHECK(labels(a) == std::vector<std::string>{"10#u-3#d", "10#u-2#d", "10#u-1#d", "10#u0#d"});
+    CHECK(a.ticks.size() > 4);
+    // 3.2 .. 3.9, within one decade and short of any 1-2-5 value: every digit fails too, so linear steps
+    a = plot::log_axis(std::log10(3.2), std::log10(3.9));
+    CHECK(labels(a).size() >= 3);
+    for (const plot::Tick& t : a.ticks) {
+        CHECK(t.at >= a.lo);
+        CHECK(t.at <= a.hi);
+    }
+}
+
+TEST_CASE("a legend's box covers no point and no line, else it stands beside the frame", "[plot]") {
+    // a loss curve falling from the top left corner, its held-out points along it, and a
+    // second set of points in the top right corner, where the legend used to go
+    plot::LinePlot p = falling_loss();
+    p.curves[1].x = {30, 35, 40}, p.curves[1].y = {2.5, 2.8, 3.0};
+    const double char_mm = 3.0;
+    const plot::LineLayout l = plot::line_layout(p, {0, 200, 0, 120}, char_mm);
+    REQUIRE(l.legend);
+    const plot::Rect& box = l.legend_box;
+    CHECK(box.x1 - box.x0 > plot::text_width("held-out", char_mm));
+    // every point of the data, projected here independently of the layout's own list
+    auto page = [&](double x, double y) {
+        return plot::Point{l.frame.x0 + (x - l.x0) / (l.x1 - l.x0) * (l.frame.x1 - l.frame.x0),
+                           l.frame.y0 + (std::log10(y) - l.y0) / (l.y1 - l.y0) * (l.frame.y1 - l.frame.y0)};
+    };
+    for (const plot::Curve& c : p.curves)
+        for (std::size_t i = 0; i < c.x.size(); ++i) {
+            const plot::Point pt = page(c.x[i], c.y[i]);
+            CHECK_FALSE((pt.x >= box.x0 && pt.x <= box.x1 && pt.y >= box.y0 && pt.y <= box.y1));
+        }
+    CHECK_FALSE(plot::covers(box, l.drawn));
+    // it went to the top left's neighbour, not the crowded top right
+    CHECK(box.x1 < l.frame.x1 - 1);
+    // a frame crossed everywhere (a zigzag over its whole height): the legend goes beside it
+    plot::LinePlot zigzag{"Zigzag", "x", "y", {plot::Curve{"up", {}, {}}, plot::Curve{"down", {}, {}}}};
+    for (int i = 0; i <= 40; ++i) {
+        zigzag.curves[0].x.push_back(i), zigzag.curves[0].y.push_back(i % 2);
+        zigzag.curves[1].x.push_back(i + 0.5), zigzag.curves[1].y.push_back((i + 1) % 2);
+    }
+    const plot::LineLayout z = plot::line_layout(zigzag, {0, 200, 0, 120}, char_mm);
+    CHECK(z.legend_box.x0 > z.frame.x1);
+    CHECK(z.legend_box.x1 <= 200);
+    CHECK_FALSE(plot::covers(z.legend_box, z.drawn));
+    // names too long to stand beside a narrow frame: the legend goes under the x axis
+    zigzag.curves[0].name = "the mean over four seeds, with one standard error each side";
+    const plot::LineLayout u = plot::line_layout(zigzag, {0, 100, 0, 120}, char_mm);
+    CHECK(u.legend_box.y1 < u.frame.y0);
+    CHECK(u.legend_box.y0 >= 0);
+    CHECK(u.frame.x1 - u.frame.x0 == Approx(100 - 14 * 0.62 * char_mm));  // the frame kept its width (margins of 11 + 3 characters)
+    CHECK_FALSE(plot::covers(u.legend_box, u.drawn));
 }
 
 TEST_CASE("a heat map shows its tokens and a colour bar from 0 to 1", "[plot]") {
@@ -89,15 +166,71 @@ TEST_CASE("data that cannot be drawn is refused in one line naming the panel", "
     m.row_labels.pop_back();
     refuses(m, "2 row labels for 3 rows");
     m = attention();
+    m.masked = {true, false};
+    refuses(m, "a mask of 2 cells for a 3 x 3 matrix");
+    loss = falling_loss();
+    loss.curves[1].error = {0.1};
+    refuses(loss, "curve \"held-out\" has 1 error bars for 2 points");
+    m = attention();
     m.rows = 0, m.values.clear();
     refuses(m, "a 0 x 3 matrix has nothing to plot");
     refuses(plot::BarChart{"Bars", "x", "y", {}, {}}, "cannot draw \"Bars\": no bars to plot");
     CHECK_THROWS_WITH(plot::render({"Nothing", 1, 400, 300, {}}, plot::Format::png), "cannot draw \"Nothing\": no panels");
 }
 
-TEST_CASE("a heat map draws every cell, the last row and column too", "[plot]") {
-    // one row of two cells: 0 (white) and 1 (the palette's darkest blue, #07306B)
-    plot::HeatMap m{"two cells", "key", "query", 1, 2, {0, 1}, {}, {}, {0, 1, "weight", plot::Palette::sequential}, false, {}};
+TEST_CASE("a heat map draws every cell, the last row and column too, masked ones grey", "[plot]") {
+    // one row of three cells: 0 (white), masked, and 1 (the palette's darkest blue, #07306B)
+    plot::HeatMap m{"three cells", "key", "query", 1, 3, {0, 0, 1}, {}, {}, {0, 1, "weight", plot::Palette::sequential}, false, {}};
+    m.masked = {false, true, false};
+    const plot::Raster r = plot::heat_map_raster(m);
+    REQUIRE(r.pixels.size() == 3);
+    CHECK(r.pixels[0] == plot::Rgb{255, 255, 255});
+    CHECK(r.pixels[1] == plot::kMaskedGrey);
+    CHECK(r.pixels[2] == plot::Rgb{8, 48, 107});
+    // the SVG embeds the cells as one PNG picture of 3 x 1 pixels
     const std::string svg = plot::render({"", 1, 300, 200, {m}}, plot::Format::svg);
-    CHECK(svg.find("fill=\"#07306B\"") != std::string::npos);
+    CHECK(svg.find("<image") != std::string::npos);
+    CHECK(svg.find("data:image/png;base64,") != std::string::npos);
+}
+
+TEST_CASE("a grid of heat maps as SVG is within twice its PNG, its words still text", "[plot]") {
+    // twelve 24 x 24 attention panels with a token per row and column, as char_lm draws them
+    plot::Figure f{"Causal self-attention", 4, 1600, 1100, {}, 0.6};
+    for (int k = 0; k < 12; ++k) {
+        plot::HeatMap m = attention();
+        m.title = fmt::format("layer {}, head {}", k / 4, k % 4);
+        m.rows = m.cols = 24;
+        m.values.clear(), m.row_labels.clear(), m.col_labels.clear();
+        for (int i = 0; i < 24 * 24; ++i) m.values.push_back(std::fmod(0.37 * i * (k + 1), 1.0));
+        for (int i = 0; i < 24; ++i) m.row_labels.push_back(std::string(1, static_cast<char>('a' + i))), m.col_labels.push_back(m.row_labels.back());
+        f.panels.push_back(m);
+    }
+    const std::string svg = plot::render(f, plot::Format::svg), png = plot::render(f, plot::Format::png);
+    INFO("SVG " << svg.size() << " bytes, PNG " << png.size());
+    CHECK(svg.size() < 2 * png.size());
+    CHECK(svg_shows(svg, "layer 2, head 3"));
+    CHECK(svg_shows(svg, "Causal self-attention"));
+    CHECK(svg.find("&#x43;") == std::string::npos);  // text as UTF-8, not a reference per letter
+}
+
+TEST_CASE("dashed lines in an SVG are whole polylines with a dash array, within twice the PNG", "[plot]") {
+    plot::LinePlot p{"Routing", "step", "share", {}};
+    for (int k = 0; k < 4; ++k) {
+        plot::Curve c{fmt::format("expert {}", k), {}, {}};
+        for (int i = 0; i < 400; ++i) c.x.push_back(i), c.y.push_back(0.25 + 0.2 * std::sin(0.3 * i + k));
+        p.curves.push_back(c);
+    }
+    const plot::Figure f{"", 1, 800, 500, {p}};
+    const std::string svg = plot::render(f, plot::Format::svg), png = plot::render(f, plot::Format::png);
+    INFO("SVG " << svg.size() << " bytes, PNG " << png.size());
+    CHECK(svg.find("stroke-dasharray") != std::string::npos);
+    CHECK(svg.size() < 2 * png.size());
+}
+
+TEST_CASE("a confusion matrix writes each share in its cell", "[plot]") {
+    plot::HeatMap m{"Confusion", "predicted", "true", 2, 2, {0.75, 0.25, 0.1, 0.9}, {"a", "b"}, {"a", "b"},
+                    {0, 1, "share", plot::Palette::sequential}, true, {}};
+    m.cell_values = true;
+    const std::string svg = plot::render({"", 1, 400, 300, {m}}, plot::Format::svg);
+    for (const char* v : {"0.75", "0.25", "0.10", "0.90"}) CHECK(svg_shows(svg, v));
 }
