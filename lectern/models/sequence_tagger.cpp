@@ -57,12 +57,19 @@ SequenceTagger::SequenceTagger(const SequenceTaggerConfig& c) : config(c) {
 Tensor SequenceTagger::forward(const Tensor& ids) const {
     check_dtype("SequenceTagger", ids, Dtype::int64, "ids");
     if (ids.dim() != 2) throw ShapeError(fmt::format("SequenceTagger: ids must be [B, T], got {}", shape_str(ids.shape())));
+    if (config.layer == SequenceLayer::recurrent) {
+        // Step by step from the embedding to the head, so that no step's backward touches the
+        // whole sequence (nn::GRU::forward_steps): O(n d^2) in both directions.
+        std::vector<Tensor> hs;
+        for (std::int64_t t = 0; t < ids.size(1); ++t) hs.push_back((*embed)(select(ids, 1, t)));
+        for (std::size_t l = 0; l < grus->size(); ++l) hs = (*grus)[l].forward_steps(hs);
+        for (Tensor& h : hs) h = unsqueeze(h, 1);
+        return (*head)(concat(hs, 1));
+    }
     Tensor h = (*embed)(ids);
     switch (config.layer) {
         case SequenceLayer::self_attention: h = encoder->forward((*pos)(h), nn::subsequent_mask(ids.size(1))); break;
-        case SequenceLayer::recurrent:
-            for (std::size_t l = 0; l < grus->size(); ++l) h = (*grus)[l](h);
-            break;
+        case SequenceLayer::recurrent: break;  // above
         case SequenceLayer::convolutional:
             for (std::size_t l = 0; l < convs->size(); ++l) h = h + relu((*convs)[l]((*conv_norms)[l](h)));
             h = (*conv_norms)[convs->size()](h);

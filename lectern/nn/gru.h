@@ -9,6 +9,7 @@
 // W_i = [W_ir; W_iz; W_in] is w_ih.weight [3H, in], W_h = [W_hr; W_hz; W_hn] is w_hh.weight
 // [3H, H] (PyTorch's weight_ih_l0 and weight_hh_l0), every weight and bias ~ U(-1/sqrt(H), 1/sqrt(H)).
 #include <memory>
+#include <vector>
 
 #include "lectern/nn/linear.h"
 
@@ -18,7 +19,12 @@ class GRU : public Module {
 public:
     GRU(std::int64_t input_size, std::int64_t hidden_size, autograd::Generator& gen = autograd::default_generator());
 
-    // x [B, T, in] -> every h_t, [B, T, H].
+    // One tensor per step, xs[t] [B, in] -> hs[t] = h_t [B, H]: O(T (in + H) H) work forward
+    // and backward, Table 15.1's O(n d^2).
+    std::vector<Tensor> forward_steps(const std::vector<Tensor>& xs) const;
+    // x [B, T, in] -> every h_t, [B, T, H]: forward_steps on x's T slices. Each slice's backward
+    // writes a gradient as large as x (select's), which adds O(T^2 B in) to the backward; where T
+    // is large, keep the steps apart with forward_steps.
     Tensor forward(const Tensor& x) const;
     Tensor operator()(const Tensor& x) const { return forward(x); }
 
