@@ -11,7 +11,9 @@
 // per row, its entropy, its largest weight, and the Frobenius norm of the softmax's Jacobian
 // diag(p) - p p^T at its input, sqrt(S2 - 2 S3 + S2^2) with S_m = sum_j p_j^m. Part 2 trains
 // the copy task at d_k = 16, 64, 256 (one layer, one head, d_model = d_k) with and without the scale
-// (TransformerConfig::scaled_attention); --d-k, --layers and --seeds change the widths, the layers and
+// (TransformerConfig::scaled_attention), and with additive attention, 001's other compatibility
+// function (TransformerConfig::compatibility): 001 says the two "perform similarly" for small d_k and
+// additive "outperforms dot product attention without scaling for larger values of d_k"; --d-k, --layers and --seeds change the widths, the layers and
 // the seeds each arm trains from (the held-out losses compared are the means over the seeds).
 #include <cmath>
 
@@ -105,39 +107,44 @@ void run(const Options& o) {
         "{} steps of batch {}, Noam factor {} and warm-up {}, seeds {}..{}\n",
         base.vocab, base.seq_len, base.model.n_layers, base.steps, base.batch, base.lr_factor, base.warmup, base.seed,
         base.seed + static_cast<std::uint64_t>(seeds) - 1);
-    Table train({"d_k", "scaled", "seed", "mean train loss", "held-out loss", "token accuracy", "exact", "seconds"});
+    Table train({"d_k", "scores", "seed", "mean train loss", "held-out loss", "token accuracy", "exact", "seconds"});
     std::vector<plot::Panel> curves;
-    std::vector<double> held_out[2];  // per trained d_k, the mean over the seeds
+    // The three arms: q.k / sqrt(d_k), q.k, v^T tanh(W_q q + W_k k).
+    enum Arm { unscaled, scaled, additive };
+    const char* arm_names[] = {"unscaled", "scaled", "additive"};
+    std::vector<double> held_out[3];  // per arm and trained d_k, the mean over the seeds
     for (std::int64_t dk : trained) {
         plot::LinePlot panel{fmt::format("d_k = {}", dk), "step", fmt::format("training loss ({}-step mean)", o.quick ? 2 : 10), {}, false, true};
-        for (bool scaled : {true, false}) {
+        for (Arm arm : {scaled, unscaled, additive}) {
             std::vector<double> losses;  // held out, one per seed
             for (int s = 0; s < seeds; ++s) {
                 Seq2SeqRun r = base;
-                r.model.d_model = dk, r.model.d_ff = 2 * dk, r.model.scaled_attention = scaled;
+                r.model.d_model = dk, r.model.d_ff = 2 * dk, r.model.scaled_attention = arm != unscaled;
+                if (arm == additive) r.model.compatibility = nn::Compatibility::additive;
                 r.seed = base.seed + static_cast<std::uint64_t>(s);
                 const Seq2SeqResult res = train_seq2seq(r);
                 losses.push_back(res.held_out_loss);
-                train.row({std::to_string(dk), scaled ? "yes" : "no", std::to_string(r.seed),
+                train.row({std::to_string(dk), arm_names[arm], std::to_string(r.seed),
                            fmt::format("{:.3f}", mean(res.train_loss)),
                            res.diverged ? "diverged" : fmt::format("{:.3f}", res.held_out_loss),
                            fmt::format("{:.1f}%", 100 * res.held_out_token_accuracy),
                            fmt::format("{:.1f}%", 100 * res.held_out_exact), fmt::format("{:.1f}", res.seconds)});
-                const std::string arm = scaled ? "scaled" : "unscaled";
-                panel.curves.push_back(window_means(seeds > 1 ? fmt::format("{}, seed {}", arm, r.seed) : arm, res.steps,
+                const std::string name = arm_names[arm];
+                panel.curves.push_back(window_means(seeds > 1 ? fmt::format("{}, seed {}", name, r.seed) : name, res.steps,
                                                     res.train_loss, o.quick ? 2 : 10));
             }
-            held_out[scaled].push_back(mean(losses));
+            held_out[arm].push_back(mean(losses));
         }
         curves.push_back(panel);
     }
     train.print();
     draw(o, "experiments_scale_training",
-         {"The copy task with and without the 1/sqrt(d_k) scale (one head, d_model = d_k)",
+         {"The copy task: scaled, unscaled and additive attention (one head, d_model = d_k)",
           static_cast<int>(std::min<std::size_t>(3, curves.size())), 1200, 420, curves});
 
     // The verdict: the unscaled weights sharpen with d_k while the scaled ones do not, and at
-    // every trained d_k the scaled model ends with the lower held-out loss (the mean over the seeds).
+    // every trained d_k the scaled model ends with the lower held-out loss (the mean over the seeds);
+    // and at the largest trained d_k additive attention ends below the unscaled dot product (001).
     const Sharpness &s16 = by_scale[1].front(), &s512 = by_scale[1].back(), &u16 = by_scale[0].front(),
                     &u512 = by_scale[0].back();
     const bool sharpens = u512.largest > u16.largest + 0.2 && u512.entropy < 0.5 * u16.entropy &&
@@ -146,15 +153,17 @@ void run(const Options& o) {
     bool trains_better = true;
     std::string losses;
     for (std::size_t i = 0; i < trained.size(); ++i) {
-        trains_better = trains_better && held_out[1][i] < held_out[0][i];
-        losses += fmt::format("{}d_k {}: {:.3f} against {:.3f}", i ? ", " : "", trained[i], held_out[1][i], held_out[0][i]);
+        trains_better = trains_better && held_out[scaled][i] < held_out[unscaled][i];
+        losses += fmt::format("{}d_k {}: {:.3f} against {:.3f}", i ? ", " : "", trained[i], held_out[scaled][i],
+                              held_out[unscaled][i]);
     }
-    verdict(sharpens && scaled_steady && trains_better,
+    const bool additive_better = held_out[additive].back() < held_out[unscaled].back();
+    verdict(sharpens && scaled_steady && trains_better && additive_better,
             fmt::format("unscaled, P's largest weight goes {:.2f} -> {:.2f} and its softmax gradient {:.3f} -> {:.4f} "
                         "as d_k goes 16 -> 512 (scaled: {:.2f} -> {:.2f}, entropy {:.2f} -> {:.2f}); held-out loss "
-                        "scaled against unscaled, {}",
+                        "scaled against unscaled, {}; additive against unscaled at d_k {}: {:.3f} against {:.3f}",
                         u16.largest, u512.largest, u16.jacobian, u512.jacobian, s16.largest, s512.largest, s16.entropy,
-                        s512.entropy, losses));
+                        s512.entropy, losses, trained.back(), held_out[additive].back(), held_out[unscaled].back()));
 }
 
 }  // namespace
@@ -162,7 +171,8 @@ void run(const Options& o) {
 Experiment scale_experiment() {
     return {"scale",
             "dividing q.k by sqrt(d_k) keeps P spread and its gradient alive at initialisation, and training "
-            "faster (001 footnote; 002 \"Why Use the 1/sqrt(D_K) Scaling?\"; 003)",
+            "faster, and additive attention beats the unscaled dot product at large d_k (001 and its footnote; 002 \"Why "
+            "Use the 1/sqrt(D_K) Scaling?\"; 003)",
             run,
             {"--seeds", "--d-k", "--layers"}};
 }
