@@ -13,6 +13,8 @@ std::vector<Experiment> all_experiments() {
         experts_experiment(),
         vit_pooling_experiment(),
         table_15_1_experiment(),
+        length_extrapolation_experiment(),
+        heads_experiment(),
     };
 }
 
