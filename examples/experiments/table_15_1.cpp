@@ -197,7 +197,8 @@ void run(const Options& o) {
     }
     accuracy.print();
     const double chance = 100.0 / static_cast<double>(s.vocab - 1);
-    acc_plot.curves.push_back({"chance", {static_cast<double>(distances.front()), static_cast<double>(distances.back())},
+    // Chance drawn on to twice the largest distance, which leaves the legend room right of the curves.
+    acc_plot.curves.push_back({"chance", {static_cast<double>(distances.front()), 2.0 * static_cast<double>(distances.back())},
                                {chance, chance}});
     draw(o, "experiments_table_15_1",
          {"Table 15.1: self-attention, recurrent and convolutional layers (004 §15.5.5)", 2, 1300, 520,
