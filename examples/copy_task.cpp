@@ -100,6 +100,7 @@ models::TransformerConfig model_config(const Options& o) {
     c.share_embeddings = o.share_embeddings;
     c.positions = nn::parse_positions(o.positions);
     c.scaled_attention = !o.unscaled;
+    c.compatibility = o.attention == "additive" ? nn::Compatibility::additive : nn::Compatibility::dot;
     c.seed = o.seed;
     return c;
 }
@@ -240,9 +241,9 @@ void add_flags(CLI::App& app, Options& o, int argc, char** argv) {
     app.add_flag("--unscaled", o.unscaled,
                  "attention without the 1/sqrt(d_k) (001's plain dot-product attention); d_k = d_model / heads");
     app.add_option("--attention", o.attention,
-                   "the compatibility function of query and key: dot (001 \"Scaled Dot-Product Attention\"), the only "
-                   "one Lectern has")
-        ->check(CLI::IsMember({"dot"}));
+                   "the compatibility function of query and key (001 \"Scaled Dot-Product Attention\"): dot, q.k "
+                   "(scaled unless --unscaled), or additive, v^T tanh(W_q q + W_k k)")
+        ->check(CLI::IsMember({"dot", "additive"}));
     app.add_option("--smoothing", o.smoothing, "label smoothing")->check(run::finite_range(0.0, 0.99));
     app.add_option("--seed", o.seed, "seed of initialisation and data")->check(run::seed_value());
     run::add_common_flags(app, o.common);
@@ -268,6 +269,8 @@ run::MemoryEstimate memory_estimate(const Options& o, bool training) {
     // The decoder's layers hold two attentions; the generator's logits [B, T, V] are kept with their softmax.
     e.activations = run::transformer_activations(N, B, T, D, F, H, T) +
                     run::transformer_activations(1.5 * N, B, T, D, F, H, T) + 3 * B * T * V;
+    // Additive scores keep tanh(q_i + k_j) and its product with v, [B, H, T, T, d_k] each, per attention.
+    if (o.attention == "additive") e.activations += 3 * N * 2 * B * T * T * D;
     return e;
 }
 
@@ -280,6 +283,8 @@ void check_flags(CLI::App& app, Options& o, std::vector<std::string>& adopted) {
     if (o.share_embeddings && o.positions == "concatenated")
         throw CLI::ValidationError("--share-embeddings",
                                    "needs embeddings d_model wide, and --positions concatenated makes them narrower");
+    if (o.unscaled && o.attention == "additive")
+        throw CLI::ValidationError("--unscaled", "scales dot-product scores, and --attention additive has none");
     run::require_batch_per_rank("--batch", o.batch);
     run::check_run_outputs(o.checkpoint.save, o.csv, o.figures);
     run::require_memory("--batch", memory_estimate(o, o.checkpoint.load.empty()), o.checkpoint.load.empty());
@@ -294,7 +299,7 @@ int work(const Options& o, const nn::RunRecord& flags, const std::vector<std::st
                "LayerNorm), {} positions{}, {} parameters | batch {}, {} epochs x {} batches, Adam, {} schedule (warmup {}, "
                "lr {}) | {}\n",
                o.task, o.vocab, o.seq_len, o.model.layers, o.model.d_model, o.model.d_ff, o.model.heads,
-               o.model.d_model / o.model.heads, o.unscaled ? ", unscaled" : "", o.model.dropout, o.norm, o.layer_norm,
+               o.model.d_model / o.model.heads, o.unscaled ? ", unscaled" : o.attention == "additive" ? ", additive" : "", o.model.dropout, o.norm, o.layer_norm,
                o.positions,
                o.share_embeddings ? ", shared embeddings" : "", model->parameter_count(), o.batch, o.epochs,
                o.batches_per_epoch, o.schedule, o.warmup, o.lr, run::machine_summary(o.common.machine));

@@ -11,9 +11,11 @@
 // per row, its entropy, its largest weight, and the Frobenius norm of the softmax's Jacobian
 // diag(p) - p p^T at its input, sqrt(S2 - 2 S3 + S2^2) with S_m = sum_j p_j^m. Part 2 trains
 // the copy task at d_k = 16, 64, 256 (one layer, one head, d_model = d_k) with and without the scale
-// (TransformerConfig::scaled_attention), from 3 seeds each; --d-k, --layers and --seeds change the widths,
-// the layers and the seeds. Both arms of a seed start from the same weights and see the same batches
-// (the scale has no parameters), so the arms are compared seed by seed (statistics.h).
+// (TransformerConfig::scaled_attention), and with additive attention, 001's other compatibility
+// function (TransformerConfig::compatibility): 001 says the two "perform similarly" for small d_k and
+// additive "outperforms dot product attention without scaling for larger values of d_k". 3 seeds each;
+// --d-k, --layers and --seeds change the widths, the layers and the seeds. The arms of a seed see
+// the same batches, so they are compared seed by seed (statistics.h).
 #include <cmath>
 
 #include <fmt/format.h>
@@ -101,49 +103,56 @@ void run(const Options& o) {
         "{} steps of batch {}, Noam factor {} and warm-up {}, seeds {}..{}\n",
         base.vocab, base.seq_len, base.model.n_layers, base.steps, base.batch, base.lr_factor, base.warmup, base.seed,
         base.seed + static_cast<std::uint64_t>(seeds) - 1);
-    Table train({"d_k", "scaled", "seed", "mean train loss", "held-out loss", "token accuracy", "exact", "seconds"});
+    Table train({"d_k", "scores", "seed", "mean train loss", "held-out loss", "token accuracy", "exact", "seconds"});
     std::vector<plot::Panel> curves;
-    std::vector<std::vector<double>> held_out[2];  // [scaled][d_k index][seed]
+    // The three arms: q.k / sqrt(d_k), q.k, v^T tanh(W_q q + W_k k).
+    enum Arm { unscaled, scaled, additive };
+    const char* arm_names[] = {"unscaled", "scaled", "additive"};
+    std::vector<std::vector<double>> held_out[3];  // [arm][d_k index][seed]
     for (std::int64_t dk : trained) {
         plot::LinePlot panel{fmt::format("d_k = {}", dk), "step", fmt::format("training loss ({}-step mean)", o.quick ? 2 : 10), {}, false, true};
-        for (bool scaled : {true, false}) {
+        for (Arm arm : {scaled, unscaled, additive}) {
             std::vector<double> losses;  // held out, one per seed
             for (int s = 0; s < seeds; ++s) {
                 Seq2SeqRun r = base;
-                r.model.d_model = dk, r.model.d_ff = 2 * dk, r.model.scaled_attention = scaled;
+                r.model.d_model = dk, r.model.d_ff = 2 * dk, r.model.scaled_attention = arm != unscaled;
+                if (arm == additive) r.model.compatibility = nn::Compatibility::additive;
                 r.seed = base.seed + static_cast<std::uint64_t>(s);
                 const Seq2SeqResult res = train_seq2seq(r);
                 losses.push_back(res.held_out_loss);
-                train.row({std::to_string(dk), scaled ? "yes" : "no", std::to_string(r.seed),
+                train.row({std::to_string(dk), arm_names[arm], std::to_string(r.seed),
                            fmt::format("{:.3f}", estimate(res.train_loss).mean),
                            res.diverged ? "diverged" : fmt::format("{:.3f}", res.held_out_loss),
                            fmt::format("{:.1f}%", 100 * res.held_out_token_accuracy),
                            fmt::format("{:.1f}%", 100 * res.held_out_exact), fmt::format("{:.1f}", res.seconds)});
-                const std::string arm = scaled ? "scaled" : "unscaled";
-                panel.curves.push_back(window_means(seeds > 1 ? fmt::format("{}, seed {}", arm, r.seed) : arm, res.steps,
+                const std::string name = arm_names[arm];
+                panel.curves.push_back(window_means(seeds > 1 ? fmt::format("{}, seed {}", name, r.seed) : name, res.steps,
                                                     res.train_loss, o.quick ? 2 : 10));
             }
-            held_out[scaled].push_back(losses);
+            held_out[arm].push_back(losses);
         }
         curves.push_back(panel);
     }
     train.print();
     say("\n");
-    Table summary({"d_k", "held-out loss, scaled", "unscaled", "unscaled - scaled (paired by seed)"});
+    Table summary({"d_k", "held-out loss, scaled", "unscaled", "additive", "unscaled - scaled", "unscaled - additive"});
     for (std::size_t i = 0; i < trained.size(); ++i)
-        summary.row({std::to_string(trained[i]), pm(estimate(held_out[1][i]), 3), pm(estimate(held_out[0][i]), 3),
-                     pm(paired_difference(held_out[0][i], held_out[1][i]), 3)});
+        summary.row({std::to_string(trained[i]), pm(estimate(held_out[scaled][i]), 3),
+                     pm(estimate(held_out[unscaled][i]), 3), pm(estimate(held_out[additive][i]), 3),
+                     pm(paired_difference(held_out[unscaled][i], held_out[scaled][i]), 3),
+                     pm(paired_difference(held_out[unscaled][i], held_out[additive][i]), 3)});
     summary.print();
-    say("(mean +- standard error over {} seed{})\n", seeds, seeds > 1 ? "s" : "");
+    say("(mean +- standard error over {} seed{}; the differences paired by seed)\n", seeds, seeds > 1 ? "s" : "");
     draw(o, "experiments_scale_training",
-         {"The copy task with and without the 1/sqrt(d_k) scale (one head, d_model = d_k)",
+         {"The copy task: scaled, unscaled and additive attention (one head, d_model = d_k)",
           static_cast<int>(std::min<std::size_t>(3, curves.size())), 1200, 420, curves});
 
     // The verdict: the unscaled weights sharpen with d_k while the scaled ones do not; and in
     // training, at every trained d_k >= 64 (the footnote's "large values of d_k", where Part 1's
     // gradient has fallen), the unscaled model's held-out loss exceeds the scaled one's by more
     // than kMargin nats plus two standard errors of the paired differences, and at no trained
-    // d_k is the scaled model worse beyond that margin and the noise.
+    // d_k is the scaled model worse beyond that margin and the noise; and at the largest
+    // trained d_k the additive model's loss is below the unscaled one's by the same test (001).
     const double kMargin = 0.05;
     const Sharpness &s16 = by_scale[1].front(), &s512 = by_scale[1].back(), &u16 = by_scale[0].front(),
                     &u512 = by_scale[0].back();
@@ -153,19 +162,22 @@ void run(const Options& o) {
     bool trains_better = true, any_large = false;
     std::string losses;
     for (std::size_t i = 0; i < trained.size(); ++i) {
-        const Estimate d = paired_difference(held_out[0][i], held_out[1][i]);  // unscaled - scaled
+        const Estimate d = paired_difference(held_out[unscaled][i], held_out[scaled][i]);
         if (trained[i] >= 64) any_large = true, trains_better = trains_better && exceeds(d, kMargin);
         trains_better = trains_better && !exceeds({-d.mean, d.standard_error, d.n}, kMargin);
         losses += fmt::format("{}d_k {}: {}", i ? ", " : "", trained[i], pm(d, 3));
     }
     trains_better = trains_better && any_large;
-    verdict(o, sharpens && scaled_steady && trains_better,
+    const Estimate d_additive = paired_difference(held_out[unscaled].back(), held_out[additive].back());
+    const bool additive_better = trained.back() >= 64 && exceeds(d_additive, kMargin);
+    verdict(o, sharpens && scaled_steady && trains_better && additive_better,
             fmt::format("unscaled, P's largest weight goes {:.2f} -> {:.2f} and its softmax gradient {:.3f} -> {:.4f} "
                         "as d_k goes 16 -> 512 (scaled: {:.2f} -> {:.2f}, entropy {:.2f} -> {:.2f}); held-out loss "
                         "unscaled minus scaled, paired over {} seed{} (needed at d_k >= 64: above {} by two standard "
-                        "errors), {}",
+                        "errors), {}; unscaled minus additive at d_k {}: {}",
                         u16.largest, u512.largest, u16.jacobian, u512.jacobian, s16.largest, s512.largest, s16.entropy,
-                        s512.entropy, seeds, seeds > 1 ? "s" : "", kMargin, any_large ? losses : losses + " (no d_k >= 64 trained)"));
+                        s512.entropy, seeds, seeds > 1 ? "s" : "", kMargin, any_large ? losses : losses + " (no d_k >= 64 trained)",
+                        trained.back(), pm(d_additive, 3)));
 }
 
 }  // namespace
@@ -173,7 +185,8 @@ void run(const Options& o) {
 Experiment scale_experiment() {
     return {"scale",
             "dividing q.k by sqrt(d_k) keeps P spread and its gradient alive at initialisation, and training "
-            "faster (001 footnote; 002 \"Why Use the 1/sqrt(D_K) Scaling?\"; 003)",
+            "faster, and additive attention beats the unscaled dot product at large d_k (001 and its footnote; 002 \"Why "
+            "Use the 1/sqrt(D_K) Scaling?\"; 003)",
             run,
             {"--seeds", "--d-k", "--layers"}};
 }

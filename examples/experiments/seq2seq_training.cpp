@@ -85,6 +85,7 @@ Seq2SeqResult train_seq2seq(const Seq2SeqRun& run) {
         return r;
     }
     evaluate(*model, run, r);
+    r.model = model;
     return r;
 }
 

@@ -5,6 +5,7 @@
 // schedule, then scored on held-out sequences by greedy decoding. What the
 // experiments compare runs of.
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "lectern/data/sequence_tasks.h"
@@ -32,6 +33,7 @@ struct Seq2SeqResult {
     double held_out_exact = 0;           // of greedily decoded sequences, all tokens right
     bool diverged = false;               // the loss or a gradient stopped being finite; training stopped there
     double seconds = 0;                  // of training
+    std::shared_ptr<models::Transformer> model;  // the trained model, for an experiment's own tests
 };
 
 Seq2SeqResult train_seq2seq(const Seq2SeqRun& run);

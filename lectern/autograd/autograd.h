@@ -15,6 +15,7 @@
 #include "lectern/autograd/ops/broadcast.h"
 #include "lectern/autograd/ops/compare.h"
 #include "lectern/autograd/ops/concat.h"
+#include "lectern/autograd/ops/conv1d.h"
 #include "lectern/autograd/ops/cross_entropy.h"
 #include "lectern/autograd/ops/dropout.h"
 #include "lectern/autograd/ops/index_select.h"

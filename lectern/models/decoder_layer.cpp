@@ -6,6 +6,7 @@ DecoderLayer::DecoderLayer(const nn::BlockConfig& c, autograd::Generator& gen) {
     self_attn = register_module("self_attn", std::make_shared<nn::MultiHeadAttention>(c.d_model, c.heads, c.dropout, gen));
     src_attn = register_module("src_attn", std::make_shared<nn::MultiHeadAttention>(c.d_model, c.heads, c.dropout, gen));
     self_attn->scaled = src_attn->scaled = c.scaled_attention;
+    if (c.compatibility == nn::Compatibility::additive) self_attn->use_additive_scores(gen), src_attn->use_additive_scores(gen);
     feed_forward = register_module(
         "feed_forward", std::make_shared<nn::FeedForward>(c.d_model, c.d_ff, c.dropout, c.activation, gen));
     sublayer = register_module("sublayer", std::make_shared<nn::ModuleList<nn::SublayerConnection>>());

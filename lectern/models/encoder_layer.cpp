@@ -11,6 +11,7 @@ EncoderLayer::EncoderLayer(const nn::BlockConfig& c, autograd::Generator& gen) :
                                                pattern.size));
     self_attn = register_module("self_attn", std::make_shared<nn::MultiHeadAttention>(c.d_model, c.heads, c.dropout, gen));
     self_attn->scaled = c.scaled_attention;
+    if (c.compatibility == nn::Compatibility::additive) self_attn->use_additive_scores(gen);
     feed_forward = register_module(
         "feed_forward", std::make_shared<nn::FeedForward>(c.d_model, c.d_ff, c.dropout, c.activation, gen));
     sublayer = register_module("sublayer", std::make_shared<nn::ModuleList<nn::SublayerConnection>>());

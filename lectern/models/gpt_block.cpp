@@ -9,6 +9,7 @@ GPTBlock::GPTBlock(const nn::BlockConfig& c, std::int64_t block_size, std::int64
     : block(block_size) {
     attn = register_module("attn", std::make_shared<nn::MultiHeadAttention>(c.d_model, c.heads, c.dropout, gen));
     attn->scaled = c.scaled_attention;
+    if (c.compatibility == nn::Compatibility::additive) attn->use_additive_scores(gen);
     if (experts > 0)
         moe = register_module("moe",
                               std::make_shared<nn::MixtureOfExperts>(c.d_model, c.d_ff, experts, top_k, c.dropout, gen));

@@ -24,6 +24,8 @@ struct TransformerConfig {
     nn::Activation activation = nn::Activation::relu;
     nn::LayerNormFormula layer_norm = nn::LayerNormFormula::standard;  // 003's, or 001's exactly
     bool scaled_attention = true;  // false: every attention without 1/sqrt(d_k) (001's dot-product attention)
+    // Every attention's compatibility function: the dot product, or additive attention (001).
+    nn::Compatibility compatibility = nn::Compatibility::dot;
     nn::AttentionPattern encoder_attention;  // the encoder's self-attention: full, or local (004 §15.6.1)
     bool share_embeddings = false;  // one matrix for source, target and generator (001 "Embeddings and Softmax")
     // How source and target learn where each token is (nn/make_positional_encoding.h): 001's sinusoid
@@ -34,7 +36,9 @@ struct TransformerConfig {
     std::uint64_t seed = 0;  // of the Glorot initialisation
 
     nn::BlockConfig block_config() const {
-        return {d_model, heads, d_ff, dropout, norm, activation, layer_norm, scaled_attention, encoder_attention};
+        nn::BlockConfig c{d_model, heads, d_ff, dropout, norm, activation, layer_norm, scaled_attention, encoder_attention};
+        c.compatibility = compatibility;
+        return c;
     }
 };
 

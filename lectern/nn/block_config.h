@@ -4,6 +4,7 @@
 
 #include "lectern/nn/feed_forward.h"
 #include "lectern/nn/layer_norm.h"
+#include "lectern/nn/multi_head_attention.h"
 #include "lectern/nn/sublayer_connection.h"
 
 namespace nn {
@@ -32,6 +33,7 @@ struct BlockConfig {
     bool scaled_attention = true;  // P = softmax(Q K^T / sqrt(d_k)) (001); false: softmax(Q K^T)
     AttentionPattern encoder_attention = {};  // an encoder block's self-attention: full, or local (004 §15.6.1)
     std::optional<double> layer_norm_eps = {};  // the LayerNorms' eps; unset: the formula's own (1e-5, 1e-6)
+    Compatibility compatibility = Compatibility::dot;  // every attention's scores: q.k, or additive (001)
 };
 
 }  // namespace nn

@@ -1,6 +1,11 @@
 #include "lectern/nn/multi_head_attention.h"
 
+#include <cmath>
+
 #include <fmt/format.h>
+
+#include "lectern/nn/additive_attention.h"
+#include "lectern/nn/init.h"
 
 namespace nn {
 
@@ -46,10 +51,33 @@ std::optional<double> MultiHeadAttention::score_scale() const {
 // The op checks the mask (int64, broadcastable to [B, Tq, Tk]). Dropout on P (001's full post:
 // p_attn = dropout(p_attn)) is inside it.
 Tensor MultiHeadAttention::attend(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask) const {
+    if (compatibility() == Compatibility::additive) return attend_additive(q, k, v, mask);
     AttentionOutput a = multi_head_attention(q, k, v, heads, mask, dropout->p, dropout->is_training(),
                                              default_generator(), score_scale());
     last_attention_ = a.weights;
     return a.z;
+}
+
+void MultiHeadAttention::use_additive_scores(Generator& gen) {
+    if (v.defined()) return;
+    const double bound = 1 / std::sqrt(static_cast<double>(d_k));
+    v = register_parameter("v", zeros({heads, d_k}, w_q->weight.dtype()));
+    init::uniform_(v, -bound, bound, gen);
+}
+
+// The same equations with additive scores, head by head as composed ops: q [B, Tq, D] ->
+// [B, H, Tq, d_k] (and k, v), P = additive_attention_weights with v_h broadcast per head,
+// dropout on P (last_attention keeps P before it), Z = P V, the heads side by side again.
+Tensor MultiHeadAttention::attend_additive(const Tensor& q, const Tensor& k, const Tensor& values,
+                                           const Tensor& mask) const {
+    const std::int64_t B = q.size(0), Tq = q.size(1), Tk = k.size(1);
+    auto split = [&](const Tensor& x, std::int64_t T) { return permute(reshape(x, {B, T, heads, d_k}), {0, 2, 1, 3}); };
+    // The mask is [B or 1, Tq or 1, Tk] (or of lower rank): the same for every head.
+    Tensor head_mask = mask.defined() && mask.dim() == 3 ? unsqueeze(mask, 1) : mask;
+    Tensor p = additive_attention_weights(split(q, Tq), split(k, Tk), reshape(v, {heads, 1, 1, d_k}), head_mask);
+    last_attention_ = p.detach();
+    Tensor z = matmul(dropout->forward(p), split(values, Tk));  // [B, H, Tq, d_k]
+    return reshape(permute(z, {0, 2, 1, 3}), {B, Tq, heads * d_k});
 }
 
 Tensor MultiHeadAttention::forward(const Tensor& query, const Tensor& key, const Tensor& value, const Tensor& mask) const {
@@ -70,6 +98,8 @@ Tensor MultiHeadAttention::forward(const Tensor& query, const Tensor& key, const
 Tensor MultiHeadAttention::self_attention(const Tensor& x, const Tensor& mask) const {
     check_self_attention("self_attention");
     check_input("x", x, heads * d_k);
+    if (compatibility() == Compatibility::additive)
+        return w_o->forward(attend_additive(w_q->forward(x), w_k->forward(x), w_v->forward(x), mask));
     Tensor w = concat({w_q->weight, w_k->weight, w_v->weight}, 0);  // [3D, D]
     Tensor b = concat({w_q->bias, w_k->bias, w_v->bias}, 0);        // [3D]
     AttentionOutput a = multi_head_self_attention(linear(x, w, b), heads, mask, dropout->p, dropout->is_training(),

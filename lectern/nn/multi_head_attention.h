@@ -8,6 +8,11 @@
 
 namespace nn {
 
+// The compatibility function of a query and a key (001 "Scaled Dot-Product Attention"): the dot
+// product q.k (scaled by 1/sqrt(d_k) or not), or additive attention, v^T tanh(q + k)
+// (nn/additive_attention.h).
+enum class Compatibility { dot, additive };
+
 // Keys and values already projected, [B, T, D] (the heads side by side), kept between decoding
 // steps, so a step projects only the new token. 000 §15.5.4 note i keeps the layer's inputs
 // instead (its key_value is X, the new token's input concatenated to it) and projects them all
@@ -88,10 +93,21 @@ public:
     std::int64_t heads, d_k, kdim, vdim;
     // P = softmax(Q K^T / sqrt(d_k) + M) when true (001); false drops the scale,
     // P = softmax(Q K^T + M) (001's "dot-product attention"; 002 "Why Use the 1/sqrt(D_K) Scaling?").
+    // Dot-product scores only.
     bool scaled = true;
+
+    // Scores each head by additive attention from now on (001; nn/additive_attention.h):
+    //   head_h: e_ij = v_h^T tanh(q_i W_h^Q + k_j W_h^K),   P = softmax(E + M),
+    // W_h^Q and W_h^K the head's columns of w_q and w_k, v_h row h of the new parameter "v"
+    // [H, d_k], drawn from U(-1/sqrt(d_k), 1/sqrt(d_k)) by `gen`. The heads run as composed ops,
+    // not the fused op; `scaled` no longer applies.
+    void use_additive_scores(autograd::Generator& gen = autograd::default_generator());
+    Compatibility compatibility() const { return v.defined() ? Compatibility::additive : Compatibility::dot; }
+    Tensor v;  // [H, d_k] with additive scores, else undefined
 
 private:
     Tensor attend(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask) const;
+    Tensor attend_additive(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask) const;
     std::optional<double> score_scale() const;
     Tensor forward_in_groups(const char* what, const Tensor& x, std::int64_t size, bool strided, Direction direction,
                              const Tensor& key_mask) const;

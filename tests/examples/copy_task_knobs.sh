@@ -5,7 +5,8 @@
 #              accuracy is counted against them
 #   positions  every --positions kind trains, says its kind, and gives a loss curve of its own
 #   unscaled   --unscaled says so and changes the loss curve (the scores lose their 1/sqrt(d_k))
-#   attention  --attention dot is the default's run, bit for bit
+#   attention  --attention dot is the default's run, bit for bit; additive says so and changes the
+#              loss curve; --unscaled with additive is refused (additive scores have no scale)
 #   record     a checkpoint records the knobs: --load adopts them and refuses another value
 set -uo pipefail
 copy_task=$1 knob=$2
@@ -64,7 +65,12 @@ attention)
   run default
   run dot --attention dot
   cmp -s "$dir/default.csv" "$dir/dot.csv" || fail "--attention dot is not the default's run"
-  echo "ok: --attention dot is the default, bit for bit"
+  run additive --attention additive
+  grep -q "(d_k=8, additive)" "$dir/out" || fail "the first line does not say the attention is additive"
+  cmp -s "$dir/default.csv" "$dir/additive.csv" && fail "--attention additive gives the dot product's loss curve"
+  "$copy_task" "${small[@]}" --attention additive --unscaled >"$dir/out" 2>"$dir/err"
+  [ $? -eq 2 ] && grep -q -- "--unscaled" "$dir/err" || fail "--unscaled with --attention additive was not refused"
+  echo "ok: --attention dot is the default, bit for bit; additive reaches the model; --unscaled additive is refused"
   ;;
 record)
   "$copy_task" "${small[@]}" --task reverse --positions binary --unscaled --save "$dir/m.ckpt" >/dev/null 2>"$dir/err" ||

@@ -7,16 +7,20 @@
 #include "lectern/models/attention_rollout.h"
 #include "lectern/models/gpt.h"
 #include "lectern/models/masked_language_model.h"
+#include "lectern/models/sequence_tagger.h"
 #include "lectern/models/text_classifier.h"
 #include "lectern/models/token_pooling.h"
 #include "lectern/models/transformer.h"
 #include "lectern/models/vit.h"
+#include "lectern/nn/additive_attention.h"
 #include "lectern/nn/attention_mask.h"
 #include "lectern/nn/binary_positional_encoding.h"
 #include "lectern/nn/concatenated_positional_encoding.h"
+#include "lectern/nn/conv1d.h"
 #include "lectern/nn/dot_product_attention.h"
 #include "lectern/nn/embedding.h"
 #include "lectern/nn/feed_forward.h"
+#include "lectern/nn/gru.h"
 #include "lectern/nn/layer_norm.h"
 #include "lectern/nn/learned_positional_embedding.h"
 #include "lectern/nn/linear.h"
@@ -163,6 +167,28 @@ std::vector<Case> module_cases() {
             return m;
         },
         [] { return std::vector{leaf({2, 3, 4}, 20)}; },
+        [](const nn::MultiHeadAttention& m, auto& x) { return m.self_attention(x[0], nn::subsequent_mask(3)); }));
+    cases.push_back(module_case<nn::AdditiveAttention>(
+        "nn", "AdditiveAttention (001)", "q [2,3,4], k [2,5,3], v [2,5,2], d_a 6, padding",
+        [] { return std::make_shared<nn::AdditiveAttention>(4, 3, 6); },
+        [] { return std::vector{leaf({2, 3, 4}, 40), leaf({2, 5, 3}, 41), leaf({2, 5, 2}, 42)}; },
+        [](const nn::AdditiveAttention& m, auto& x) {
+            return m(x[0], x[1], x[2], tensor({1, 1, 1, 0, 0, 1, 1, 1, 1, 1}, {2, 1, 5}, Dtype::int64));
+        }));
+    cases.push_back({"nn", "additive_attention_weights", "q [2,2,3,4], k [2,2,5,4], v [2,1,1,4], a fully masked row", [] {
+                         Tensor mask = ids({1, 1, 0, 0, 0, 1, 1, 1, 0, 0, 1, 1, 1, 1, 0,
+                                            1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1}, {2, 1, 3, 5});
+                         return gradcheck([&](auto& x) { return nn::additive_attention_weights(x[0], x[1], x[2], mask); },
+                                          {leaf({2, 2, 3, 4}, 43), leaf({2, 2, 5, 4}, 44), leaf({2, 1, 1, 4}, 45)});
+                     }});
+    cases.push_back(module_case<nn::MultiHeadAttention>(
+        "nn", "MultiHeadAttention (additive, causal)", "[2,3,4], 2 heads, e = v_h^T tanh(q W_h^Q + k W_h^K)",
+        [] {
+            auto m = std::make_shared<nn::MultiHeadAttention>(4, 2);
+            m->use_additive_scores();
+            return m;
+        },
+        [] { return std::vector{leaf({2, 3, 4}, 46)}; },
         [](const nn::MultiHeadAttention& m, auto& x) { return m.self_attention(x[0], nn::subsequent_mask(3)); }));
     cases.push_back({"nn", "dot_product_attention (003, no projections)", "x [2,3,4] over y [2,5,4], padding", [] {
                          Tensor mask = ids({1, 1, 1, 0, 0, 1, 1, 1, 1, 1}, {2, 1, 5});
@@ -336,6 +362,27 @@ std::vector<Case> module_cases() {
                 return sum(logits * logits) + m.aux_loss();
             }));
     }
+    cases.push_back(module_case<nn::GRU>(
+        "nn", "GRU", "[2,4,3] -> hidden 5", [] { return std::make_shared<nn::GRU>(3, 5); },
+        [] { return std::vector{leaf({2, 4, 3}, 50)}; }, [](const nn::GRU& m, auto& x) { return m(x[0]); }));
+    cases.push_back(module_case<nn::Conv1d>(
+        "nn", "Conv1d (causal, dilation 2)", "[2,6,3] -> 4, k 3",
+        [] { return std::make_shared<nn::Conv1d>(3, 4, 3, 2); },
+        [] { return std::vector{leaf({2, 6, 3}, 51)}; }, [](const nn::Conv1d& m, auto& x) { return m(x[0]); }));
+    for (auto [name, layer, dilated] :
+         {std::tuple{"SequenceTagger (self-attention)", models::SequenceLayer::self_attention, false},
+          {"SequenceTagger (recurrent)", models::SequenceLayer::recurrent, false},
+          {"SequenceTagger (convolutional, dilated)", models::SequenceLayer::convolutional, true}})
+        cases.push_back(module_case<models::SequenceTagger>(
+            "models", name, "N 2, d 4, V 6, k 2, ids [2,5]",
+            [layer = layer, dilated = dilated] {
+                models::SequenceTaggerConfig c;
+                c.layer = layer, c.vocab = 6, c.d_model = 4, c.n_layers = 2, c.heads = 2, c.d_ff = 6, c.kernel = 2;
+                c.dilated = dilated, c.max_len = 8, c.seed = 4;
+                return std::make_shared<models::SequenceTagger>(c);
+            },
+            [] { return std::vector<Tensor>{}; },
+            [](const models::SequenceTagger& m, auto&) { return m(ids({1, 3, 4, 0, 5, 2, 5, 5, 1, 0}, {2, 5})); }));
     return cases;
 }
 

@@ -350,6 +350,7 @@ def main():
     attention_variant_cases()
 
     position_cases()
+    additive_recurrent_convolutional_cases()
 
 
 # ---- positional codes other than the added sinusoid (004 §15.5.3; 000 §15.5.3)
@@ -561,6 +562,127 @@ def attention_variant_cases():
                        lambda l, mask=mask: {"y": mha(l, "", l["x"], l["x"], heads, mask)},
                        {"mask": mask, "key_mask": key_pad})
 
+
+
+# ---- additive attention (001) and Table 15.1's recurrent and convolutional layers (004 §15.5.5),
+# issue 42: their own random stream, as above.
+
+def additive_weights(q, k, v, mask=None):
+    """001's additive attention on projected queries and keys: e_ij = v^T tanh(q_i + k_j),
+    P = softmax(E + M); a row with every key masked attends to nothing (P = 0)."""
+    e = (torch.tanh(q.unsqueeze(-2) + k.unsqueeze(-3)) * v).sum(-1)
+    if mask is None:
+        return torch.softmax(e, -1)
+    keep = mask.expand(e.shape) != 0
+    row_empty = ~keep.any(-1, keepdim=True)
+    e = e.masked_fill(~keep, -math.inf).masked_fill(row_empty, 0.0)
+    return torch.softmax(e, -1).masked_fill(row_empty | ~keep, 0.0)
+
+
+def mha_additive(p, prefix, q_in, kv_in, heads, mask=None):
+    """Multi-head attention whose head h scores by v_h^T tanh(q W_h^Q + k W_h^K)."""
+    def proj(name, x):
+        return linear(x, p[f"{prefix}{name}.weight"], p[f"{prefix}{name}.bias"])
+
+    def split(x):
+        b, t, d = x.shape
+        return x.reshape(b, t, heads, d // heads).transpose(1, 2)
+
+    m = None if mask is None else mask.unsqueeze(1)
+    v = p[f"{prefix}v"]
+    pw = additive_weights(split(proj("w_q", q_in)), split(proj("w_k", kv_in)), v.reshape(heads, 1, 1, -1), m)
+    z = pw @ split(proj("w_v", kv_in))
+    b, h, t, dk = z.shape
+    return proj("w_o", z.transpose(1, 2).reshape(b, t, h * dk))
+
+
+def conv1d(x, w, b, dilation, causal):
+    """y[b, t, o] = b[o] + sum_{j, c} w[o, j, c] x[b, t + j r - left, c], zeros outside the sequence;
+    left = (k - 1) r causal, (k - 1) r // 2 same. Checked against torch's conv1d (weight [O, C, k])."""
+    k, t = w.shape[1], x.shape[1]
+    left = (k - 1) * dilation if causal else (k - 1) * dilation // 2
+    padded = torch.cat([torch.zeros(x.shape[0], left, x.shape[2]), x,
+                        torch.zeros(x.shape[0], (k - 1) * dilation - left, x.shape[2])], 1)
+    y = sum(padded[:, j * dilation:j * dilation + t] @ w[:, j].T for j in range(k))
+    y = y if b is None else y + b
+    padding = ((k - 1) * dilation, 0) if causal else (left, (k - 1) * dilation - left)
+    torch_y = torch.nn.functional.conv1d(torch.nn.functional.pad(x.transpose(1, 2), padding), w.permute(0, 2, 1), b,
+                                         dilation=dilation).transpose(1, 2)
+    assert torch.allclose(y, torch_y, atol=1e-12), "conv1d by hand differs from torch's"
+    return y
+
+
+def gru(p, prefix, x):
+    """004 Table 15.1's recurrent layer, a GRU in PyTorch's form (gates r, z, n in that order)."""
+    w_ih, b_ih, w_hh, b_hh = (p[f"{prefix}{n}"] for n in ("w_ih.weight", "w_ih.bias", "w_hh.weight", "w_hh.bias"))
+    hidden = w_hh.shape[1]
+    h, states = torch.zeros(x.shape[0], hidden), []
+    for t in range(x.shape[1]):
+        gi, gh = linear(x[:, t], w_ih, b_ih), linear(h, w_hh, b_hh)
+        r = torch.sigmoid(gi[:, :hidden] + gh[:, :hidden])
+        z = torch.sigmoid(gi[:, hidden:2 * hidden] + gh[:, hidden:2 * hidden])
+        n = torch.tanh(gi[:, 2 * hidden:] + r * gh[:, 2 * hidden:])
+        h = (1 - z) * n + z * h
+        states.append(h)
+    out = torch.stack(states, 1)
+    ref = torch.nn.GRU(x.shape[2], hidden, batch_first=True)
+    with torch.no_grad():
+        ref.weight_ih_l0.copy_(w_ih), ref.bias_ih_l0.copy_(b_ih), ref.weight_hh_l0.copy_(w_hh), ref.bias_hh_l0.copy_(b_hh)
+        assert torch.allclose(ref(x)[0], out, atol=1e-12), "the GRU by hand differs from torch.nn.GRU"
+    return out
+
+
+def gru_shapes(prefix, d_in, hidden):
+    return {**linear_shapes(f"{prefix}w_ih.", d_in, 3 * hidden), **linear_shapes(f"{prefix}w_hh.", hidden, 3 * hidden)}
+
+
+def additive_recurrent_convolutional_cases():
+    with torch.random.fork_rng():
+        torch.manual_seed(42)
+        # Additive attention, keys and values of their own widths; batch 1's query 2 sees no key.
+        mask = torch.tensor([[1, 1, 1, 0, 0], [1, 1, 1, 0, 0], [1, 1, 1, 0, 0],
+                             [1, 1, 1, 1, 1], [1, 0, 1, 0, 1], [0, 0, 0, 0, 0]]).reshape(2, 3, 5)
+        with_grads("additive_attention", {"query": rand(2, 3, 4), "key": rand(2, 5, 3), "value": rand(2, 5, 2)},
+                   {"w_q": rand(6, 4), "w_k": rand(6, 3), "v": rand(6)},
+                   lambda l: {"z": additive_weights(l["query"] @ l["w_q"].T, l["key"] @ l["w_k"].T, l["v"], mask)
+                              @ l["value"]}, {"mask": mask})
+        d, heads = 8, 2
+        with_grads("mha_additive", {"x": rand(2, 4, d)}, {**params_like(mha_shapes("", d)), "v": rand(heads, d // heads)},
+                   lambda l: {"y": mha_additive(l, "", l["x"], l["x"], heads, causal(4))}, {"mask": causal(4)})
+        # 1-D convolutions: causal, and same-padded with dilation 2 (windows past both ends).
+        for name, dilation, is_causal in (("conv1d_causal", 1, True), ("conv1d_same_dilated", 2, False)):
+            with_grads(name, {"x": rand(2, 7, 3)}, {"weight": rand(4, 3, 3), "bias": rand(4)},
+                       lambda l, r=dilation, c=is_causal: {"y": conv1d(l["x"], l["weight"], l["bias"], r, c)})
+        with_grads("gru", {"x": rand(2, 5, 3) * 2}, params_like(gru_shapes("", 3, 4)), lambda l: {"h": gru(l, "", l["x"])})
+        # The sequence tagger, recurrent and convolutional (dilated): V 6, d 4, N 2, k 2.
+        ids = torch.tensor([[1, 3, 4, 0, 5], [2, 5, 5, 1, 0]])
+        V, d = 6, 4
+        shapes = {"embed.weight": (V, d), **linear_shapes("head.", d, V)}
+        for l in range(2):
+            shapes.update(gru_shapes(f"grus.{l}.", d, d))
+
+        def recurrent(l):
+            h = l["embed.weight"][ids]
+            for i in range(2):
+                h = gru(l, f"grus.{i}.", h)
+            return {"logits": linear(h, l["head.weight"], l["head.bias"])}
+
+        with_grads("sequence_tagger_recurrent", {}, params_like(shapes), recurrent, {"ids": ids})
+        shapes = {"embed.weight": (V, d), **linear_shapes("head.", d, V)}
+        for i in range(2):
+            shapes.update({f"convs.{i}.weight": (d, 2, d), f"convs.{i}.bias": (d,)})
+        for i in range(3):
+            shapes.update(ln_shapes(f"conv_norms.{i}.", d))
+
+        def convolutional(l):  # h = h + ReLU(Conv_l(LN(h))), dilation 1 then 2, then LN
+            h = l["embed.weight"][ids]
+            for i in range(2):
+                ln = layer_norm(h, l[f"conv_norms.{i}.gamma"], l[f"conv_norms.{i}.beta"])
+                h = h + torch.relu(conv1d(ln, l[f"convs.{i}.weight"], l[f"convs.{i}.bias"], 2 ** i, True))
+            h = layer_norm(h, l["conv_norms.2.gamma"], l["conv_norms.2.beta"])
+            return {"logits": linear(h, l["head.weight"], l["head.bias"])}
+
+        with_grads("sequence_tagger_convolutional", {}, params_like(shapes), convolutional, {"ids": ids})
 
 if __name__ == "__main__":
     main()

@@ -1,0 +1,88 @@
+#include "lectern/models/sequence_tagger.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "lectern/nn/attention_mask.h"
+
+namespace models {
+
+using namespace autograd;
+
+std::string name_of(SequenceLayer layer) {
+    switch (layer) {
+        case SequenceLayer::self_attention: return "self-attention";
+        case SequenceLayer::recurrent: return "recurrent";
+        case SequenceLayer::convolutional: return "convolutional";
+    }
+    return "?";
+}
+
+SequenceTagger::SequenceTagger(const SequenceTaggerConfig& c) : config(c) {
+    if (c.vocab <= 1 || c.d_model <= 0 || c.n_layers <= 0 || c.kernel <= 0 || c.max_len <= 0)
+        throw ValueError(fmt::format("SequenceTagger: needs vocab > 1 and positive d_model, n_layers, kernel and "
+                                     "max_len, got {}, {}, {}, {}, {}",
+                                     c.vocab, c.d_model, c.n_layers, c.kernel, c.max_len));
+    Generator gen(c.seed);
+    embed = register_module("embed", std::make_shared<nn::Embedding>(c.vocab, c.d_model, false, gen));
+    switch (c.layer) {
+        case SequenceLayer::self_attention: {
+            pos = register_module("pos", std::make_shared<nn::SinusoidalPositionalEncoding>(c.d_model, 0.0, c.max_len));
+            nn::BlockConfig block{c.d_model, c.heads, c.d_ff, 0.0};
+            encoder = register_module("encoder", std::make_shared<Encoder>(c.n_layers, block, gen));
+            break;
+        }
+        case SequenceLayer::recurrent:
+            grus = register_module("grus", std::make_shared<nn::ModuleList<nn::GRU>>());
+            for (std::int64_t l = 0; l < c.n_layers; ++l) grus->push_back(std::make_shared<nn::GRU>(c.d_model, c.d_model, gen));
+            break;
+        case SequenceLayer::convolutional: {
+            convs = register_module("convs", std::make_shared<nn::ModuleList<nn::Conv1d>>());
+            conv_norms = register_module("conv_norms", std::make_shared<nn::ModuleList<nn::LayerNorm>>());
+            std::int64_t dilation = 1;
+            for (std::int64_t l = 0; l < c.n_layers; ++l) {
+                convs->push_back(std::make_shared<nn::Conv1d>(c.d_model, c.d_model, c.kernel, dilation,
+                                                              ConvPadding::causal, gen));
+                conv_norms->push_back(std::make_shared<nn::LayerNorm>(c.d_model));
+                if (c.dilated) dilation *= c.kernel;
+            }
+            conv_norms->push_back(std::make_shared<nn::LayerNorm>(c.d_model));
+            break;
+        }
+    }
+    head = register_module("head", std::make_shared<nn::Linear>(c.d_model, c.vocab, true, gen));
+}
+
+Tensor SequenceTagger::forward(const Tensor& ids) const {
+    check_dtype("SequenceTagger", ids, Dtype::int64, "ids");
+    if (ids.dim() != 2) throw ShapeError(fmt::format("SequenceTagger: ids must be [B, T], got {}", shape_str(ids.shape())));
+    if (config.layer == SequenceLayer::recurrent) {
+        // Step by step from the embedding to the head, so that no step's backward touches the
+        // whole sequence (nn::GRU::forward_steps): O(n d^2) in both directions.
+        std::vector<Tensor> hs;
+        for (std::int64_t t = 0; t < ids.size(1); ++t) hs.push_back((*embed)(select(ids, 1, t)));
+        for (std::size_t l = 0; l < grus->size(); ++l) hs = (*grus)[l].forward_steps(hs);
+        for (Tensor& h : hs) h = unsqueeze(h, 1);
+        return (*head)(concat(hs, 1));
+    }
+    Tensor h = (*embed)(ids);
+    switch (config.layer) {
+        case SequenceLayer::self_attention: h = encoder->forward((*pos)(h), nn::subsequent_mask(ids.size(1))); break;
+        case SequenceLayer::recurrent: break;  // above
+        case SequenceLayer::convolutional:
+            for (std::size_t l = 0; l < convs->size(); ++l) h = h + relu((*convs)[l]((*conv_norms)[l](h)));
+            h = (*conv_norms)[convs->size()](h);
+            break;
+    }
+    return (*head)(h);
+}
+
+std::int64_t reach(const SequenceTaggerConfig& c, std::int64_t T) {
+    if (c.layer != SequenceLayer::convolutional) return T - 1;
+    std::int64_t field = 0, dilation = 1;
+    for (std::int64_t l = 0; l < c.n_layers; ++l, dilation *= c.dilated ? c.kernel : 1) field += (c.kernel - 1) * dilation;
+    return std::min(field, T - 1);
+}
+
+}  // namespace models

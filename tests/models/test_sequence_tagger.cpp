@@ -1,0 +1,57 @@
+// The sequence tagger with Table 15.1's three middles (004 §15.5.5): each causal, and the
+// convolutions reaching exactly N (k - 1) positions back, or k^N - 1 dilated.
+#include "check.h"
+#include "lectern/models/sequence_tagger.h"
+
+using namespace autograd;
+
+namespace {
+
+std::shared_ptr<models::SequenceTagger> tagger(models::SequenceLayer layer, bool dilated = false) {
+    models::SequenceTaggerConfig c;
+    c.layer = layer, c.vocab = 7, c.d_model = 8, c.n_layers = 2, c.kernel = 3, c.dilated = dilated, c.max_len = 64;
+    c.seed = 2;
+    return std::make_shared<models::SequenceTagger>(c);
+}
+
+// Which outputs change when the token at position s changes: [first, last] of those that do.
+std::pair<std::int64_t, std::int64_t> influenced(const models::SequenceTagger& m, std::int64_t T, std::int64_t s) {
+    std::vector<double> v(static_cast<std::size_t>(T), 1.0);
+    Tensor a = m(tensor(v, {1, T}, Dtype::int64));
+    v[static_cast<std::size_t>(s)] = 4;
+    Tensor b = m(tensor(v, {1, T}, Dtype::int64));
+    const std::vector<double> ya = a.to_vector(), yb = b.to_vector();
+    std::int64_t first = -1, last = -1;
+    for (std::int64_t t = 0; t < T; ++t) {
+        bool changed = false;
+        for (std::int64_t j = 0; j < 7; ++j) changed = changed || ya[static_cast<std::size_t>(t * 7 + j)] != yb[static_cast<std::size_t>(t * 7 + j)];
+        if (changed && first < 0) first = t;
+        if (changed) last = t;
+    }
+    return {first, last};
+}
+
+}  // namespace
+
+TEST_CASE("a token reaches the outputs at and after it: every later one (attention, GRU), N (k - 1) on (CNN)",
+          "[model]") {
+    using L = models::SequenceLayer;
+    const std::int64_t T = 16, s = 3;
+    for (L layer : {L::self_attention, L::recurrent})
+        REQUIRE(influenced(*tagger(layer), T, s) == std::pair<std::int64_t, std::int64_t>{s, T - 1});
+    // Two layers of kernel 3: 2 + 2 = 4 positions back; dilated (1, 3): 2 + 6 = 8 = 3^2 - 1.
+    const auto cnn = tagger(L::convolutional), dilated = tagger(L::convolutional, true);
+    REQUIRE(models::reach(cnn->config, T) == 4);
+    REQUIRE(models::reach(dilated->config, T) == 8);
+    REQUIRE(influenced(*cnn, T, s) == std::pair<std::int64_t, std::int64_t>{s, s + 4});
+    REQUIRE(influenced(*dilated, T, s) == std::pair<std::int64_t, std::int64_t>{s, s + 8});
+    REQUIRE((*tagger(L::convolutional))(tensor({1, 2, 3}, {1, 3}, Dtype::int64)).shape() == Shape{1, 3, 7});
+}
+
+TEST_CASE("the sequence tagger refuses ids that are not [B, T] int64 and a vocabulary of one", "[errors]") {
+    REQUIRE_THROWS_AS((*tagger(models::SequenceLayer::recurrent))(tensor({1, 2}, {2}, Dtype::int64)), ShapeError);
+    REQUIRE_THROWS_AS((*tagger(models::SequenceLayer::recurrent))(tensor({1, 2}, {1, 2}, Dtype::float32)), DtypeError);
+    models::SequenceTaggerConfig c;
+    c.vocab = 1;
+    REQUIRE_THROWS_AS(models::SequenceTagger(c), ValueError);
+}
