@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include <fmt/format.h>
+
 #include "lectern/run/console.h"
 
 namespace run {
@@ -20,17 +22,34 @@ std::size_t StreamedText::complete_prefix(std::string_view bytes) {
     return lead + length > bytes.size() ? lead : bytes.size();
 }
 
+std::string StreamedText::terminal_safe(std::string_view bytes) {
+    std::string out;
+    for (std::size_t i = 0; i < bytes.size(); ++i) {
+        const auto b = static_cast<unsigned char>(bytes[i]);
+        const bool c1 = b == 0xC2 && i + 1 < bytes.size() && static_cast<unsigned char>(bytes[i + 1]) >= 0x80 &&
+                        static_cast<unsigned char>(bytes[i + 1]) <= 0x9F;
+        if ((b < 0x20 && b != '\n' && b != '\t') || b == 0x7F) {
+            out += fmt::format("\\x{:02X}", b);
+        } else if (c1) {
+            out += fmt::format("\\xC2\\x{:02X}", static_cast<unsigned char>(bytes[++i]));
+        } else {
+            out += bytes[i];
+        }
+    }
+    return out;
+}
+
 void StreamedText::add(std::string_view bytes) {
     held_ += bytes;
     const std::size_t n = complete_prefix(held_);
     if (n == 0) return;
-    say("{}", std::string_view(held_).substr(0, n));
+    say("{}", terminal_safe(std::string_view(held_).substr(0, n)));
     std::fflush(stdout);
     held_.erase(0, n);
 }
 
 void StreamedText::finish() {
-    say("{}", held_);
+    say("{}", terminal_safe(held_));
     std::fflush(stdout);
     held_.clear();
 }

@@ -190,6 +190,16 @@ TEST_CASE("streamed text holds back the bytes of a character a token split, and 
     CHECK(StreamedText::complete_prefix("\x80\x80") == 2);
 }
 
+TEST_CASE("streamed text keeps a crafted token's escape codes off the terminal, and lines and letters on it", "[run]") {
+    using run::StreamedText;
+    CHECK(StreamedText::terminal_safe("line one\n\tcaf\xC3\xA9") == "line one\n\tcaf\xC3\xA9");
+    CHECK(StreamedText::terminal_safe("\x1B[2J") == "\\x1B[2J");          // ESC: clear the screen
+    CHECK(StreamedText::terminal_safe("ok\rforged") == "ok\\x0Dforged");   // a carriage return rewrites the line
+    CHECK(StreamedText::terminal_safe("\x7F") == "\\x7F");
+    CHECK(StreamedText::terminal_safe("\xC2\x9B" "2J") == "\\xC2\\x9B2J");  // CSI as a C1 control
+    CHECK(StreamedText::terminal_safe("\xC2\xA0") == "\xC2\xA0");          // a no-break space stays
+}
+
 // Another run holding FILE.lock is played by a second open of the file in this process: flock
 // locks belong to an open file, so the two conflict as two processes' would.
 TEST_CASE("a --save another run holds is refused naming its pid; released, it is taken", "[run][io]") {
