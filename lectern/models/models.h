@@ -17,6 +17,7 @@
 #include "lectern/models/greedy_decode.h"
 #include "lectern/models/masked_language_model.h"
 #include "lectern/models/patch_embedding.h"
+#include "lectern/models/sequence_tagger.h"
 #include "lectern/models/text_classifier.h"
 #include "lectern/models/token_pooling.h"
 #include "lectern/models/transformer.h"

@@ -1,16 +1,19 @@
 #pragma once
 // Lectern's layers, losses, optimizers, schedules and checkpoints: everything in namespace nn
 // (and, through it, autograd).
+#include "lectern/nn/additive_attention.h"
 #include "lectern/nn/attention_mask.h"
 #include "lectern/nn/binary_positional_encoding.h"
 #include "lectern/nn/block_config.h"
 #include "lectern/nn/checkpoint.h"
 #include "lectern/nn/clip_grad.h"
 #include "lectern/nn/concatenated_positional_encoding.h"
+#include "lectern/nn/conv1d.h"
 #include "lectern/nn/dot_product_attention.h"
 #include "lectern/nn/dropout.h"
 #include "lectern/nn/embedding.h"
 #include "lectern/nn/feed_forward.h"
+#include "lectern/nn/gru.h"
 #include "lectern/nn/init.h"
 #include "lectern/nn/layer_norm.h"
 #include "lectern/nn/learned_positional_embedding.h"
@@ -26,6 +29,7 @@
 #include "lectern/nn/optim/adam.h"
 #include "lectern/nn/optim/adamw.h"
 #include "lectern/nn/optim/optimizer.h"
+#include "lectern/nn/optim/param_groups.h"
 #include "lectern/nn/optim/sgd.h"
 #include "lectern/nn/output_file.h"
 #include "lectern/nn/positional_encoding.h"
