@@ -19,6 +19,9 @@ namespace {
 // hand their cores back to the threads that do the work.
 constexpr std::chrono::microseconds kSpin{50};
 
+// A ticket's part while the pool writes the next job: no loop has that many parts.
+constexpr std::uint64_t kClosed = 0xffffffffu;
+
 thread_local bool t_in_parallel = false;
 
 inline void cpu_relax() {
@@ -64,14 +67,19 @@ class Pool {
         const int threads = threads_.load(std::memory_order_relaxed);
         if (!lock.owns_lock() || threads == 1) return run_in_order(parts, body, context);
         if (static_cast<int>(workers_.size()) != threads - 1) restart_workers(threads);
-        // The job, then its ticket: a thread that claims a part of generation g sees
-        // g's body, context and part count (release here, acquire in claim).
+        // The ticket closed, the job, then the ticket open. Closed first: a worker late from
+        // the last loop may hold that loop's ticket and read the part count written here; its
+        // claim must fail, or it would run a part of this loop twice and count it twice.
+        // (Sequentially consistent: the close comes before the count in one order that the
+        // worker's read of the count and its claim also follow.) Opened last: a thread that
+        // claims a part of generation g sees g's body, context and part count.
+        const std::uint32_t generation = generation_.load(std::memory_order_relaxed) + 1;
+        ticket_.store(std::uint64_t{generation} << 32 | kClosed);
         body_ = body;
         context_ = context;
-        parts_.store(parts, std::memory_order_relaxed);
+        parts_.store(parts);
         done_.store(0, std::memory_order_relaxed);
         error_ = nullptr;
-        const std::uint32_t generation = generation_.load(std::memory_order_relaxed) + 1;
         ticket_.store(std::uint64_t{generation} << 32, std::memory_order_release);
         generation_.store(generation, std::memory_order_release);
         generation_.notify_all();  // a syscall only when a worker sleeps
@@ -92,12 +100,12 @@ class Pool {
     // Claims and runs parts of job `generation` until none is left.
     void work(std::uint32_t generation) {
         for (;;) {
-            std::uint64_t ticket = ticket_.load(std::memory_order_acquire);
+            std::uint64_t ticket = ticket_.load();
             if (ticket >> 32 != generation) return;
-            const auto part = static_cast<std::int64_t>(ticket & 0xffffffffu);
-            const std::int64_t parts = parts_.load(std::memory_order_relaxed);
+            const auto part = static_cast<std::int64_t>(ticket & kClosed);
+            const std::int64_t parts = parts_.load();
             if (part >= parts) return;
-            if (!ticket_.compare_exchange_weak(ticket, ticket + 1, std::memory_order_acq_rel)) continue;
+            if (!ticket_.compare_exchange_weak(ticket, ticket + 1)) continue;
             t_in_parallel = true;
             try {
                 body_(context_, part);
@@ -142,7 +150,7 @@ class Pool {
     PartFunction body_ = nullptr;
     void* context_ = nullptr;
     std::atomic<std::int64_t> parts_{0};
-    std::atomic<std::uint64_t> ticket_{0};      // generation << 32 | the next part to claim
+    std::atomic<std::uint64_t> ticket_{0};      // generation << 32 | the next part to claim, or kClosed
     std::atomic<std::uint32_t> generation_{0};  // what sleeping workers wait on
     std::atomic<std::uint32_t> done_{0};        // parts finished; the caller waits on it
     std::atomic<bool> stop_{false};
@@ -161,7 +169,8 @@ Pool& pool() {
 
 void run_parts(std::int64_t parts, PartFunction body, void* context) {
     if (parts <= 0) return;
-    if (parts == 1 || t_in_parallel) return run_in_order(parts, body, context);
+    if (parts == 1 || t_in_parallel || parts >= static_cast<std::int64_t>(kClosed))
+        return run_in_order(parts, body, context);
     pool().run(parts, body, context);
 }
 

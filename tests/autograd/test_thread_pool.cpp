@@ -89,3 +89,26 @@ TEST_CASE("two threads of a user's program run loops at the same time, each loop
     CHECK(totals[0].load() == 200 * 1000);
     CHECK(totals[1].load() == 200 * 1000);
 }
+
+// A worker late from one loop must not claim a part of the next: loops of few parts
+// alternate with loops of many, so that a stale claim of part 2 of a two-part loop would
+// land in the next loop's range. A part run twice, or a count of finished parts gone past
+// the loop's (a hang), is what such a claim would cause.
+TEST_CASE("a worker late from a small loop claims no part of the next, larger one", "[threads]") {
+    for (int threads : {2, 3, 8}) {
+        PoolSize size(threads);
+        std::vector<std::atomic<int>> runs(64);
+        auto body = [&](std::int64_t part) { runs[static_cast<std::size_t>(part)].fetch_add(1, std::memory_order_relaxed); };
+        auto call = [](void* c, std::int64_t p) { (*static_cast<decltype(body)*>(c))(p); };
+        int twice = 0;
+        for (int loop = 0; loop < 20000; ++loop) {
+            const std::int64_t parts = loop % 2 == 0 ? 2 : 64;
+            for (std::int64_t p = 0; p < parts; ++p) runs[static_cast<std::size_t>(p)].store(0, std::memory_order_relaxed);
+            detail::run_parts(parts, call, &body);
+            for (std::int64_t p = 0; p < parts; ++p)
+                if (runs[static_cast<std::size_t>(p)].load(std::memory_order_relaxed) != 1) ++twice;
+        }
+        INFO(threads << " threads");
+        CHECK(twice == 0);
+    }
+}
