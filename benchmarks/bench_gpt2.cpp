@@ -6,8 +6,10 @@
 // The limit of generation: at batch 1 each new token reads every weight once,
 // so tokens/s cannot pass (memory bandwidth) / (bytes of weights); the
 // bandwidth is that of a plain copy loop over buffers far larger than the caches.
+#include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <thread>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -24,17 +26,19 @@ using namespace autograd;
 namespace {
 
 // Bytes per second a copy loop moves (each byte read once and written once),
-// the median of 5 copies of 512 MiB split over the threads.
+// the median of 5 copies of 512 MiB split over `threads` threads of its own.
 double copy_bandwidth(int threads) {
     const std::size_t n = std::size_t{128} << 20;  // floats: 512 MiB
     std::vector<float> src(n, 1.0f), dst(n, 0.0f);
     double seconds = benchmarks::median_seconds(
         [&] {
-#pragma omp parallel for num_threads(threads) schedule(static)
-            for (int part = 0; part < threads; ++part) {
-                const std::size_t begin = n * part / threads, end = n * (part + 1) / threads;
-                std::memcpy(dst.data() + begin, src.data() + begin, (end - begin) * sizeof(float));
-            }
+            std::vector<std::thread> copies;
+            for (int part = 0; part < threads; ++part)
+                copies.emplace_back([&, part] {
+                    const std::size_t begin = n * part / threads, end = n * (part + 1) / threads;
+                    std::memcpy(dst.data() + begin, src.data() + begin, (end - begin) * sizeof(float));
+                });
+            for (std::thread& copy : copies) copy.join();
         },
         5);
     return 2.0 * static_cast<double>(n * sizeof(float)) / seconds;
@@ -99,9 +103,12 @@ int main(int argc, char** argv) {
     fmt::print("GPT-2 {} ({:.1f}M parameters, {:.0f} MB float32), {} threads\n", size, params / 1e6, weight_bytes / 1e6, threads);
 
     std::vector<std::int64_t> prompt = {464, 3290, 286, 1204, 318, 257, 1310, 11};  // 8 tokens
-    models::SamplingOptions so{.max_new_tokens = tokens, .temperature = 0, .top_k = 0, .end_token = -1, .use_cache = true};
+    models::SamplingOptions so;
+    so.max_new_tokens = tokens, so.temperature = 0, so.top_k = 0, so.end_token = -1, so.use_cache = true;
+    models::SamplingOptions warm_up = so;
+    warm_up.max_new_tokens = 4;
     Generator gen(1);
-    models::generate(*model, prompt, {.max_new_tokens = 4, .temperature = 0}, gen);  // warm-up: the allocator fills
+    models::generate(*model, prompt, warm_up, gen);  // the allocator fills
     auto start = std::chrono::steady_clock::now();
     auto out = models::generate(*model, prompt, so, gen);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -126,14 +133,28 @@ int main(int argc, char** argv) {
         target_ids.insert(target_ids.end(), text.begin() + 1, text.end());
     }
     Tensor inputs = tensor(in_ids, {batch, context}, Dtype::int64), targets = tensor(target_ids, {batch, context}, Dtype::int64);
+    // The step, and each of its phases: the median of each over the timed steps.
+    using Clock = std::chrono::steady_clock;
+    std::vector<double> forward_s, backward_s, update_s;
     const double step_seconds = benchmarks::median_seconds(
         [&] {
+            const auto t0 = Clock::now();
             opt.zero_grad();
             Tensor loss = cross_entropy(model->forward(inputs), targets);
+            const auto t1 = Clock::now();
             loss.backward();
+            const auto t2 = Clock::now();
             opt.step();
+            const auto t3 = Clock::now();
+            forward_s.push_back(std::chrono::duration<double>(t1 - t0).count());
+            backward_s.push_back(std::chrono::duration<double>(t2 - t1).count());
+            update_s.push_back(std::chrono::duration<double>(t3 - t2).count());
         },
         train_steps);
+    auto median = [](std::vector<double> v) {
+        std::sort(v.begin() + 1, v.end());  // the untimed first step left out
+        return v[1 + (v.size() - 1) / 2];
+    };
     // 6 FLOPs per weight per token for the matrix products (forward 2, backward 4),
     // the tied head included, plus attention's Q K^T and P V (12 L B T^2 D forward and backward).
     const double D = static_cast<double>(c.d_model), L = static_cast<double>(c.n_layers), V = static_cast<double>(c.vocab),
@@ -144,11 +165,24 @@ int main(int argc, char** argv) {
                batch, context, step_seconds, flops / step_seconds / 1e9, 100 * flops / step_seconds / 1e9 / peak.gflops,
                peak.gflops, peak.n);
     const double linear_seconds = linear_layers_seconds(c, batch * context, train_steps);
+    const double linear_flops = 6 * B * T * (L * (4 * D * D + 2 * D * F) + V * D);
     fmt::print("  its linear layers alone, forward and backward: {:.3f} s, {:.1f} GFLOP/s = {:.0f}% of the peak; the rest "
                "of the step {:.3f} s\n",
-               linear_seconds, 6 * B * T * (L * (4 * D * D + 2 * D * F) + V * D) / linear_seconds / 1e9,
-               100 * 6 * B * T * (L * (4 * D * D + 2 * D * F) + V * D) / linear_seconds / 1e9 / peak.gflops,
+               linear_seconds, linear_flops / linear_seconds / 1e9, 100 * linear_flops / linear_seconds / 1e9 / peak.gflops,
                step_seconds - linear_seconds);
+    // AdamW reads each parameter, its gradient and both moments and writes three of them:
+    // 28 bytes a parameter, at best at the copy loop's bandwidth.
+    const double adamw_bytes = 28 * params, adamw_floor = adamw_bytes / bandwidth;
+    const double forward = median(forward_s), backward = median(backward_s), update = median(update_s);
+    fmt::print("  where the step goes: forward and loss {:.3f} s, backward {:.3f} s, AdamW {:.3f} s ({:.1f} GB at {:.1f} GB/s, "
+               "{:.0f}% of the copy loop's bandwidth)\n",
+               forward, backward, update, adamw_bytes / 1e9, adamw_bytes / update / 1e9, 100 * adamw_bytes / update / bandwidth);
+    fmt::print("  outside the linear layers and AdamW: {:.3f} s (attention, layer norms, GELU, softmax, embeddings)\n",
+               step_seconds - linear_seconds - update);
+    const double best = flops / (linear_flops / (peak.gflops * 1e9) + adamw_floor);
+    fmt::print("  this machine's best step, linear layers at the sgemm peak and AdamW at the copy bandwidth, nothing else: "
+               "{:.3f} s, {:.0f}% of the peak\n",
+               flops / best, 100 * best / 1e9 / peak.gflops);
     fmt::print("  peak RSS with training {:.0f} MB\n", benchmarks::peak_rss_mb());
     return 0;
 }
