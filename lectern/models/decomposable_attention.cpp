@@ -39,13 +39,13 @@ DecomposableAttention::DecomposableAttention(const DecomposableAttentionConfig& 
                                      c.vocab));
     Generator gen(c.seed);
     const std::int64_t E = c.d_embed, H = c.hidden;
-    const bool align = c.alignment == Alignment::soft;
+    const bool compare = c.alignment != Alignment::none;
     embed = register_module("embed", std::make_shared<nn::Embedding>(c.vocab, E, false, gen));
-    if (align) {
+    if (c.alignment == Alignment::soft) {
         f_1 = register_module("f_1", std::make_shared<nn::Linear>(E, H, true, gen));
         f_2 = register_module("f_2", std::make_shared<nn::Linear>(H, H, true, gen));
     }
-    g_1 = register_module("g_1", std::make_shared<nn::Linear>(align ? 2 * E : E, H, true, gen));
+    g_1 = register_module("g_1", std::make_shared<nn::Linear>(compare ? 2 * E : E, H, true, gen));
     g_2 = register_module("g_2", std::make_shared<nn::Linear>(H, H, true, gen));
     h_1 = register_module("h_1", std::make_shared<nn::Linear>(2 * H, H, true, gen));
     h_2 = register_module("h_2", std::make_shared<nn::Linear>(H, c.classes, true, gen));
@@ -58,8 +58,8 @@ Tensor DecomposableAttention::forward(const Tensor& premise, const Tensor& hypot
         hypothesis.size(1) == 0)
         throw ShapeError(fmt::format("DecomposableAttention: premise {} and hypothesis {} must be [B, m] and [B, n]",
                                      shape_str(premise.shape()), shape_str(hypothesis.shape())));
-    if (weights && !f_1)
-        throw ValueError("DecomposableAttention: a model without alignment has no alignment weights to give");
+    if (weights && config.alignment == Alignment::none)
+        throw ValueError("DecomposableAttention: a model without comparison (Alignment::none) aligns nothing");
     const Tensor mask_a = word_mask(premise, config.pad, "premise");        // [B, 1, m]
     const Tensor mask_b = word_mask(hypothesis, config.pad, "hypothesis");  // [B, 1, n]
     auto f = [&](const Tensor& x) { return relu((*f_2)(relu((*f_1)(x)))); };
@@ -68,12 +68,13 @@ Tensor DecomposableAttention::forward(const Tensor& premise, const Tensor& hypot
     const Tensor a = (*embed)(premise), b = (*embed)(hypothesis);  // a_i [B, m, E], b_j [B, n, E]
 
     Tensor v_A, v_B;
-    if (!f_1) {  // no alignment: each sentence encoded alone
+    if (config.alignment == Alignment::none) {  // no comparison: each sentence encoded alone
         v_A = sum_words(g(a), mask_a);
         v_B = sum_words(g(b), mask_b);
     } else {
-        // e_ij = f(a_i)^T f(b_j)                                              [B, m, n]
-        const Tensor e = matmul(f(a), f(b), false, true);
+        // e_ij = f(a_i)^T f(b_j), or 0 for the uniform ablation                  [B, m, n]
+        const Tensor e = f_1 ? matmul(f(a), f(b), false, true)
+                             : zeros({a.size(0), a.size(1), b.size(1)}, a.dtype());
         // beta_i = sum_j softmax_j(e_ij) b_j, over the hypothesis's words     [B, m, E]
         const Tensor to_hypothesis = masked_softmax(e, mask_b);
         const Tensor beta = matmul(to_hypothesis, b);

@@ -13,10 +13,12 @@
 // each, h is Linear-ReLU-Linear (Parikh et al.'s F, G and H). Padding (id `pad`) is masked out of
 // both softmaxes and both sums.
 //
-// With Alignment::none the comparison is gone, the same model without 15.49-15.52's alignment: each
-// sentence is encoded on its own, v_A = sum_i g(a_i), v_B = sum_j g(b_j) (g of width E -> H), and
-// y_hat = h([v_A, v_B]); there is no f. The classifier must then tell from two sums whether the
-// words of one sentence are among those of the other (examples/experiments/entailment.cpp).
+// Two ablations, neither with an f (examples/experiments/entailment.cpp compares the three):
+// Alignment::uniform keeps the word-by-word comparison but not the alignment: e_ij = 0, so beta_i is
+// the mean of the hypothesis's words and alpha_j the mean of the premise's, each word compared with
+// the other sentence as a whole. Alignment::none compares nothing: each sentence is encoded on its
+// own, v_A = sum_i g(a_i), v_B = sum_j g(b_j) (g of width E -> H), and y_hat = h([v_A, v_B]), so the
+// classifier must tell from two sums whether the words of one are among those of the other.
 #include <cstdint>
 #include <memory>
 
@@ -27,7 +29,7 @@ namespace models {
 
 using autograd::Tensor;
 
-enum class Alignment { soft, none };
+enum class Alignment { soft, uniform, none };
 
 struct DecomposableAttentionConfig {
     std::int64_t vocab = 0;
@@ -50,14 +52,14 @@ public:
     explicit DecomposableAttention(const DecomposableAttentionConfig& config);
 
     // premise int64 [B, m], hypothesis int64 [B, n], `pad` after a shorter sentence -> logits
-    // [B, classes]. With `weights` (Alignment::soft only) the alignment is written there.
+    // [B, classes]. With `weights` the alignment is written there (not for Alignment::none).
     // ShapeError for ids of other shapes or batches, ValueError for a sentence all padding.
     Tensor forward(const Tensor& premise, const Tensor& hypothesis, AlignmentWeights* weights = nullptr) const;
     Tensor operator()(const Tensor& premise, const Tensor& hypothesis) const { return forward(premise, hypothesis); }
 
     DecomposableAttentionConfig config;
     std::shared_ptr<nn::Embedding> embed;     // [vocab, E], shared by premise and hypothesis
-    std::shared_ptr<nn::Linear> f_1, f_2;     // f: E -> H -> H (undefined with Alignment::none)
+    std::shared_ptr<nn::Linear> f_1, f_2;     // f: E -> H -> H (Alignment::soft only)
     std::shared_ptr<nn::Linear> g_1, g_2;     // g: 2E (E without alignment) -> H -> H
     std::shared_ptr<nn::Linear> h_1, h_2;     // h: 2H -> H -> classes
 };

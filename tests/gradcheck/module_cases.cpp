@@ -386,7 +386,8 @@ std::vector<Case> module_cases() {
             [](const models::SequenceTagger& m, auto&) { return m(ids({1, 3, 4, 0, 5, 2, 5, 5, 1, 0}, {2, 5})); }));
     // 004 §15.4.6 eq. 15.49-15.53, with a padded premise word and a padded hypothesis word.
     for (auto [name, alignment] : {std::pair{"DecomposableAttention (004 eq. 15.49-15.53)", models::Alignment::soft},
-                                   {"DecomposableAttention (no alignment)", models::Alignment::none}})
+                                   {"DecomposableAttention (uniform weights)", models::Alignment::uniform},
+                                   {"DecomposableAttention (no comparison)", models::Alignment::none}})
         cases.push_back(module_case<models::DecomposableAttention>(
             "models", name, "E 4, H 5, V 9, premise [2,4], hypothesis [2,3], padding",
             [alignment = alignment] {

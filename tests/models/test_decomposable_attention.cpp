@@ -27,10 +27,9 @@ std::shared_ptr<models::DecomposableAttention> hand_model(models::Alignment alig
     if (alignment == models::Alignment::soft) {
         set(m.f_1->weight, {1, 0, 0, 1}), set(m.f_1->bias, {0, 0});
         set(m.f_2->weight, {1, 0, 0, 1}), set(m.f_2->bias, {0, 0});
-        set(m.g_1->weight, {1, 0, 1, 0, 0, 1, 0, 1});
-    } else {
-        set(m.g_1->weight, {1, 0, 0, 1});
     }
+    if (alignment == models::Alignment::none) set(m.g_1->weight, {1, 0, 0, 1});
+    else set(m.g_1->weight, {1, 0, 1, 0, 0, 1, 0, 1});
     set(m.g_1->bias, {0, 0});
     set(m.g_2->weight, {1, 0, 0, 1}), set(m.g_2->bias, {0, 0});
     set(m.h_1->weight, {1, 0, -1, 0, 0, 1, 0, -1}), set(m.h_1->bias, {0, 0});
@@ -70,7 +69,21 @@ TEST_CASE("attention for entailment by hand: e_ij, beta, alpha, v_A, v_B and h (
                    {std::exp(2.0) / z, std::exp(1.0) / z, std::exp(1.0) / z}, 1e-12);
 }
 
-TEST_CASE("attention for entailment without alignment: h of the two sentences' sums alone", "[model]") {
+TEST_CASE("attention for entailment with uniform weights: each word against the other sentence's mean", "[model]") {
+    auto model = hand_model(models::Alignment::uniform);
+    models::DecomposableAttention& m = *model;
+    CHECK(!m.f_1);
+    // e_ij = 0: beta_i = b_1 for both i, alpha_1 = (a_1 + a_2) / 2 = (0.5, 0.5).
+    // v_A = (2, 0) + (1, 1) = (3, 1), v_B = b_1 + alpha_1 = (1.5, 0.5); r = (1.5, 0.5); y_hat = (1.5, 0.5, 1).
+    models::AlignmentWeights w;
+    require_values(m.forward(ids({1, 2}, {1, 2}), ids({1}, {1, 1}), &w), {1.5, 0.5, 1}, 1e-12);
+    require_values(w.to_premise, {0.5, 0.5}, 1e-12);
+    // Padding is left out of the mean: alpha_1 over the two words of a padded premise is the same.
+    require_values(m.forward(ids({1, 0, 2}, {1, 3}), ids({1}, {1, 1}), &w), {1.5, 0.5, 1}, 1e-12);
+    require_values(w.to_premise, {0.5, 0, 0.5}, 1e-12);
+}
+
+TEST_CASE("attention for entailment without comparison: h of the two sentences' sums alone", "[model]") {
     auto model = hand_model(models::Alignment::none);
     models::DecomposableAttention& m = *model;
     CHECK(!m.f_1);
