@@ -12,7 +12,6 @@
 // its own, then h). Every arm trains from the same seeds on the same batches (fresh pairs at every
 // step) and is scored on the same held-out pairs; the soft alignment is compared with each
 // ablation seed by seed (statistics.h).
-#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -131,7 +130,7 @@ plot::Figure alignment_figure(const models::DecomposableAttention& model, const 
 // The first held-out contradiction with the longest hypothesis and a premise of at least 10 words.
 std::int64_t example_pair(const data::EntailmentPairsConfig& pairs, const data::EntailmentBatch& held_out) {
     for (std::int64_t r = 0; r < held_out.labels.numel(); ++r)
-        if (held_out.labels.at({r}) == data::contradicted &&
+        if (static_cast<std::int64_t>(held_out.labels.at({r})) == data::contradicted &&
             static_cast<std::int64_t>(words_of(pairs, held_out.hypothesis, r).size()) == pairs.max_hypothesis &&
             words_of(pairs, held_out.premise, r).size() >= 10)
             return r;
