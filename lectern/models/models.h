@@ -6,6 +6,7 @@
 #include "lectern/models/beam_search.h"
 #include "lectern/models/decoder.h"
 #include "lectern/models/decoder_layer.h"
+#include "lectern/models/decomposable_attention.h"
 #include "lectern/models/encoder.h"
 #include "lectern/models/encoder_layer.h"
 #include "lectern/models/generate.h"

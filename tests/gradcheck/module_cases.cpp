@@ -5,6 +5,7 @@
 
 #include "catalog.h"
 #include "lectern/models/attention_rollout.h"
+#include "lectern/models/decomposable_attention.h"
 #include "lectern/models/gpt.h"
 #include "lectern/models/masked_language_model.h"
 #include "lectern/models/sequence_tagger.h"
@@ -383,6 +384,21 @@ std::vector<Case> module_cases() {
             },
             [] { return std::vector<Tensor>{}; },
             [](const models::SequenceTagger& m, auto&) { return m(ids({1, 3, 4, 0, 5, 2, 5, 5, 1, 0}, {2, 5})); }));
+    // 004 §15.4.6 eq. 15.49-15.53, with a padded premise word and a padded hypothesis word.
+    for (auto [name, alignment] : {std::pair{"DecomposableAttention (004 eq. 15.49-15.53)", models::Alignment::soft},
+                                   {"DecomposableAttention (uniform weights)", models::Alignment::uniform},
+                                   {"DecomposableAttention (no comparison)", models::Alignment::none}})
+        cases.push_back(module_case<models::DecomposableAttention>(
+            "models", name, "E 4, H 5, V 9, premise [2,4], hypothesis [2,3], padding",
+            [alignment = alignment] {
+                models::DecomposableAttentionConfig c;
+                c.vocab = 9, c.d_embed = 4, c.hidden = 5, c.alignment = alignment, c.seed = 7;
+                return std::make_shared<models::DecomposableAttention>(c);
+            },
+            [] { return std::vector<Tensor>{}; },
+            [](const models::DecomposableAttention& m, auto&) {
+                return m.forward(ids({1, 5, 2, 0, 3, 8, 4, 6}, {2, 4}), ids({5, 7, 0, 6, 3, 2}, {2, 3}));
+            }));
     return cases;
 }
 

@@ -351,6 +351,7 @@ def main():
 
     position_cases()
     additive_recurrent_convolutional_cases()
+    entailment_cases()
 
 
 # ---- positional codes other than the added sinusoid (004 §15.5.3; 000 §15.5.3)
@@ -683,6 +684,41 @@ def additive_recurrent_convolutional_cases():
             return {"logits": linear(h, l["head.weight"], l["head.bias"])}
 
         with_grads("sequence_tagger_convolutional", {}, params_like(shapes), convolutional, {"ids": ids})
+
+
+# ---- attention for entailment (004 §15.4.6 eq. 15.49-15.53)
+
+def decomposable_attention(l, premise, hypothesis, pad=0):
+    """e_ij = f(a_i)^T f(b_j); beta_i = sum_j softmax_j(e_ij) b_j; alpha_j = sum_i softmax_i(e_ij) a_i;
+    v_A = sum_i g([a_i, beta_i]), v_B = sum_j g([b_j, alpha_j]); y = h([v_A, v_B]). f and g: two
+    layers with a ReLU after each; h: Linear-ReLU-Linear. Padding: -inf scores, left out of the sums."""
+    mlp = lambda x, n: torch.relu(linear(torch.relu(linear(x, l[f"{n}_1.weight"], l[f"{n}_1.bias"])),
+                                         l[f"{n}_2.weight"], l[f"{n}_2.bias"]))
+    a, b = l["embed.weight"][premise], l["embed.weight"][hypothesis]
+    keep_a, keep_b = premise != pad, hypothesis != pad  # [B, m], [B, n]
+    e = mlp(a, "f") @ mlp(b, "f").transpose(1, 2)  # [B, m, n]
+    beta = torch.softmax(e.masked_fill(~keep_b[:, None, :], -math.inf), 2) @ b
+    alpha = torch.softmax(e.masked_fill(~keep_a[:, :, None], -math.inf), 1).transpose(1, 2) @ a
+    v_a = (mlp(torch.cat([a, beta], 2), "g") * keep_a[:, :, None]).sum(1)
+    v_b = (mlp(torch.cat([b, alpha], 2), "g") * keep_b[:, :, None]).sum(1)
+    h = torch.relu(linear(torch.cat([v_a, v_b], 1), l["h_1.weight"], l["h_1.bias"]))
+    return linear(h, l["h_2.weight"], l["h_2.bias"])
+
+
+def entailment_cases():
+    with torch.random.fork_rng():
+        torch.manual_seed(43)
+        # V 9, E 4, H 5; batch 0's premise and batch 1's hypothesis end in padding.
+        premise = torch.tensor([[1, 5, 2, 0], [3, 8, 4, 6]])
+        hypothesis = torch.tensor([[5, 7, 6], [3, 2, 0]])
+        V, E, H = 9, 4, 5
+        shapes = {"embed.weight": (V, E), **linear_shapes("f_1.", E, H), **linear_shapes("f_2.", H, H),
+                  **linear_shapes("g_1.", 2 * E, H), **linear_shapes("g_2.", H, H),
+                  **linear_shapes("h_1.", 2 * H, H), **linear_shapes("h_2.", H, 3)}
+        with_grads("decomposable_attention", {}, params_like(shapes),
+                   lambda l: {"logits": decomposable_attention(l, premise, hypothesis)},
+                   {"premise": premise, "hypothesis": hypothesis})
+
 
 if __name__ == "__main__":
     main()
