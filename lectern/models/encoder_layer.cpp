@@ -34,7 +34,7 @@ Tensor EncoderLayer::forward(const Tensor& x, const Tensor& mask) const {
         constexpr auto both_ways = nn::Direction::bidirectional;
         if (pattern.kind == Kind::block_local) return self_attn->forward_block_local(y, pattern.size, both_ways, mask);
         if (pattern.kind == Kind::strided) return self_attn->forward_strided(y, pattern.size, both_ways, mask);
-        if (pattern.kind == Kind::hybrid) return self_attn->forward_hybrid(y, pattern.size, both_ways, mask);
+        if (pattern.kind == Kind::hybrid) return self_attn->forward_hybrid(y, pattern.size, pattern.size, both_ways, mask);
         return self_attn->self_attention(y, mask);
     });
     return around_ffn(h, [&](const Tensor& y) { return (*feed_forward)(y); });

@@ -12,7 +12,7 @@ namespace nn {
 // Which keys an encoder block's self-attention reads (004 §15.6.1, "fixed non-learnable
 // localized attention patterns"): every key, those of the query's own block of `size`
 // positions, those a multiple of `size` positions away (strided), or the hybrid of the two,
-// half the heads each (nn::hybrid_mask). Bidirectional: the encoder's and the ViT's;
+// half the heads each, L = S = `size` (nn::hybrid_mask). Bidirectional: the encoder's and the ViT's;
 // MultiHeadAttention::forward_block_local / forward_strided / forward_hybrid.
 struct AttentionPattern {
     enum class Kind { full, block_local, strided, hybrid };

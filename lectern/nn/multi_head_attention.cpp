@@ -201,16 +201,18 @@ Tensor MultiHeadAttention::forward_in_groups(const char* what, const Tensor& x, 
 // equal length to batch, so the union would run as full attention under a mask, O(T^2), or
 // as a gather of L + T/S keys per query with an op of its own. Split by head, each head is
 // one of the patterns above, computed per group: the block heads cost O(T L), the strided heads
-// O(T^2 / S), both O(T sqrt T) at L = S = sqrt T. In both directions a position then reaches
-// every other within two layers: a strided head carries x_j to the position of j's residue
-// mod L in i's block and a block head carries it on to i (or a block head first, to i's
-// residue in j's block, when i's block is the short last one). Causal, both hops only move forward in
-// the residue mod L (a block hop to j' >= j in the block, a strided hop keeps it), so position
-// i never hears from an earlier j with a larger residue at any depth; Child et al.'s causal
-// hybrid reads a sliding window of the previous L positions instead of a block for that reason.
-Tensor MultiHeadAttention::forward_hybrid(const Tensor& x, std::int64_t size, Direction direction,
+// O(T^2 / S), both O(T sqrt T) at L = S = sqrt T. With S <= L every block holds every residue
+// mod S, and in both directions a position then reaches every other within two layers: a
+// strided head carries x_j to the position of j's residue in i's block and a block head
+// carries it on to i (or a block head first, to i's residue in j's block, when i's block is
+// the short last one). Causal with S = L, both hops only move forward in the residue mod L
+// (a block hop to j' >= j in the block, a strided hop keeps it), so position i never hears
+// from an earlier j with a larger residue at any depth; Child et al.'s causal hybrid reads a
+// sliding window of the previous L positions instead of a block for that reason.
+Tensor MultiHeadAttention::forward_hybrid(const Tensor& x, std::int64_t block, std::int64_t stride, Direction direction,
                                           const Tensor& key_mask) const {
-    check_local("forward_hybrid", x, size, "size", key_mask);
+    check_local("forward_hybrid", x, block, "block size", key_mask);
+    check_local("forward_hybrid", x, stride, "stride", key_mask);
     if (heads < 2)
         throw ValueError(fmt::format("MultiHeadAttention: forward_hybrid splits the heads in two, so needs at least "
                                      "2, got {}", heads));
@@ -219,7 +221,7 @@ Tensor MultiHeadAttention::forward_hybrid(const Tensor& x, std::int64_t size, Di
     std::vector<Tensor> z;
     for (const bool strided : {false, true}) {
         const std::int64_t first = strided ? block_heads : 0, count = strided ? heads - block_heads : block_heads;
-        const Groups groups(B, T, size, strided);
+        const Groups groups(B, T, strided ? stride : block, strided);
         auto part = [&](const Tensor& h) { return groups.split(narrow(h, 2, first * d_k, count * d_k)); };
         z.push_back(groups.join(attend_heads(part(q), part(k), part(v), groups.mask(direction, key_mask), first, count)));
     }

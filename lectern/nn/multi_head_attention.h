@@ -77,12 +77,12 @@ public:
     Tensor forward_strided(const Tensor& x, std::int64_t stride, Direction direction = Direction::causal,
                            const Tensor& key_mask = Tensor()) const;
     // Hybrid self-attention (004 §15.6.1, "several fixed attention patterns combined"; Child
-    // et al.'s factorised heads): the first H - H/2 heads block-local over blocks of `size` = L,
-    // the other H/2 strided with S = L, each half computed per group as above, their heads side
-    // by side before W^O. Equals full attention with head h under row h of
-    // hybrid_mask(T, L, H, direction) (AND key_mask) by value. Needs H >= 2. last_attention() is
-    // then the strided heads' P, per group: [B * L, H/2, T/L, T/L].
-    Tensor forward_hybrid(const Tensor& x, std::int64_t size, Direction direction = Direction::causal,
+    // et al.'s factorised heads): the first H - H/2 heads block-local over blocks of L = `block`,
+    // the other H/2 strided with S = `stride`, each half computed per group as above, their heads
+    // side by side before W^O. Equals full attention with head h under row h of
+    // hybrid_mask(T, L, S, H, direction) (AND key_mask) by value. Needs H >= 2. last_attention()
+    // is then the strided heads' P, per group: [B * S, H/2, T/S, T/S].
+    Tensor forward_hybrid(const Tensor& x, std::int64_t block, std::int64_t stride, Direction direction = Direction::causal,
                           const Tensor& key_mask = Tensor()) const;
     // Incremental self-attention: x_new [B, t, D] holds the newest positions;
     // their keys and values are appended to `cache` and they attend over every

@@ -214,7 +214,7 @@ std::vector<Case> module_cases() {
         "nn", "MultiHeadAttention (hybrid L = S 2, bidirectional, padding)", "[2,5,6], 3 heads, key mask [2,1,5]",
         [] { return std::make_shared<nn::MultiHeadAttention>(6, 3); }, [] { return std::vector{leaf({2, 5, 6}, 23)}; },
         [](const nn::MultiHeadAttention& m, auto& x) {
-            return m.forward_hybrid(x[0], 2, nn::Direction::bidirectional, ids({1, 1, 1, 1, 1, 1, 1, 1, 0, 0}, {2, 1, 5}));
+            return m.forward_hybrid(x[0], 2, 2, nn::Direction::bidirectional, ids({1, 1, 1, 1, 1, 1, 1, 1, 0, 0}, {2, 1, 5}));
         }));
     cases.push_back(module_case<nn::MultiHeadAttention>(
         "nn", "MultiHeadAttention (hybrid L = S 2, causal, additive scores)", "[2,5,4], 2 heads",
@@ -224,7 +224,7 @@ std::vector<Case> module_cases() {
             return m;
         },
         [] { return std::vector{leaf({2, 5, 4}, 24)}; },
-        [](const nn::MultiHeadAttention& m, auto& x) { return m.forward_hybrid(x[0], 2); }));
+        [](const nn::MultiHeadAttention& m, auto& x) { return m.forward_hybrid(x[0], 2, 2); }));
     for (std::int64_t k : {1, 2})
         cases.push_back(module_case<nn::MixtureOfExperts>(
             "nn", k == 1 ? "MixtureOfExperts (top 1) + aux loss" : "MixtureOfExperts (top 2) + aux loss",

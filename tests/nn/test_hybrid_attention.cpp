@@ -47,8 +47,8 @@ std::vector<std::vector<bool>> reach(const Tensor& masks, std::int64_t layers) {
 
 }  // namespace
 
-TEST_CASE("hybrid_mask(4, 2, H): the first H - H/2 heads in blocks of 2, the others every 2nd key", "[module]") {
-    require_values(nn::hybrid_mask(4, 2, 3, both_ways), {1, 1, 0, 0,  // heads 0 and 1: blocks {0,1}, {2,3}
+TEST_CASE("hybrid_mask(4, L 2, S 2, H): the first H - H/2 heads in blocks of 2, the others every 2nd key", "[module]") {
+    require_values(nn::hybrid_mask(4, 2, 2, 3, both_ways), {1, 1, 0, 0,  // heads 0 and 1: blocks {0,1}, {2,3}
                                                          1, 1, 0, 0,  //
                                                          0, 0, 1, 1,  //
                                                          0, 0, 1, 1,  //
@@ -61,7 +61,7 @@ TEST_CASE("hybrid_mask(4, 2, H): the first H - H/2 heads in blocks of 2, the oth
                                                          1, 0, 1, 0,  //
                                                          0, 1, 0, 1},
                    0);
-    require_values(nn::hybrid_mask(4, 2, 2), {1, 0, 0, 0,  // head 0, causal blocks
+    require_values(nn::hybrid_mask(4, 2, 2, 2), {1, 0, 0, 0,  // head 0, causal blocks
                                               1, 1, 0, 0,  //
                                               0, 0, 1, 0,  //
                                               0, 0, 1, 1,  //
@@ -70,7 +70,7 @@ TEST_CASE("hybrid_mask(4, 2, H): the first H - H/2 heads in blocks of 2, the oth
                                               1, 0, 1, 0,  //
                                               0, 1, 0, 1},
                    0);
-    CHECK(nn::hybrid_mask(4, 2, 3).shape() == Shape{3, 4, 4});
+    CHECK(nn::hybrid_mask(4, 2, 2, 3).shape() == Shape{3, 4, 4});
 }
 
 TEST_CASE("hybrid attention computed per group equals full attention under each head's mask", "[module]") {
@@ -81,14 +81,17 @@ TEST_CASE("hybrid attention computed per group equals full attention under each 
             Tensor x = rand64({2, T, 4 * H}, static_cast<std::uint64_t>(10 * T + H)).detach();
             Tensor pad = ones({2, 1, T}, Dtype::int64);
             pad.set({1, 0, T - 1}, 0.0);  // the second sequence's last key is padding
-            for (nn::Direction d : {nn::Direction::causal, both_ways}) {
-                INFO("H = " << H << ", T = " << T << (d == both_ways ? ", bidirectional" : ", causal") << ", L = S = 3");
-                Tensor local = mha.forward_hybrid(x, 3, d);
-                CHECK(local.shape() == x.shape());
-                require_values(local, masked_per_head(mha, x, nn::hybrid_mask(T, 3, H, d), Tensor()).to_vector(), 1e-12);
-                require_values(mha.forward_hybrid(x, 3, d, pad),
-                               masked_per_head(mha, x, nn::hybrid_mask(T, 3, H, d), pad).to_vector(), 1e-12);
-            }
+            for (nn::Direction d : {nn::Direction::causal, both_ways})
+                for (auto [L, S] : {std::pair<std::int64_t, std::int64_t>{3, 3}, {3, 2}}) {
+                    INFO("H = " << H << ", T = " << T << (d == both_ways ? ", bidirectional" : ", causal") << ", L = " << L
+                                << ", S = " << S);
+                    Tensor local = mha.forward_hybrid(x, L, S, d);
+                    CHECK(local.shape() == x.shape());
+                    require_values(local, masked_per_head(mha, x, nn::hybrid_mask(T, L, S, H, d), Tensor()).to_vector(),
+                                   1e-12);
+                    require_values(mha.forward_hybrid(x, L, S, d, pad),
+                                   masked_per_head(mha, x, nn::hybrid_mask(T, L, S, H, d), pad).to_vector(), 1e-12);
+                }
         }
     }
 }
@@ -113,16 +116,17 @@ TEST_CASE("hybrid attention with additive scores equals full attention under eac
         Tensor heads = concat({narrow(plain(x, x, x, nn::block_local_mask(7, 3, d)), 2, 0, 4),
                                narrow(plain(x, x, x, nn::strided_mask(7, 3, d)), 2, 4, 2)},
                               2);
-        require_values(mha.forward_hybrid(x, 3, d), mha.w_o->forward(heads).to_vector(), 1e-12);
+        require_values(mha.forward_hybrid(x, 3, 3, d), mha.w_o->forward(heads).to_vector(), 1e-12);
     }
 }
 
-TEST_CASE("hybrid pattern: both ways every position reaches every other in two layers, causal never a larger residue",
+TEST_CASE("hybrid pattern with S <= L: both ways every position reaches every other in two layers, causal never "
+          "a larger residue",
           "[module]") {
     for (std::int64_t n : {9, 8}) {  // L = 3 divides 9; 8 leaves a short last block
         INFO("n = " << n << ", L = S = 3");
-        const auto two = reach(nn::hybrid_mask(n, 3, 2, both_ways), 2);
-        const auto one = reach(nn::hybrid_mask(n, 3, 2, both_ways), 1);
+        const auto two = reach(nn::hybrid_mask(n, 3, 3, 2, both_ways), 2);
+        const auto one = reach(nn::hybrid_mask(n, 3, 3, 2, both_ways), 1);
         std::int64_t unreached_in_one = 0;
         for (std::int64_t i = 0; i < n; ++i)
             for (std::int64_t j = 0; j < n; ++j) {
@@ -132,21 +136,32 @@ TEST_CASE("hybrid pattern: both ways every position reaches every other in two l
         CHECK(unreached_in_one > 0);
         // Causal: a block hop keeps the block and raises the residue mod L, a strided hop keeps
         // the residue, so j reaches i (at any depth) only when j <= i and j's residue <= i's.
-        const auto deep = reach(nn::hybrid_mask(n, 3, 2), n);
+        const auto deep = reach(nn::hybrid_mask(n, 3, 3, 2), n);
         for (std::int64_t i = 0; i < n; ++i)
             for (std::int64_t j = 0; j < n; ++j) {
                 INFO("i = " << i << ", j = " << j);
                 CHECK(deep[i][j] == (j <= i && j % 3 <= i % 3));
             }
     }
+    // S = 2 < L = 4 reaches everything in two layers too; S = 3 > L = 2 does not: 1's block {0, 1}
+    // holds no residue 2 mod 3 (j = 2's) and 2's block {2, 3} no residue 1 (i's); so for 0 and 5.
+    for (const auto& row : reach(nn::hybrid_mask(10, 4, 2, 2, both_ways), 2))
+        for (bool r : row) CHECK(r);
+    const auto wide = reach(nn::hybrid_mask(9, 2, 3, 2, both_ways), 2);
+    CHECK_FALSE(wide[1][2]);
+    CHECK_FALSE(wide[0][5]);
+    CHECK(wide[0][2]);  // 2's block {2, 3} holds 0's residue: 2 -> 3 -> 0
 }
 
 TEST_CASE("hybrid attention and its mask reject one head and bad sizes", "[errors]") {
     Tensor x = zeros({2, 4, 4});
-    CHECK_THROWS_AS(nn::MultiHeadAttention(4, 1).forward_hybrid(x, 2), ValueError);
-    CHECK_THROWS_AS(nn::MultiHeadAttention(4, 2).forward_hybrid(x, 0), ValueError);
-    CHECK_THROWS_AS(nn::MultiHeadAttention(4, 2).forward_hybrid(x, 2, both_ways, zeros({2, 1, 3}, Dtype::int64)), ShapeError);
-    CHECK_THROWS_AS(nn::hybrid_mask(4, 2, 1), ValueError);
-    CHECK_THROWS_AS(nn::hybrid_mask(4, 0, 2), ValueError);
-    CHECK_THROWS_AS(nn::hybrid_mask(0, 2, 2), ValueError);
+    CHECK_THROWS_AS(nn::MultiHeadAttention(4, 1).forward_hybrid(x, 2, 2), ValueError);
+    CHECK_THROWS_AS(nn::MultiHeadAttention(4, 2).forward_hybrid(x, 0, 2), ValueError);
+    CHECK_THROWS_AS(nn::MultiHeadAttention(4, 2).forward_hybrid(x, 2, 0), ValueError);
+    CHECK_THROWS_AS(nn::MultiHeadAttention(4, 2).forward_hybrid(x, 2, 2, both_ways, zeros({2, 1, 3}, Dtype::int64)),
+                    ShapeError);
+    CHECK_THROWS_AS(nn::hybrid_mask(4, 2, 2, 1), ValueError);
+    CHECK_THROWS_AS(nn::hybrid_mask(4, 0, 2, 2), ValueError);
+    CHECK_THROWS_AS(nn::hybrid_mask(4, 2, 0, 2), ValueError);
+    CHECK_THROWS_AS(nn::hybrid_mask(0, 2, 2, 2), ValueError);
 }

@@ -234,7 +234,7 @@ TEST_CASE("hybrid attention per group matches PyTorch's full attention under eac
         mha.to(Dtype::float64);
         ref.load_parameters(mha);
         Tensor x = ref.input("x");
-        Tensor y = mha.forward_hybrid(x, 3, d, ref["key_mask"]);
+        Tensor y = mha.forward_hybrid(x, 3, 3, d, ref["key_mask"]);
         ref.compare("out.y", y);
         ref.compare_gradients(y, {{"x", x}}, &mha);
     }
