@@ -15,6 +15,7 @@ std::vector<Experiment> all_experiments() {
         table_15_1_experiment(),
         length_extrapolation_experiment(),
         heads_experiment(),
+        patterns_experiment(),
     };
 }
 

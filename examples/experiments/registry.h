@@ -20,5 +20,6 @@ Experiment vit_pooling_experiment();
 Experiment table_15_1_experiment();
 Experiment length_extrapolation_experiment();
 Experiment heads_experiment();
+Experiment patterns_experiment();
 
 }  // namespace run::experiments
