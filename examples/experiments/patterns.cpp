@@ -60,8 +60,7 @@ Tensor head_masks(Kind kind, std::int64_t n, std::int64_t size, std::int64_t hea
     return Tensor();
 }
 
-// One layer: the share of the heads that read key j from query i, [n * n]. `layers` layers:
-// 1 where output i can hear input j (each layer's residual keeps what i held), else 0.
+// One layer: the share of the heads that read key j from query i, [n * n].
 std::vector<double> share_of_heads(const Tensor& masks) {
     const std::int64_t H = masks.size(0), n = masks.size(1);
     const std::vector<double> m = masks.to_vector();
@@ -71,6 +70,8 @@ std::vector<double> share_of_heads(const Tensor& masks) {
     return share;
 }
 
+// `layers` layers: 1 where output i can hear input j through some chain of heads (each
+// layer's residual also keeps what i held), else 0, [n * n].
 std::vector<double> reach(const Tensor& masks, std::int64_t layers) {
     const std::int64_t n = masks.size(1);
     const std::vector<double> share = share_of_heads(masks);
@@ -139,11 +140,16 @@ void run(const Options& o) {
                                   : arm.kind == Kind::hybrid ? fmt::format("hybrid, {} + {} heads", heads - heads / 2, heads / 2)
                                   : arm.kind == Kind::strided ? fmt::format("strided S {}", size)
                                                               : fmt::format("block-local L {}", size);
-        one_layer.push_back(plot::HeatMap{label + ": one layer", "key j", "query i", n, n, share, {}, {},
-                                          {0, 1, "share of heads"}, arm.kind == Kind::hybrid});
-        deep.push_back(plot::HeatMap{fmt::format("{}: {} layers", arm.name, base.model.n_layers), "input j",
-                                     "output i", n, n, far, {}, {}, {0, 1, "1: i hears j"},
-                                     arm.kind == Kind::hybrid});
+        // A colour bar beside the last panel of each row only.
+        auto map = [&](std::string title, std::string x, std::string y, std::vector<double> values, std::string scale) {
+            plot::HeatMap m;
+            m.title = std::move(title), m.x_label = std::move(x), m.y_label = std::move(y), m.rows = n, m.cols = n;
+            m.values = std::move(values), m.scale = {0, 1, std::move(scale)}, m.colour_bar = arm.kind == Kind::hybrid;
+            return m;
+        };
+        one_layer.push_back(map(label + ": one layer", "key j", "query i", share, "share of heads"));
+        deep.push_back(map(fmt::format("{}: {} layers", arm.name, base.model.n_layers), "input j", "output i", far,
+                           "1: i hears j"));
     }
     table.print();
     std::vector<plot::Panel> panels = one_layer;
@@ -152,7 +158,7 @@ void run(const Options& o) {
          {fmt::format("Fixed patterns over n = {} (004 §15.6.1): keys read (top), inputs each output hears (bottom)", n),
           4, 1600, 820, panels, 0.8});
     draw(o, "experiments_patterns_accuracy",
-         {"Reversing 64 tokens: which patterns reach far enough (004 §15.6.1)", 1, 800, 480, {bars}, 0.9});
+         {fmt::format("Reversing {} tokens: which patterns reach far enough (004 §15.6.1)", n), 1, 800, 480, {bars}, 0.9});
 
     // The verdict: the hybrid beats each pattern alone by more than 50 points, two standard
     // errors of the paired difference to spare, and lies within 5 points of full attention.
