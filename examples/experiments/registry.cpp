@@ -16,6 +16,7 @@ std::vector<Experiment> all_experiments() {
         length_extrapolation_experiment(),
         heads_experiment(),
         entailment_experiment(),
+        patterns_experiment(),
     };
 }
 

@@ -21,5 +21,6 @@ Experiment table_15_1_experiment();
 Experiment length_extrapolation_experiment();
 Experiment heads_experiment();
 Experiment entailment_experiment();
+Experiment patterns_experiment();
 
 }  // namespace run::experiments

@@ -9,6 +9,9 @@ EncoderLayer::EncoderLayer(const nn::BlockConfig& c, autograd::Generator& gen) :
     if (pattern.kind != Kind::full && pattern.size <= 0)
         throw autograd::ValueError(fmt::format("EncoderLayer: a local attention pattern needs a positive size, got {}",
                                                pattern.size));
+    if (pattern.kind == Kind::hybrid && c.heads < 2)
+        throw autograd::ValueError(fmt::format("EncoderLayer: the hybrid pattern splits the heads in two, so needs at "
+                                               "least 2, got {}", c.heads));
     self_attn = register_module("self_attn", std::make_shared<nn::MultiHeadAttention>(c.d_model, c.heads, c.dropout, gen));
     self_attn->scaled = c.scaled_attention;
     if (c.compatibility == nn::Compatibility::additive) self_attn->use_additive_scores(gen);
@@ -31,6 +34,7 @@ Tensor EncoderLayer::forward(const Tensor& x, const Tensor& mask) const {
         constexpr auto both_ways = nn::Direction::bidirectional;
         if (pattern.kind == Kind::block_local) return self_attn->forward_block_local(y, pattern.size, both_ways, mask);
         if (pattern.kind == Kind::strided) return self_attn->forward_strided(y, pattern.size, both_ways, mask);
+        if (pattern.kind == Kind::hybrid) return self_attn->forward_hybrid(y, pattern.size, pattern.size, both_ways, mask);
         return self_attn->self_attention(y, mask);
     });
     return around_ffn(h, [&](const Tensor& y) { return (*feed_forward)(y); });

@@ -29,7 +29,10 @@ SequenceTagger::SequenceTagger(const SequenceTaggerConfig& c) : config(c) {
     switch (c.layer) {
         case SequenceLayer::self_attention: {
             pos = register_module("pos", std::make_shared<nn::SinusoidalPositionalEncoding>(c.d_model, 0.0, c.max_len));
+            if (c.attention.kind != nn::AttentionPattern::Kind::full && !c.bidirectional)
+                throw ValueError("SequenceTagger: a local attention pattern reads both directions; set bidirectional");
             nn::BlockConfig block{c.d_model, c.heads, c.d_ff, 0.0};
+            block.encoder_attention = c.attention;
             encoder = register_module("encoder", std::make_shared<Encoder>(c.n_layers, block, gen));
             break;
         }
@@ -68,7 +71,9 @@ Tensor SequenceTagger::forward(const Tensor& ids) const {
     }
     Tensor h = (*embed)(ids);
     switch (config.layer) {
-        case SequenceLayer::self_attention: h = encoder->forward((*pos)(h), nn::subsequent_mask(ids.size(1))); break;
+        case SequenceLayer::self_attention:
+            h = encoder->forward((*pos)(h), config.bidirectional ? Tensor() : nn::subsequent_mask(ids.size(1)));
+            break;
         case SequenceLayer::recurrent: break;  // above
         case SequenceLayer::convolutional:
             for (std::size_t l = 0; l < convs->size(); ++l) h = h + relu((*convs)[l]((*conv_norms)[l](h)));

@@ -1,9 +1,10 @@
 #pragma once
 // One token in, one label out, at every position, with the middle of the model chosen from
 // 004 §15.5.5 Table 15.1's three rows (and Figure 15.27: the same map x_{1:n} -> y_{1:n} by
-// a 1-D CNN, an RNN and self-attention). All three are causal, so y_t may depend on x_1..x_t:
+// a 1-D CNN, an RNN and self-attention). All three are causal, so y_t may depend on x_1..x_t,
+// unless self-attention is made bidirectional (with or without a fixed pattern of 004 §15.6.1):
 //   h = Embed(x)                                                   [B, T, d]
-//   self-attention: h = Encoder(h + POS, causal mask)              N pre-norm encoder layers (001)
+//   self-attention: h = Encoder(h + POS, causal mask or none)      N pre-norm encoder layers (001)
 //   recurrent:      h = GRU_N(... GRU_1(h))                        nn/gru.h
 //   convolutional:  h = h + ReLU(Conv_l(LN(h))), l = 1..N, then LN causal, kernel k, dilation 1 or k^(l-1)
 //   logits = h W^T + b                                             [B, T, V], the same head for all
@@ -32,13 +33,18 @@ struct SequenceTaggerConfig {
     std::int64_t d_model = 32;  // d: the embedding, every layer's width and the GRU's hidden size
     std::int64_t n_layers = 2;  // N
     std::int64_t heads = 2, d_ff = 64;  // self-attention's; no dropout
+    // Self-attention only: read the keys on both sides, so y_t may depend on every x, and which
+    // of them (004 §15.6.1's fixed patterns, nn::AttentionPattern). A pattern other than full
+    // needs bidirectional: EncoderLayer's patterns read both ways.
+    bool bidirectional = false;
+    nn::AttentionPattern attention = {};
     std::int64_t kernel = 3;     // k, the convolutions'
     bool dilated = false;        // the convolutions' dilation k^(l-1) in layer l (ByteNet's; 001 "Background")
     std::int64_t max_len = 4096; // the sinusoid's table
     std::uint64_t seed = 0;      // of the initialisation
 };
 
-// How many positions back y_t can read in a sequence of T: T - 1 for self-attention and the GRU,
+// How many positions back y_t of a causal model can read in a sequence of T: T - 1 for self-attention and the GRU,
 // the convolutions' receptive field less one, N (k - 1) or (dilated) k^N - 1, at most T - 1.
 std::int64_t reach(const SequenceTaggerConfig& config, std::int64_t T);
 
@@ -46,7 +52,8 @@ class SequenceTagger : public nn::Module {
 public:
     explicit SequenceTagger(const SequenceTaggerConfig& config);
 
-    // ids int64 [B, T] -> logits [B, T, V]; position t reads ids[:, 0..t] only.
+    // ids int64 [B, T] -> logits [B, T, V]; position t reads ids[:, 0..t] only (bidirectional:
+    // every position its pattern reaches).
     Tensor forward(const Tensor& ids) const;
     Tensor operator()(const Tensor& ids) const { return forward(ids); }
 

@@ -26,6 +26,14 @@ autograd::Tensor block_local_mask(std::int64_t n, std::int64_t block, Direction 
 // (i - j) mod S == 0, every S-th position; causal also only when j <= i. Its groups are
 // the residues mod S, so it is block-local attention on the positions read S apart.
 autograd::Tensor strided_mask(std::int64_t n, std::int64_t stride, Direction direction = Direction::causal);
+// [H, n, n]: the hybrid of 004 §15.6.1 ("several fixed attention patterns combined"), split by
+// head as in Child et al.'s factorised attention [Chi+19b]: heads 0 .. H - H/2 - 1 read
+// block_local_mask(n, L) and the other H/2 heads strided_mask(n, S). Head h's mask is row h;
+// MultiHeadAttention::forward_hybrid. Needs H >= 2.
+autograd::Tensor hybrid_mask(std::int64_t n, std::int64_t block, std::int64_t stride, std::int64_t heads,
+                             Direction direction = Direction::causal);
+// How many of H heads the hybrid gives the block-local pattern (the rest are strided): H - H/2.
+inline std::int64_t hybrid_block_heads(std::int64_t heads) { return heads - heads / 2; }
 // ids [B, T] -> [B, 1, T], 1 where ids != pad: no query attends to padding.
 autograd::Tensor padding_mask(const autograd::Tensor& ids, std::int64_t pad);
 // Elementwise AND of two masks that broadcast together (padding and causal).

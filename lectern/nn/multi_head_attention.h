@@ -76,6 +76,14 @@ public:
     // forward(x, x, x, strided_mask(T, S, direction)) by value (AND key_mask).
     Tensor forward_strided(const Tensor& x, std::int64_t stride, Direction direction = Direction::causal,
                            const Tensor& key_mask = Tensor()) const;
+    // Hybrid self-attention (004 §15.6.1, "several fixed attention patterns combined"; Child
+    // et al.'s factorised heads): the first H - H/2 heads block-local over blocks of L = `block`,
+    // the other H/2 strided with S = `stride`, each half computed per group as above, their heads
+    // side by side before W^O. Equals full attention with head h under row h of
+    // hybrid_mask(T, L, S, H, direction) (AND key_mask) by value. Needs H >= 2. last_attention()
+    // is then the strided heads' P, per group: [B * S, H/2, T/S, T/S].
+    Tensor forward_hybrid(const Tensor& x, std::int64_t block, std::int64_t stride, Direction direction = Direction::causal,
+                          const Tensor& key_mask = Tensor()) const;
     // Incremental self-attention: x_new [B, t, D] holds the newest positions;
     // their keys and values are appended to `cache` and they attend over every
     // cached position (add a mask for t > 1). Equals forward() on the whole prefix.
@@ -107,8 +115,14 @@ public:
 
 private:
     Tensor attend(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask) const;
-    Tensor attend_additive(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask) const;
+    Tensor attend_heads(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask, std::int64_t first,
+                        std::int64_t count) const;
+    Tensor attend_additive(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask, std::int64_t first,
+                           std::int64_t count) const;
     std::optional<double> score_scale() const;
+    struct Groups;
+    void check_local(const char* what, const Tensor& x, std::int64_t size, const char* size_name,
+                     const Tensor& key_mask) const;
     Tensor forward_in_groups(const char* what, const Tensor& x, std::int64_t size, bool strided, Direction direction,
                              const Tensor& key_mask) const;
     void check_input(const char* what, const Tensor& x, std::int64_t width) const;

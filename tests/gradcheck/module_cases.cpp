@@ -211,6 +211,21 @@ std::vector<Case> module_cases() {
             "nn", d == nn::Direction::causal ? "MultiHeadAttention (strided S 2, causal)" : "MultiHeadAttention (strided S 2, bidirectional)",
             "[2,5,4], 2 heads", mha, [] { return std::vector{leaf({2, 5, 4}, 22)}; },
             [d](const nn::MultiHeadAttention& m, auto& x) { return m.forward_strided(x[0], 2, d); }));
+    cases.push_back(module_case<nn::MultiHeadAttention>(
+        "nn", "MultiHeadAttention (hybrid L = S 2, bidirectional, padding)", "[2,5,6], 3 heads, key mask [2,1,5]",
+        [] { return std::make_shared<nn::MultiHeadAttention>(6, 3); }, [] { return std::vector{leaf({2, 5, 6}, 23)}; },
+        [](const nn::MultiHeadAttention& m, auto& x) {
+            return m.forward_hybrid(x[0], 2, 2, nn::Direction::bidirectional, ids({1, 1, 1, 1, 1, 1, 1, 1, 0, 0}, {2, 1, 5}));
+        }));
+    cases.push_back(module_case<nn::MultiHeadAttention>(
+        "nn", "MultiHeadAttention (hybrid L = S 2, causal, additive scores)", "[2,5,4], 2 heads",
+        [] {
+            auto m = std::make_shared<nn::MultiHeadAttention>(4, 2);
+            m->use_additive_scores();
+            return m;
+        },
+        [] { return std::vector{leaf({2, 5, 4}, 24)}; },
+        [](const nn::MultiHeadAttention& m, auto& x) { return m.forward_hybrid(x[0], 2, 2); }));
     for (std::int64_t k : {1, 2})
         cases.push_back(module_case<nn::MixtureOfExperts>(
             "nn", k == 1 ? "MixtureOfExperts (top 1) + aux loss" : "MixtureOfExperts (top 2) + aux loss",

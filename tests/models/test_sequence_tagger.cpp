@@ -55,3 +55,42 @@ TEST_CASE("the sequence tagger refuses ids that are not [B, T] int64 and a vocab
     c.vocab = 1;
     REQUIRE_THROWS_AS(models::SequenceTagger(c), ValueError);
 }
+
+TEST_CASE("bidirectional with a fixed pattern (004 §15.6.1), a token reaches in one layer its block (block-local), "
+          "its residue (strided), and in two every output (hybrid)",
+          "[model]") {
+    using Kind = nn::AttentionPattern::Kind;
+    const std::int64_t T = 16, s = 5, L = 4;
+    auto changed = [&](Kind kind, std::int64_t layers) {  // which outputs change with the token at s
+        models::SequenceTaggerConfig c;
+        c.vocab = 7, c.d_model = 8, c.n_layers = layers, c.heads = 2, c.max_len = 64, c.seed = 2;
+        c.bidirectional = true, c.attention = {kind, L};
+        models::SequenceTagger m(c);
+        std::vector<double> v(static_cast<std::size_t>(T), 1.0);
+        const std::vector<double> a = m(tensor(v, {1, T}, Dtype::int64)).to_vector();
+        v[static_cast<std::size_t>(s)] = 4;
+        const std::vector<double> b = m(tensor(v, {1, T}, Dtype::int64)).to_vector();
+        std::vector<std::int64_t> out;
+        for (std::int64_t t = 0; t < T; ++t)
+            for (std::int64_t j = 0; j < 7; ++j)
+                if (a[static_cast<std::size_t>(t * 7 + j)] != b[static_cast<std::size_t>(t * 7 + j)]) {
+                    out.push_back(t);
+                    break;
+                }
+        return out;
+    };
+    REQUIRE(changed(Kind::block_local, 1) == std::vector<std::int64_t>{4, 5, 6, 7});
+    REQUIRE(changed(Kind::strided, 1) == std::vector<std::int64_t>{1, 5, 9, 13});
+    REQUIRE(changed(Kind::hybrid, 1) == std::vector<std::int64_t>{1, 4, 5, 6, 7, 9, 13});
+    REQUIRE(changed(Kind::hybrid, 2).size() == static_cast<std::size_t>(T));
+    REQUIRE(changed(Kind::block_local, 2) == std::vector<std::int64_t>{4, 5, 6, 7});
+    REQUIRE(changed(Kind::full, 1).size() == static_cast<std::size_t>(T));
+}
+
+TEST_CASE("the sequence tagger refuses a local pattern read causally, and the hybrid with one head", "[errors]") {
+    models::SequenceTaggerConfig c;
+    c.attention = {nn::AttentionPattern::Kind::block_local, 4};
+    REQUIRE_THROWS_AS(models::SequenceTagger(c), ValueError);
+    c.bidirectional = true, c.attention = {nn::AttentionPattern::Kind::hybrid, 4}, c.heads = 1;
+    REQUIRE_THROWS_AS(models::SequenceTagger(c), ValueError);
+}

@@ -94,7 +94,8 @@ def mha(p, prefix, q_in, kv_in, heads, mask=None, v_in=None, scaled=True):
         b, t, d = x.shape
         return x.reshape(b, t, heads, d // heads).transpose(1, 2)
 
-    m = None if mask is None else mask.unsqueeze(1)  # the same mask for every head
+    # [B or 1, T, T]: the same mask for every head; [B or 1, H, T, T]: head h's is [:, h]
+    m = None if mask is None else mask if mask.dim() == 4 else mask.unsqueeze(1)
     z, _ = attention(split(proj("w_q", q_in)), split(proj("w_k", kv_in)), split(proj("w_v", kv_in if v_in is None else v_in)), m,
                      scaled)
     b, h, t, dk = z.shape
@@ -352,6 +353,7 @@ def main():
     position_cases()
     additive_recurrent_convolutional_cases()
     entailment_cases()
+    hybrid_cases()
 
 
 # ---- positional codes other than the added sinusoid (004 §15.5.3; 000 §15.5.3)
@@ -718,6 +720,28 @@ def entailment_cases():
         with_grads("decomposable_attention", {}, params_like(shapes),
                    lambda l: {"logits": decomposable_attention(l, premise, hypothesis)},
                    {"premise": premise, "hypothesis": hypothesis})
+
+
+# ---- the hybrid pattern (004 §15.6.1, issue 42): the first H - H/2 heads block-local, the
+# others strided with S = L. Its own random stream, as above.
+
+def hybrid_pattern(t, size, heads, causal_too):
+    """[1, H, T, T]: head h reads blocks of `size` for h < H - H/2, else every size-th key."""
+    block, strided = local_pattern(t, size, False, causal_too)[0], local_pattern(t, size, True, causal_too)[0]
+    n_block = heads - heads // 2
+    return torch.stack([block] * n_block + [strided] * (heads - n_block)).unsqueeze(0)
+
+
+def hybrid_cases():
+    with torch.random.fork_rng():
+        torch.manual_seed(42)
+        d, heads = 6, 3  # two block-local heads and one strided, d_k = 2
+        key_pad = torch.tensor([[1, 1, 1, 1, 1, 1, 1], [1, 1, 1, 1, 1, 0, 0]]).reshape(2, 1, 7)
+        for name, causal_too in (("mha_hybrid_causal", True), ("mha_hybrid_bidirectional", False)):
+            mask = hybrid_pattern(7, 3, heads, causal_too) & key_pad.unsqueeze(1)  # [2, H, 7, 7]
+            with_grads(name, {"x": rand(2, 7, d)}, params_like(mha_shapes("", d)),
+                       lambda l, mask=mask: {"y": mha(l, "", l["x"], l["x"], heads, mask)},
+                       {"mask": mask, "key_mask": key_pad})
 
 
 if __name__ == "__main__":

@@ -222,3 +222,20 @@ TEST_CASE("local attention per group matches PyTorch's full attention under the 
         ref.compare_gradients(y, {{"x", x}}, &mha);
     }
 }
+
+TEST_CASE("hybrid attention per group matches PyTorch's full attention under each head's mask (004 §15.6.1)",
+          "[reference]") {
+    // T = 7, L = S = 3, three heads: two block-local, one strided; the second sequence's last two keys padding.
+    for (nn::Direction d : {nn::Direction::causal, nn::Direction::bidirectional}) {
+        const char* name = d == nn::Direction::causal ? "mha_hybrid_causal" : "mha_hybrid_bidirectional";
+        INFO(name);
+        reference::Case ref(name);
+        nn::MultiHeadAttention mha(6, 3);
+        mha.to(Dtype::float64);
+        ref.load_parameters(mha);
+        Tensor x = ref.input("x");
+        Tensor y = mha.forward_hybrid(x, 3, 3, d, ref["key_mask"]);
+        ref.compare("out.y", y);
+        ref.compare_gradients(y, {{"x", x}}, &mha);
+    }
+}
