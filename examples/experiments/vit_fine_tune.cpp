@@ -123,10 +123,12 @@ void run(const Options& o) {
     const int seeds = seeds_or(o, o.quick ? 1 : 3);
     const data::ImageSet train_all = data::load_fashion_mnist(data::Split::train);
     const data::ImageSet test_all = data::load_fashion_mnist(data::Split::test);
-    const auto [mean, std] = data::pixel_statistics(train_all);
     const std::vector<std::vector<std::int64_t>> upstream_train = by_class(train_all, 0),
                                                  downstream_train = by_class(train_all, kClasses);
     const data::ImageSet upstream = pick(train_all, first_of_each(upstream_train, b.upstream_images / kClasses), 0);
+    // Every image is normalised by the pre-training images' mean and std, which the fine-tuned
+    // model keeps, and the model from scratch shares.
+    const auto [mean, std] = data::pixel_statistics(upstream);
     const data::ImageSet upstream_test =
         pick(test_all, first_of_each(by_class(test_all, 0), b.test_images / kClasses), 0);
     const data::ImageSet downstream_test =
@@ -140,7 +142,8 @@ void run(const Options& o) {
         "epoch{} of batch {} ({} steps) | then, with a new head, fine-tuned on n labelled images per class of classes "
         "5-9 ({}), against the same ViT trained from scratch on them, {} steps of batch {} each | accuracy on {} test "
         "images of classes 5-9 | seeds {}..{}\n",
-        upstream.labels.numel(), class_names(0), b.upstream_epochs, b.upstream_epochs > 1 ? "s" : "", b.upstream_batch, upstream_steps,
+        upstream.labels.numel(), class_names(0), b.upstream_epochs, b.upstream_epochs > 1 ? "s" : "",
+        b.upstream_batch, upstream_steps,
         class_names(kClasses), b.fine_tune_steps, b.batch, downstream_test.labels.numel(), o.seed,
         o.seed + static_cast<std::uint64_t>(seeds) - 1);
 
@@ -165,9 +168,11 @@ void run(const Options& o) {
             train(*fine, labelled, mean, std, b.fine_tune_steps, b.batch, seed);
             models::ViT scratch(c);
             train(scratch, labelled, mean, std, b.fine_tune_steps, b.batch, seed);
-            const double a = accuracy(*fine, downstream_test, mean, std), z = accuracy(scratch, downstream_test, mean, std);
+            const double a = accuracy(*fine, downstream_test, mean, std);
+            const double z = accuracy(scratch, downstream_test, mean, std);
             arms[i].fine_tuned.push_back(a), arms[i].scratch.push_back(z);
-            say("    {:>3} labelled per class: fine-tuned {:.2f}%, from scratch {:.2f}%\n", per_class[i], 100 * a, 100 * z);
+            say("    {:>3} labelled per class: fine-tuned {:.2f}%, from scratch {:.2f}%\n", per_class[i], 100 * a,
+                100 * z);
             table.row({std::to_string(per_class[i]), std::to_string(seed), fmt::format("{:.2f}%", 100 * a),
                        fmt::format("{:.2f}%", 100 * z), fmt::format("{:+.2f} points", 100 * (a - z))});
         }
@@ -176,7 +181,8 @@ void run(const Options& o) {
     table.print();
 
     say("\n");
-    Table summary({"labelled per class", "fine-tuned (%)", "from scratch (%)", "fine-tuned - scratch (points, paired by seed)"});
+    Table summary(
+        {"labelled per class", "fine-tuned (%)", "from scratch (%)", "fine-tuned - scratch (points, paired by seed)"});
     plot::Curve fine_curve{"pre-trained on classes 0-4, fine-tuned", {}, {}, true};
     plot::Curve scratch_curve{"from scratch", {}, {}, true};
     plot::Curve gain_curve{"fine-tuned - from scratch", {}, {}, true};
