@@ -12,6 +12,7 @@ std::vector<Experiment> all_experiments() {
         label_smoothing_experiment(),
         experts_experiment(),
         vit_pooling_experiment(),
+        vit_fine_tune_experiment(),
         table_15_1_experiment(),
         length_extrapolation_experiment(),
         heads_experiment(),

@@ -17,6 +17,7 @@ Experiment kv_cache_experiment();
 Experiment label_smoothing_experiment();
 Experiment experts_experiment();
 Experiment vit_pooling_experiment();
+Experiment vit_fine_tune_experiment();
 Experiment table_15_1_experiment();
 Experiment length_extrapolation_experiment();
 Experiment heads_experiment();

@@ -1,5 +1,7 @@
 #include "lectern/models/vit.h"
 
+#include <map>
+
 #include <fmt/format.h>
 
 namespace models {
@@ -30,6 +32,18 @@ Tensor ViT::forward(const Tensor& images) const {
     for (const auto& layer : *layers) z = layer->forward(z, Tensor());    // no mask: every patch sees every patch
     Tensor y = (*norm)(pool_tokens(z, config.pooling));   // LN(z_L^0) or LN(mean_i z_L^i) [B, D]
     return (*head)(y);
+}
+
+std::unique_ptr<ViT> with_new_head(const ViT& pretrained, std::int64_t classes, std::uint64_t seed) {
+    ViTConfig c = pretrained.config;
+    c.classes = classes, c.seed = seed;
+    auto model = std::make_unique<ViT>(c);
+    model->to(pretrained.dtype());
+    nn::StateDict body = pretrained.state_dict();
+    std::erase_if(body, [](const auto& named) { return named.first.starts_with("head."); });
+    model->load_state_dict(body, /*strict=*/false);  // missing: head.weight and head.bias, left as drawn
+    model->train(pretrained.is_training());
+    return model;
 }
 
 }  // namespace models

@@ -51,4 +51,13 @@ public:
     std::shared_ptr<nn::Linear> head;
 };
 
+// Transfer learning (000 §15.5.6, 004 §15.5.6: after supervised pretraining the model is
+// fine-tuned on a downstream classification task): a ViT for `classes` classes whose body (the
+// patch embedding E with x_class and E_pos, the L blocks, the final LN) starts as a copy of
+// `pretrained`'s, and whose head W_head, b_head is new, drawn as ViT(config with `classes` and
+// `seed`) draws its own. What a PyTorch user writes as load_state_dict(strict=False) of the
+// pre-trained weights without head.*; the copy shares no tensor with `pretrained`, and takes its
+// dtype and its train/eval mode.
+std::unique_ptr<ViT> with_new_head(const ViT& pretrained, std::int64_t classes, std::uint64_t seed);
+
 }  // namespace models

@@ -67,3 +67,52 @@ TEST_CASE("the ViT rejects images of the wrong size", "[errors]") {
     c.patch = 3;
     CHECK_THROWS_AS(models::ViT(c), ValueError);
 }
+
+TEST_CASE("with_new_head keeps the pre-trained body and draws a new head for the new classes (004 15.5.6)",
+          "[model]") {
+    models::ViT pretrained(tiny());  // 3 classes, seed 2
+    {
+        // "Pre-training" moves every parameter, the layer norms' gamma = 1 and beta = 0 too.
+        NoGradGuard no_grad;
+        Generator gen(3);
+        for (Tensor& p : pretrained.parameters()) p.copy_(p + randn(p.shape(), gen));
+    }
+    auto fine = models::with_new_head(pretrained, 5, 7);
+    CHECK(fine->config.classes == 5);
+    CHECK(fine->head->weight.shape() == Shape{5, 8});
+    // The head is the one a fresh 5-class ViT of seed 7 draws; its body is not that ViT's.
+    models::ViTConfig c = tiny();
+    c.classes = 5, c.seed = 7;
+    models::ViT fresh(c);
+    const auto pre = pretrained.named_parameters(), fresh_params = fresh.named_parameters();
+    const auto got = fine->named_parameters();
+    REQUIRE(got.size() == pre.size());
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        INFO(got[i].first);
+        REQUIRE(got[i].first == pre[i].first);
+        if (got[i].first.starts_with("head.")) {
+            require_values(got[i].second, fresh_params[i].second.to_vector(), 0);
+        } else {
+            require_values(got[i].second, pre[i].second.to_vector(), 0);
+            CHECK(sum(abs(got[i].second - fresh_params[i].second)).item() > 0);
+        }
+    }
+    // A copy: training the new model leaves the pre-trained one as it was.
+    const std::vector<double> before = pretrained.embed->proj->weight.to_vector();
+    {
+        NoGradGuard no_grad;
+        fine->embed->proj->weight.copy_(zeros(fine->embed->proj->weight.shape()));
+    }
+    require_values(pretrained.embed->proj->weight, before, 0);
+    CHECK(fine->forward(zeros({2, 1, 8, 8})).shape() == Shape{2, 5});
+}
+
+TEST_CASE("with_new_head takes the pre-trained model's dtype and mode", "[model]") {
+    models::ViT pretrained(tiny());
+    pretrained.to(Dtype::float64);
+    pretrained.eval();
+    auto fine = models::with_new_head(pretrained, 4, 1);
+    CHECK(fine->dtype() == Dtype::float64);
+    CHECK(fine->head->weight.dtype() == Dtype::float64);
+    CHECK_FALSE(fine->is_training());
+}
