@@ -48,6 +48,9 @@ double text_width(const std::string& text, double char_mm) {
         } else if (text.compare(i, 2, "#(") == 0) {
             i = text.find(')', i);  // a glyph by number: one character
             ++glyphs;
+        } else if (text.compare(i, 2, "×") == 0) {
+            ++i;  // the "x" of a log axis's 2×10^6, set with space around it: as wide as two digits
+            glyphs += 2;
         } else if ((text[i] & 0xC0) != 0x80) {
             ++glyphs;
         }

@@ -323,7 +323,7 @@ void draw(Canvas& canvas, const Box& cell, const HeatMap& p) {
     const double label_w = tokens_y ? static_cast<double>(widest(p.row_labels)) : 4.0;
     const double left = label_w + 6.0, top = 2.6;  // in character widths
     const double bottom = upright_x ? 0.62 * static_cast<double>(widest(p.col_labels)) + 3.0 : 4.4;  // in heights
-    const double right = 12.0;  // the colour bar's room, kept when it is not drawn so panels in a grid align
+    const double right = 13.0;  // the colour bar's room, kept when it is not drawn so panels in a grid align
     // square cells, centred in what the margins leave
     const double w_mm = (cell.x1 - cell.x0 - (left + right) * page.cx()) * page.width_mm;
     const double h_mm = (cell.y1 - cell.y0 - (bottom + top) * page.cy()) * page.height_mm;
@@ -370,10 +370,10 @@ void draw(Canvas& canvas, const Box& cell, const HeatMap& p) {
     draw_raster(canvas, colour_bar_raster(p.scale, 64));
     pls.wind(-0.5, 0.5, p.scale.min, p.scale.max);
     // the bar framed, its ticks outside on the right beside their values (the finest step of 1, 2 or
-    // 5 times a power of ten whose values stand two lines apart, at most eleven), so no mark crosses
-    // the colours; its label clears the widest value
+    // 5 times a power of ten whose values stand a line and a half apart, at most eleven), so no mark
+    // crosses the colours; its label clears the widest value
     const double span = p.scale.max - p.scale.min, decade = std::pow(10.0, std::floor(std::log10(span)));
-    const double steps_fit = std::min(10.0, std::floor(mh * page.height_mm / (2.0 * page.char_mm)));
+    const double steps_fit = std::min(10.0, std::floor(mh * page.height_mm / (1.5 * page.char_mm)));
     double step = 10 * decade;
     for (const double m : {0.1, 0.2, 0.5, 1.0, 2.0, 5.0})
         if (span / (m * decade) <= std::max(1.0, steps_fit) + 1e-9) {

@@ -192,8 +192,8 @@ TEST_CASE("a heat map shows its tokens and a colour bar from 0 to 1", "[plot]") 
         CHECK(svg_shows(svg, words));
 }
 
-TEST_CASE("a colour bar in a small panel labels values two lines apart, on a 1-2-5 step", "[plot]") {
-    // eight heat maps of -1 .. 1 in a page of 1600 x 750: each bar about 11 lines tall holds five
+TEST_CASE("a colour bar in a small panel labels values a line and a half apart, on a 1-2-5 step", "[plot]") {
+    // eight heat maps of -1 .. 1 in a page of 1600 x 750: each bar, about 9 lines tall, holds five
     // values (a step of 0.5); a step of 0.2 would set eleven values on top of each other
     plot::Figure f{"Grid", 4, 1600, 750, {}};
     for (int k = 0; k < 8; ++k) {
