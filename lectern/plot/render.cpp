@@ -163,10 +163,24 @@ void draw_raster(Canvas& canvas, const Raster& raster) {
         }
 }
 
-void title_and_labels(plstream& pls, const std::string& title, const std::string& x_label, double x_disp,
-                      const std::string& y_label, double y_disp) {
+// The character scale at which `text`, set at `scale` times the panels' text, fits in room_mm.
+double fitted(const Canvas& canvas, const std::string& text, double scale, double room_mm) {
+    const double width = text_width(text, scale * canvas.page.char_mm);
+    return width > room_mm ? scale * room_mm / width : scale;
+}
+
+// A panel's title over its frame, centred on it and shrunk to stay within the cell (x0, x1 as
+// page fractions), and its axes' labels.
+void title_and_labels(Canvas& canvas, double cell_x0, double cell_x1, const std::string& title, const std::string& x_label,
+                      double x_disp, const std::string& y_label, double y_disp) {
+    plstream& pls = canvas.pls;
+    PLFLT x0 = 0, x1 = 0, y0 = 0, y1 = 0;
+    pls.gvpd(x0, x1, y0, y1);
+    const double centre = (x0 + x1) / 2, room = 2 * std::min(centre - cell_x0, cell_x1 - centre) * canvas.page.width_mm;
     pls.col0(kInk);
+    pls.schr(0, fitted(canvas, title, 1.0, room - canvas.page.char_mm) * canvas.text);
     pls.mtex("t", 1.0, 0.5, 0.5, title.c_str());
+    pls.schr(0, canvas.text);
     pls.mtex("b", x_disp, 0.5, 0.5, x_label.c_str());
     pls.mtex("l", y_disp, 0.5, 0.5, y_label.c_str());
 }
@@ -276,7 +290,7 @@ void draw(Canvas& canvas, const Rect& cell, const LinePlot& p, bool own_legend) 
     pls.box(p.log_x ? "bc" : "bcnst", 0, 0, p.log_y ? "bc" : "bcnstv", 0, 0);
     double y_disp = 5.0;  // the y axis's label clears its widest tick label
     for (const Tick& t : l.y_ticks) y_disp = std::max(y_disp, text_width(t.label, page.char_mm) / page.char_mm + 1.6);
-    title_and_labels(pls, p.title, p.x_label, 3.2, p.y_label, y_disp);
+    title_and_labels(canvas, cell.x0 / page.width_mm, cell.x1 / page.width_mm, p.title, p.x_label, 3.2, p.y_label, y_disp);
 
     auto fx = [&](double x) { return p.log_x ? std::log10(x) : x; };
     auto fy = [&](double y) { return p.log_y ? std::log10(y) : y; };
@@ -362,7 +376,7 @@ void draw(Canvas& canvas, const Box& cell, const HeatMap& p) {
     }
     for (std::size_t r = 0; r < p.row_labels.size(); ++r)
         pls.mtex("lv", 0.5, 1.0 - (static_cast<double>(r) + 0.5) / static_cast<double>(p.rows), 1.0, p.row_labels[r].c_str());
-    title_and_labels(pls, p.title, p.x_label, bottom - 1.2, p.y_label, 0.62 * label_w + 2.0);
+    title_and_labels(canvas, cell.x0, cell.x1, p.title, p.x_label, bottom - 1.2, p.y_label, 0.62 * label_w + 2.0);
     if (!p.colour_bar) return;
 
     const double bx0 = x0 + mw + 1.2 * page.cx(), bx1 = bx0 + 1.6 * page.cx();
@@ -421,7 +435,7 @@ void draw(Canvas& canvas, const Box& cell, const BarChart& p) {
         else
             pls.mtex("b", 1.3, at, 0.5, p.categories[i].c_str());
     }
-    title_and_labels(pls, p.title, p.x_label, bottom - 1.2, p.y_label, 5.0);
+    title_and_labels(canvas, cell.x0, cell.x1, p.title, p.x_label, bottom - 1.2, p.y_label, 5.0);
 }
 
 }  // namespace
@@ -452,10 +466,10 @@ std::string render(const Figure& figure, Format format) {
         pls.gspa(xmin, xmax, ymin, ymax);
         Canvas canvas{pls, {xmax - xmin, ymax - ymin, ht}, text, format, {}, {}};
         const Page& page = canvas.page;
-        if (!figure.title.empty()) {  // 1.3 times the panels' text, whatever their size
+        if (!figure.title.empty()) {  // 1.3 times the panels' text, whatever their size, or less to fit the page
             pls.vpor(0, 1, 0, 1);
             pls.col0(kInk);
-            pls.schr(0, 1.3 * text);
+            pls.schr(0, fitted(canvas, figure.title, 1.3, page.width_mm - 2 * page.char_mm) * text);
             pls.mtex("t", -1.6, 0.5, 0.5, figure.title.c_str());
             pls.schr(0, text);
         }

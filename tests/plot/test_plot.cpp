@@ -226,6 +226,47 @@ TEST_CASE("a colour bar in a small panel labels values a line and a half apart, 
     CHECK(crossing == 0);
 }
 
+TEST_CASE("a title wider than its page or its panel shrinks to fit, the others keep their size", "[plot]") {
+    // each <text>'s words with its font size and where its middle stands (text-anchor="middle")
+    struct Placed {
+        std::string words;
+        double size, middle;
+    };
+    auto placed = [](const std::string& svg) {
+        std::vector<Placed> out;
+        const std::vector<std::string> words = testing::svg_texts(svg);
+        std::size_t at = 0;
+        for (const std::string& w : words) {
+            at = svg.find("<text", at);
+            double size = 0, a = 0, b = 0, c = 0, d = 0, e = 0;
+            std::sscanf(svg.c_str() + svg.find("font-size=\"", at), "font-size=\"%lf\"", &size);
+            std::sscanf(svg.c_str() + svg.find("matrix(", at), "matrix(%lf %lf %lf %lf %lf", &a, &b, &c, &d, &e);
+            out.push_back({w, size, e});
+            ++at;
+        }
+        return out;
+    };
+    auto find = [&](const std::vector<Placed>& all, const std::string& words) {
+        for (const Placed& p : all)
+            if (p.words == words) return p;
+        FAIL("no text \"" << words << "\"");
+        return Placed{};
+    };
+    const std::string wide = "Generation recomputed, with 000's cache of inputs and with the key/value cache "
+                             "(GPT, 4 layers, d_model 128, 4 heads)",
+                      short_title = "Loss";
+    plot::LinePlot left = falling_loss(), right = falling_loss();
+    left.title = short_title, right.title = "Validation perplexity (no smoothing), mean over every seed we ran";
+    const std::vector<Placed> texts = placed(plot::render({wide, 2, 800, 300, {left, right}}, plot::Format::svg));
+    const std::vector<Placed> fitting = placed(plot::render({"Run", 2, 800, 300, {left, left}}, plot::Format::svg));
+    const Placed figure_title = find(texts, wide), panel = find(texts, right.title), other = find(texts, short_title);
+    CHECK(figure_title.size < 0.8 * find(fitting, "Run").size);
+    CHECK(panel.size < 0.8 * other.size);
+    // the panel's title centred on its frame, in the right half of the page
+    CHECK(panel.middle > 400);
+    CHECK(other.size == Approx(find(texts, "training step").size));  // a title that fits keeps the axes' size
+}
+
 TEST_CASE("a bar chart names its bars", "[plot]") {
     const std::string svg = plot::render({"", 1, 400, 300, {plot::BarChart{"Routing", "expert", "tokens", {"e0", "e1"}, {3, 9}}}},
                                          plot::Format::svg);
