@@ -86,11 +86,12 @@ void run(const Options& o) {
                        res.diverged ? "-" : fmt::format("{:.0f}%", 100 * res.held_out_exact),
                        res.diverged ? fmt::format("diverged at step {}", res.steps.size() + 1)
                                     : (failed ? "did not learn" : "learned")});
-            if (!res.train_loss.empty())
-                (arms[a].warmup ? with : without)
-                    .curves.push_back(window_means(fmt::format("{}, seed {}", arms[a].norm == nn::Norm::pre ? "pre" : "post",
-                                                               r.seed),
-                                                   res.steps, res.train_loss, o.quick ? 2 : 10));
+            if (!res.train_loss.empty()) {
+                plot::Curve curve = window_means(fmt::format("{}, seed {}", arms[a].norm == nn::Norm::pre ? "pre" : "post", r.seed),
+                                                 res.steps, res.train_loss, o.quick ? 2 : 10);
+                curve.colour = arms[a].norm == nn::Norm::pre ? 0 : 1, curve.dash = s;  // a colour per placement, a dash per seed
+                (arms[a].warmup ? with : without).curves.push_back(curve);
+            }
         }
     }
     table.print();

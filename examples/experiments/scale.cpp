@@ -126,8 +126,10 @@ void run(const Options& o) {
                            fmt::format("{:.1f}%", 100 * res.held_out_token_accuracy),
                            fmt::format("{:.1f}%", 100 * res.held_out_exact), fmt::format("{:.1f}", res.seconds)});
                 const std::string name = arm_names[arm];
-                panel.curves.push_back(window_means(seeds > 1 ? fmt::format("{}, seed {}", name, r.seed) : name, res.steps,
-                                                    res.train_loss, o.quick ? 2 : 10));
+                plot::Curve curve = window_means(seeds > 1 ? fmt::format("{}, seed {}", name, r.seed) : name, res.steps,
+                                                 res.train_loss, o.quick ? 2 : 10);
+                curve.colour = arm == scaled ? 0 : arm == unscaled ? 1 : 2, curve.dash = s;  // a colour per arm, a dash per seed
+                panel.curves.push_back(curve);
             }
             held_out[arm].push_back(losses);
         }

@@ -263,7 +263,8 @@ function drawLines() {
         if (w < 0.005) continue;  // a line of opacity 0.005 cannot be seen
         const dy = heads.length > 1 ? (h - (heads.length - 1) / 2) * 8 / heads.length : 0;  // heads side by side
         element("line", {x1: LEFT, y1: y(q) + dy, x2: LEFT + GAP, y2: y(s) + dy, stroke: colour(h),
-                         "stroke-opacity": w, "stroke-width": 1 + 4 * w}, lines);
+                         "stroke-opacity": w, "stroke-width": 1 + 4 * w, "data-head": h, "data-query": q, "data-key": s},
+                lines);
       }
   if (f !== null && heads.length === 1)  // the keys shaded by the weight the focused query gives them
     k.keys.forEach((_, s) => element("rect", {x: LEFT + GAP + 2, y: y(s) - ROW / 2 + 2, width: LEFT - 10, height: ROW - 4,

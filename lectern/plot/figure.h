@@ -24,6 +24,8 @@ struct Curve {
     bool markers = false;  // a symbol at each point instead of a line (a value per epoch); each
                            // marked curve gets its own shape, so curves that coincide stay visible
     std::vector<double> error{};  // empty, or one per point: a bar from y - error to y + error
+    int colour = -1, dash = -1;  // the palette's colour and the line's dash pattern (or mark's shape) by number,
+                                 // for curves of one family in one colour; -1: the next in turn
 };
 
 // Curves on shared axes, the first line solid and the others dashed (a line

@@ -48,6 +48,9 @@ double text_width(const std::string& text, double char_mm) {
         } else if (text.compare(i, 2, "#(") == 0) {
             i = text.find(')', i);  // a glyph by number: one character
             ++glyphs;
+        } else if (text.compare(i, 2, "×") == 0) {
+            ++i;  // the "x" of a log axis's 2×10^6, set with space around it: as wide as two digits
+            glyphs += 2;
         } else if ((text[i] & 0xC0) != 0x80) {
             ++glyphs;
         }
@@ -69,7 +72,8 @@ bool covers(const Rect& box, const Drawn& drawn) {
 
 namespace {
 
-// The candidate places, in order of preference.
+// The candidate places, in order of preference: the corners, the edges' middles, then every height
+// along the right, left and middle.
 std::vector<Rect> places(const Rect& frame, double w, double h, double gap) {
     const double left = frame.x0 + gap, right = frame.x1 - gap - w, centre = (frame.x0 + frame.x1 - w) / 2;
     const double top = frame.y1 - gap - h, bottom = frame.y0 + gap, middle = (frame.y0 + frame.y1 - h) / 2;
@@ -78,26 +82,28 @@ std::vector<Rect> places(const Rect& frame, double w, double h, double gap) {
     for (const Point& at : {Point{right, top}, Point{left, top}, Point{right, bottom}, Point{left, bottom},
                             Point{centre, top}, Point{centre, bottom}, Point{right, middle}, Point{left, middle}})
         out.push_back({at.x, at.x + w, at.y, at.y + h});
+    // then down the right, left and centre, a quarter of the box at a time: a gap between curves
+    const double step = std::max(h / 4, 0.01 * (top - bottom + h));
+    for (const double x : {right, left, centre})
+        for (double y = top - step; y > bottom; y -= step) out.push_back({x, x + w, y, y + h});
     return out;
 }
 
-// How many markers and line segments the box covers.
-std::size_t coverage(const Rect& box, const Drawn& drawn) {
-    std::size_t n = 0;
-    for (const Point& m : drawn.markers) n += covers(box, Drawn{{}, {m}, drawn.marker_radius});
-    for (const auto& line : drawn.lines)
-        for (std::size_t i = 0; i < line.size(); ++i) n += covers(box, Drawn{{{line[i == 0 ? 0 : i - 1], line[i]}}, {}, 0});
-    return n;
-}
-
-Rect least_covered_place(const Rect& frame, double w, double h, double gap, const Drawn& drawn) {
-    const std::vector<Rect> candidates = places(frame, w, h, gap);
-    if (candidates.empty()) return {frame.x1 - w, frame.x1, frame.y1 - h, frame.y1};
-    return *std::min_element(candidates.begin(), candidates.end(),
-                             [&](const Rect& a, const Rect& b) { return coverage(a, drawn) < coverage(b, drawn); });
-}
-
 }  // namespace
+
+double legend_entry_width(const LinePlot& p, double char_mm) {
+    double text = 0;
+    for (const Curve& c : p.curves) text = std::max(text, text_width(c.name, char_mm));
+    const double cw = 0.62 * char_mm;
+    return 4.6 * cw + text + 1.0 * cw;  // the line or mark, the name, a margin
+}
+
+double legend_row_height(double char_mm) { return 1.5 * char_mm; }
+
+double legend_height(std::size_t entries, int columns, double char_mm) {
+    const std::size_t rows = (entries + static_cast<std::size_t>(columns) - 1) / static_cast<std::size_t>(columns);
+    return legend_row_height(char_mm) * static_cast<double>(rows) + 0.5 * char_mm;
+}
 
 std::optional<Rect> free_place(const Rect& frame, double w, double h, double gap, const Drawn& drawn) {
     for (const Rect& box : places(frame, w, h, gap))
@@ -105,7 +111,37 @@ std::optional<Rect> free_place(const Rect& frame, double w, double h, double gap
     return std::nullopt;
 }
 
-LineLayout line_layout(const LinePlot& p, const Rect& cell, double char_mm) {
+namespace {
+
+// The curves, their markers and error bars, projected into the layout's frame.
+Drawn project(const LinePlot& p, const LineLayout& l, double char_mm) {
+    auto fx = [&](double x) { return p.log_x ? std::log10(x) : x; };
+    auto fy = [&](double y) { return p.log_y ? std::log10(y) : y; };
+    const Rect& f = l.frame;
+    Drawn d;
+    d.marker_radius = 0.6 * char_mm;  // the largest mark, a hollow square at 1.2 times the text
+    auto at = [&](double x, double y) {
+        return Point{f.x0 + (x - l.x0) / (l.x1 - l.x0) * (f.x1 - f.x0), f.y0 + (y - l.y0) / (l.y1 - l.y0) * (f.y1 - f.y0)};
+    };
+    for (const Curve& c : p.curves) {
+        std::vector<Point> line;
+        for (std::size_t i = 0; i < c.x.size(); ++i) {
+            const Point pt = at(fx(c.x[i]), fy(c.y[i]));
+            if (c.markers) d.markers.push_back(pt);
+            else line.push_back(pt);
+            if (!c.error.empty() && c.error[i] != 0) {
+                const double e = std::abs(c.error[i]);
+                const double lo = c.y[i] - e > 0 || !p.log_y ? fy(c.y[i] - e) : l.y0;
+                d.lines.push_back({at(fx(c.x[i]), lo), at(fx(c.x[i]), fy(c.y[i] + e))});
+            }
+        }
+        if (!line.empty()) d.lines.push_back(std::move(line));
+    }
+    return d;
+}
+
+// The axes, the frame and what is drawn in it, with no legend.
+LineLayout axes_layout(const LinePlot& p, const Rect& cell, double char_mm) {
     const double cw = 0.62 * char_mm;  // the margins' unit, as the other panels lay theirs out
     LineLayout out{};
     out.frame = {cell.x0 + 11.0 * cw, cell.x1 - 3.0 * cw, cell.y0 + 4.4 * char_mm, cell.y1 - 2.2 * char_mm};
@@ -132,61 +168,59 @@ LineLayout line_layout(const LinePlot& p, const Rect& cell, double char_mm) {
         pad_linear(y0, y1);
     }
     out.x0 = x0, out.x1 = x1, out.y0 = y0, out.y1 = y1;
+    out.drawn = project(p, out, char_mm);
+    return out;
+}
 
-    auto project = [&](const Rect& f) {
-        Drawn d;
-        d.marker_radius = 0.6 * char_mm;  // the largest mark, a hollow square at 1.2 times the text
-        auto at = [&](double x, double y) {
-            return Point{f.x0 + (x - x0) / (x1 - x0) * (f.x1 - f.x0), f.y0 + (y - y0) / (y1 - y0) * (f.y1 - f.y0)};
-        };
-        for (const Curve& c : p.curves) {
-            std::vector<Point> line;
-            for (std::size_t i = 0; i < c.x.size(); ++i) {
-                const Point pt = at(fx(c.x[i]), fy(c.y[i]));
-                if (c.markers) d.markers.push_back(pt);
-                else line.push_back(pt);
-                if (!c.error.empty() && c.error[i] != 0) {
-                    const double e = std::abs(c.error[i]);
-                    const double lo = c.y[i] - e > 0 || !p.log_y ? fy(c.y[i] - e) : y0;
-                    d.lines.push_back({at(fx(c.x[i]), lo), at(fx(c.x[i]), fy(c.y[i] + e))});
-                }
-            }
-            if (!line.empty()) d.lines.push_back(std::move(line));
-        }
-        return d;
-    };
-    out.drawn = project(out.frame);
+// Where the legend goes when no place inside the frame is free: beside the frame or under its
+// x axis, the frame giving up the room.
+void legend_outside(const LinePlot& p, const Rect& cell, double char_mm, LineLayout& out) {
+    const double w = out.legend_column, gap = 0.6 * char_mm;
+    const std::size_t n = p.curves.size();
+    const double frame_w = out.frame.x1 - out.frame.x0, frame_h = out.frame.y1 - out.frame.y0;
+    // under the x axis: as many columns as the cell's width holds
+    const int columns = static_cast<int>(std::clamp(std::floor((cell.x1 - cell.x0) / w), 1.0, static_cast<double>(n)));
+    const double h_beside = legend_height(n, 1, char_mm), h_under = legend_height(n, columns, char_mm);
+    const double beside_area = (frame_w - w - gap) * frame_h, under_area = frame_w * (frame_h - h_under - gap);
+    const bool beside_fits = h_beside <= frame_h && w + gap < frame_w;
+    const bool beside = beside_fits && (w + gap <= 0.4 * frame_w  // a narrow legend stands beside
+                                        || (h_under + gap > 0.5 * frame_h && beside_area >= under_area));  // else the larger frame
+    if (beside) {  // at the frame's top: the frame gives up the legend's width
+        out.frame.x1 -= w + gap;
+        out.legend_box = {out.frame.x1 + gap, out.frame.x1 + gap + w, out.frame.y1 - h_beside, out.frame.y1};
+    } else {  // under the x axis's label: the frame gives up the legend's height
+        const double lw = w * columns, x = std::max(cell.x0, (out.frame.x0 + out.frame.x1 - lw) / 2);
+        out.legend_columns = columns;
+        out.legend_box = {x, std::min(cell.x1, x + lw), cell.y0 + 0.3 * char_mm, cell.y0 + 0.3 * char_mm + h_under};
+        out.frame.y0 += h_under + gap;
+    }
+    out.drawn = project(p, out, char_mm);
+}
 
+}  // namespace
+
+bool legend_fits_inside(const LinePlot& p, const Rect& cell, double char_mm) {
+    const LineLayout l = axes_layout(p, cell, char_mm);
+    const double h = legend_height(p.curves.size(), 1, char_mm);
+    return free_place(l.frame, legend_entry_width(p, char_mm), h, 0.6 * char_mm, l.drawn).has_value();
+}
+
+LineLayout line_layout(const LinePlot& p, const Rect& cell, double char_mm, bool own_legend) {
+    LineLayout out = axes_layout(p, cell, char_mm);
+    if (own_legend && p.curves.size() >= 2) {
+        out.legend = true;
+        out.legend_row = legend_row_height(char_mm);
+        out.legend_column = legend_entry_width(p, char_mm);
+        const double h = legend_height(p.curves.size(), 1, char_mm);
+        if (const auto inside = free_place(out.frame, out.legend_column, h, 0.6 * char_mm, out.drawn)) out.legend_box = *inside;
+        else legend_outside(p, cell, char_mm, out);
+    }
     // a log x axis's labels that would reach past the cell are left off (never clipped)
     for (Tick& t : out.x_ticks) {
-        const double x = out.frame.x0 + (t.at - x0) / (x1 - x0) * (out.frame.x1 - out.frame.x0);
+        const double x = out.frame.x0 + (t.at - out.x0) / (out.x1 - out.x0) * (out.frame.x1 - out.frame.x0);
         const double half = text_width(t.label, char_mm) / 2;
         if (x - half < cell.x0 || x + half > cell.x1) t.label.clear();
     }
-
-    if (p.curves.size() < 2) return out;
-    out.legend = true;
-    out.legend_row = 1.5 * char_mm;
-    double text = 0;
-    for (const Curve& c : p.curves) text = std::max(text, text_width(c.name, char_mm));
-    const double w = 4.6 * cw + text + 1.0 * cw, h = out.legend_row * static_cast<double>(p.curves.size()) + 0.5 * char_mm;
-    const double gap = 0.6 * char_mm;
-    if (const auto inside = free_place(out.frame, w, h, gap, out.drawn)) {
-        out.legend_box = *inside;
-        return out;
-    }
-    const double frame_w = out.frame.x1 - out.frame.x0, frame_h = out.frame.y1 - out.frame.y0;
-    if (w + gap <= 0.4 * frame_w) {  // beside the frame, at its top: the frame gives up the legend's width
-        out.frame.x1 -= w + gap;
-        out.legend_box = {out.frame.x1 + gap, out.frame.x1 + gap + w, out.frame.y1 - h, out.frame.y1};
-    } else if (h + gap <= 0.5 * frame_h) {  // under the x axis's label: the frame gives up the legend's height
-        const double x = std::max(cell.x0, (out.frame.x0 + out.frame.x1 - w) / 2);
-        out.legend_box = {x, x + w, cell.y0 + 0.3 * char_mm, cell.y0 + 0.3 * char_mm + h};
-        out.frame.y0 += h + gap;
-    } else {  // a panel too small for either keeps the frame, and the legend covers what it must
-        out.legend_box = least_covered_place(out.frame, w, h, gap, out.drawn);
-    }
-    out.drawn = project(out.frame);
     return out;
 }
 

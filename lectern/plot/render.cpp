@@ -11,11 +11,13 @@
 #include <iterator>
 #include <map>
 #include <sstream>
+#include <type_traits>
 
 #include <fmt/format.h>
 #include <plstream.h>
 
 #include "lectern/plot/figure.h"
+#include "lectern/plot/figure_layout.h"
 #include "lectern/plot/line_layout.h"
 #include "lectern/plot/raster.h"
 #include "lectern/plot/svg_file.h"
@@ -30,6 +32,9 @@ constexpr int kCurveColours[][3] = {{31, 119, 180}, {214, 39, 40}, {44, 160, 44}
                                     {148, 103, 189}, {23, 190, 207}, {140, 86, 75}, {227, 119, 194}};
 constexpr int kCurveColourCount = static_cast<int>(std::size(kCurveColours));
 constexpr PLINT kCell = kFirstCurve + kCurveColourCount;
+// a curve's ink: its palette colour, the blue a unit off per dash pattern, so that in an SVG, where
+// a dash array is keyed by the stroke's colour, two patterns of one colour stay apart (unseen on the page)
+constexpr PLINT kCurveInk = kCell + 1;
 // the marked curves' shapes, in turn: hollow ones let a coinciding mark show through
 constexpr const char* kMarkers[] = {"●", "□", "▲", "◇", "▼", "○", "■", "△"};
 constexpr double kMarkerSize[] = {0.8, 1.2, 0.8, 1.2, 0.8, 1.2, 0.8, 1.2};  // hollow ones larger, to ring a filled one
@@ -107,7 +112,7 @@ struct Canvas {
 // Lines in pattern k from here on. PLplot draws a dashed line dash by dash,
 // which in an SVG is an element per dash; there the line is drawn whole and
 // its colour's polylines get a stroke-dasharray instead (svg_file.h).
-void dashes(Canvas& canvas, std::size_t k, PLINT colour) {
+void dashes(Canvas& canvas, std::size_t k, const std::string& colour) {
     const Dashes& d = kDashes[k % kDashCount];
     if (canvas.format == Format::png) {
         Dashes copy = d;
@@ -118,8 +123,7 @@ void dashes(Canvas& canvas, std::size_t k, PLINT colour) {
     std::string array;
     for (PLINT i = 0; i < d.n; ++i)  // micrometres to points
         array += fmt::format("{}{:.2f},{:.2f}", i == 0 ? "" : ",", d.mark[i] / 352.78, d.space[i] / 352.78);
-    const int* rgb = kCurveColours[(colour - kFirstCurve) % kCurveColourCount];
-    canvas.dashes.emplace(fmt::format("#{:02X}{:02X}{:02X}", rgb[0], rgb[1], rgb[2]), array);
+    canvas.dashes.emplace(colour, array);
 }
 
 void viewport_mm(plstream& pls, const Page& page, const Rect& r) {
@@ -159,10 +163,24 @@ void draw_raster(Canvas& canvas, const Raster& raster) {
         }
 }
 
-void title_and_labels(plstream& pls, const std::string& title, const std::string& x_label, double x_disp,
-                      const std::string& y_label, double y_disp) {
+// The character scale at which `text`, set at `scale` times the panels' text, fits in room_mm.
+double fitted(const Canvas& canvas, const std::string& text, double scale, double room_mm) {
+    const double width = text_width(text, scale * canvas.page.char_mm);
+    return width > room_mm ? scale * room_mm / width : scale;
+}
+
+// A panel's title over its frame, centred on it and shrunk to stay within the cell (x0, x1 as
+// page fractions), and its axes' labels.
+void title_and_labels(Canvas& canvas, double cell_x0, double cell_x1, const std::string& title, const std::string& x_label,
+                      double x_disp, const std::string& y_label, double y_disp) {
+    plstream& pls = canvas.pls;
+    PLFLT x0 = 0, x1 = 0, y0 = 0, y1 = 0;
+    pls.gvpd(x0, x1, y0, y1);
+    const double centre = (x0 + x1) / 2, room = 2 * std::min(centre - cell_x0, cell_x1 - centre) * canvas.page.width_mm;
     pls.col0(kInk);
+    pls.schr(0, fitted(canvas, title, 1.0, room - canvas.page.char_mm) * canvas.text);
     pls.mtex("t", 1.0, 0.5, 0.5, title.c_str());
+    pls.schr(0, canvas.text);
     pls.mtex("b", x_disp, 0.5, 0.5, x_label.c_str());
     pls.mtex("l", y_disp, 0.5, 0.5, y_label.c_str());
 }
@@ -193,11 +211,75 @@ void draw_log_ticks(plstream& pls, const LineLayout& l, const std::vector<Tick>&
     }
 }
 
-void draw(Canvas& canvas, const Box& cell, const LinePlot& p) {
+// Each curve's colour and mark or dash pattern: the curve's own when it names them, else the next
+// in turn (colours by curve, shapes by marked curve, patterns by line).
+struct CurveStyles {
+    std::vector<std::size_t> colours, shapes, patterns;
+};
+
+CurveStyles curve_styles(const LinePlot& p) {
+    CurveStyles s;
+    std::size_t marked = 0, lines = 0;
+    for (std::size_t k = 0; k < p.curves.size(); ++k) {
+        const Curve& c = p.curves[k];
+        s.colours.push_back(static_cast<std::size_t>(c.colour >= 0 ? c.colour : static_cast<int>(k)) % kCurveColourCount);
+        const std::size_t own = static_cast<std::size_t>(std::max(0, c.dash));
+        s.shapes.push_back((c.markers ? (c.dash >= 0 ? own : marked++) : 0) % kMarkerCount);
+        s.patterns.push_back(c.markers ? 0 : (c.dash >= 0 ? own : lines++) % kDashCount);
+    }
+    return s;
+}
+
+// Curve k's ink from here on (its pattern's, or a solid mark's); returns it as an SVG colour.
+std::string curve_ink(Canvas& canvas, const CurveStyles& styles, std::size_t k, bool solid = false) {
+    const int* rgb = kCurveColours[styles.colours[k]];
+    const int blue = rgb[2] + (solid ? 0 : static_cast<int>(styles.patterns[k]));
+    canvas.pls.scol0(kCurveInk, rgb[0], rgb[1], blue);
+    canvas.pls.col0(kCurveInk);
+    return fmt::format("#{:02X}{:02X}{:02X}", rgb[0], rgb[1], blue);
+}
+
+// A legend in its box, drawn in its own millimetres: the box, then per curve its line or mark and
+// its name, in rows of `columns` entries each `column` wide, at the axis labels' size.
+void draw_legend(Canvas& canvas, const Rect& b, const LinePlot& p, int columns, double row, double column) {
     plstream& pls = canvas.pls;
     const Page& page = canvas.page;
-    const LineLayout l = line_layout(p, {cell.x0 * page.width_mm, cell.x1 * page.width_mm, cell.y0 * page.height_mm, cell.y1 * page.height_mm},
-                                     page.char_mm);
+    const CurveStyles styles = curve_styles(p);
+    const double w = b.x1 - b.x0, h = b.y1 - b.y0, cw = 0.62 * page.char_mm;
+    viewport_mm(pls, page, b);
+    pls.wind(0, w, 0, h);
+    PLFLT bx[] = {0, w, w, 0}, by[] = {0, 0, h, h};
+    pls.col0(kPaper);
+    pls.fill(4, bx, by);
+    pls.col0(kInk);
+    pls.box("bc", 0, 0, "bc", 0, 0);
+    for (std::size_t k = 0; k < p.curves.size(); ++k) {
+        const auto r = static_cast<double>(k / static_cast<std::size_t>(columns)), c = static_cast<double>(k % static_cast<std::size_t>(columns));
+        const double x = c * column, y = h - 0.25 * page.char_mm - (r + 0.5) * row;
+        const std::string colour = curve_ink(canvas, styles, k);
+        if (p.curves[k].markers) {
+            PLFLT mx[] = {x + 2.3 * cw}, my[] = {y};
+            pls.schr(0, kMarkerSize[styles.shapes[k]] * canvas.text);
+            pls.string(1, mx, my, kMarkers[styles.shapes[k]]);
+            pls.schr(0, canvas.text);
+        } else {
+            PLFLT lx[] = {x + 0.8 * cw, x + 3.8 * cw}, ly[] = {y, y};
+            pls.width(1.6);
+            dashes(canvas, styles.patterns[k], colour);
+            pls.line(2, lx, ly);
+            dashes(canvas, 0, colour);
+            pls.width(1.0);
+        }
+        pls.col0(kInk);
+        pls.ptex(x + 4.6 * cw, y, 1, 0, 0, p.curves[k].name.c_str());
+    }
+}
+
+// A line plot; its legend too unless the figure's shared legend names its curves.
+void draw(Canvas& canvas, const Rect& cell, const LinePlot& p, bool own_legend) {
+    plstream& pls = canvas.pls;
+    const Page& page = canvas.page;
+    const LineLayout l = line_layout(p, cell, page.char_mm, own_legend);
     viewport_mm(pls, page, l.frame);
     pls.wind(l.x0, l.x1, l.y0, l.y1);
     pls.col0(kGrid);
@@ -208,17 +290,15 @@ void draw(Canvas& canvas, const Box& cell, const LinePlot& p) {
     pls.box(p.log_x ? "bc" : "bcnst", 0, 0, p.log_y ? "bc" : "bcnstv", 0, 0);
     double y_disp = 5.0;  // the y axis's label clears its widest tick label
     for (const Tick& t : l.y_ticks) y_disp = std::max(y_disp, text_width(t.label, page.char_mm) / page.char_mm + 1.6);
-    title_and_labels(pls, p.title, p.x_label, 3.2, p.y_label, y_disp);
+    title_and_labels(canvas, cell.x0 / page.width_mm, cell.x1 / page.width_mm, p.title, p.x_label, 3.2, p.y_label, y_disp);
 
     auto fx = [&](double x) { return p.log_x ? std::log10(x) : x; };
     auto fy = [&](double y) { return p.log_y ? std::log10(y) : y; };
     const double cap = 0.35 * page.char_mm * (l.x1 - l.x0) / (l.frame.x1 - l.frame.x0);  // an error bar's half-cap
-    std::vector<std::size_t> shapes, patterns;
-    for (std::size_t k = 0, marked = 0, lines = 0; k < p.curves.size(); ++k) {
+    const CurveStyles styles = curve_styles(p);
+    for (std::size_t k = 0; k < p.curves.size(); ++k) {
         const Curve& c = p.curves[k];
-        shapes.push_back((c.markers ? marked++ : 0) % kMarkerCount);
-        patterns.push_back(c.markers ? 0 : lines++);
-        pls.col0(kFirstCurve + static_cast<PLINT>(k % kCurveColourCount));
+        curve_ink(canvas, styles, k, true);  // the error bars solid
         std::vector<PLFLT> x, y;
         for (std::size_t i = 0; i < c.x.size(); ++i) x.push_back(fx(c.x[i])), y.push_back(fy(c.y[i]));
         pls.width(1.2);
@@ -231,49 +311,18 @@ void draw(Canvas& canvas, const Box& cell, const LinePlot& p) {
         }
         pls.width(1.6);
         if (c.markers) {
-            pls.schr(0, kMarkerSize[shapes.back()] * canvas.text);
-            pls.string(static_cast<PLINT>(x.size()), x.data(), y.data(), kMarkers[shapes.back()]);
+            pls.schr(0, kMarkerSize[styles.shapes[k]] * canvas.text);
+            pls.string(static_cast<PLINT>(x.size()), x.data(), y.data(), kMarkers[styles.shapes[k]]);
             pls.schr(0, canvas.text);
         } else {
-            const PLINT colour = kFirstCurve + static_cast<PLINT>(k % kCurveColourCount);
-            dashes(canvas, patterns.back(), colour);
+            const std::string colour = curve_ink(canvas, styles, k);
+            dashes(canvas, styles.patterns[k], colour);
             pls.line(static_cast<PLINT>(x.size()), x.data(), y.data());
             dashes(canvas, 0, colour);
         }
     }
     pls.width(1.0);
-    if (!l.legend) return;
-
-    // the legend, drawn in its own millimetres: a box, then per curve its line or mark and its name
-    const Rect& b = l.legend_box;
-    const double w = b.x1 - b.x0, h = b.y1 - b.y0, cw = 0.62 * page.char_mm;
-    viewport_mm(pls, page, b);
-    pls.wind(0, w, 0, h);
-    PLFLT bx[] = {0, w, w, 0}, by[] = {0, 0, h, h};
-    pls.col0(kPaper);
-    pls.fill(4, bx, by);
-    pls.col0(kInk);
-    pls.box("bc", 0, 0, "bc", 0, 0);
-    for (std::size_t k = 0; k < p.curves.size(); ++k) {
-        const double y = h - 0.25 * page.char_mm - (static_cast<double>(k) + 0.5) * l.legend_row;
-        pls.col0(kFirstCurve + static_cast<PLINT>(k % kCurveColourCount));
-        if (p.curves[k].markers) {
-            PLFLT mx[] = {2.3 * cw}, my[] = {y};
-            pls.schr(0, kMarkerSize[shapes[k]] * canvas.text);
-            pls.string(1, mx, my, kMarkers[shapes[k]]);
-            pls.schr(0, canvas.text);
-        } else {
-            PLFLT lx[] = {0.8 * cw, 3.8 * cw}, ly[] = {y, y};
-            pls.width(1.6);
-            const PLINT colour = kFirstCurve + static_cast<PLINT>(k % kCurveColourCount);
-            dashes(canvas, patterns[k], colour);
-            pls.line(2, lx, ly);
-            dashes(canvas, 0, colour);
-            pls.width(1.0);
-        }
-        pls.col0(kInk);
-        pls.ptex(4.6 * cw, y, 1, 0, 0, p.curves[k].name.c_str());
-    }
+    if (l.legend) draw_legend(canvas, l.legend_box, p, l.legend_columns, l.legend_row, l.legend_column);
 }
 
 double luminance(Rgb c) { return (0.299 * c.r + 0.587 * c.g + 0.114 * c.b) / 255; }
@@ -288,7 +337,7 @@ void draw(Canvas& canvas, const Box& cell, const HeatMap& p) {
     const double label_w = tokens_y ? static_cast<double>(widest(p.row_labels)) : 4.0;
     const double left = label_w + 6.0, top = 2.6;  // in character widths
     const double bottom = upright_x ? 0.62 * static_cast<double>(widest(p.col_labels)) + 3.0 : 4.4;  // in heights
-    const double right = 12.0;  // the colour bar's room, kept when it is not drawn so panels in a grid align
+    const double right = 13.0;  // the colour bar's room, kept when it is not drawn so panels in a grid align
     // square cells, centred in what the margins leave
     const double w_mm = (cell.x1 - cell.x0 - (left + right) * page.cx()) * page.width_mm;
     const double h_mm = (cell.y1 - cell.y0 - (bottom + top) * page.cy()) * page.height_mm;
@@ -327,16 +376,32 @@ void draw(Canvas& canvas, const Box& cell, const HeatMap& p) {
     }
     for (std::size_t r = 0; r < p.row_labels.size(); ++r)
         pls.mtex("lv", 0.5, 1.0 - (static_cast<double>(r) + 0.5) / static_cast<double>(p.rows), 1.0, p.row_labels[r].c_str());
-    title_and_labels(pls, p.title, p.x_label, bottom - 1.2, p.y_label, 0.62 * label_w + 2.0);
+    title_and_labels(canvas, cell.x0, cell.x1, p.title, p.x_label, bottom - 1.2, p.y_label, 0.62 * label_w + 2.0);
     if (!p.colour_bar) return;
 
     const double bx0 = x0 + mw + 1.2 * page.cx(), bx1 = bx0 + 1.6 * page.cx();
     pls.vpor(bx0, bx1, y0, y0 + mh);
     draw_raster(canvas, colour_bar_raster(p.scale, 64));
     pls.wind(-0.5, 0.5, p.scale.min, p.scale.max);
+    // the bar framed, its ticks outside on the right beside their values (the finest step of 1, 2 or
+    // 5 times a power of ten whose values stand a line and a half apart, at most eleven), so no mark
+    // crosses the colours; its label clears the widest value
+    const double span = p.scale.max - p.scale.min, decade = std::pow(10.0, std::floor(std::log10(span)));
+    const double steps_fit = std::min(10.0, std::floor(mh * page.height_mm / (1.5 * page.char_mm)));
+    double step = 10 * decade;
+    for (const double m : {0.1, 0.2, 0.5, 1.0, 2.0, 5.0})
+        if (span / (m * decade) <= std::max(1.0, steps_fit) + 1e-9) {
+            step = m * decade;
+            break;
+        }
+    const int decimals = std::max(0, -static_cast<int>(std::floor(std::log10(step) + 1e-9)));
+    double widest_value = 0;
+    for (double v = std::ceil(p.scale.min / step) * step; v <= p.scale.max + 1e-9 * span; v += step)
+        widest_value = std::max(widest_value, text_width(fmt::format("{:.{}f}", v, decimals), page.char_mm));
     pls.col0(kInk);
-    pls.box("bc", 0, 0, "bcmstv", 0, 0);
-    pls.mtex("r", 4.2, 0.5, 0.5, p.scale.label.c_str());
+    pls.box("bc", 0, 0, "bc", 0, 0);
+    pls.box("", 0, 0, "cimtv", step, 0);
+    pls.mtex("r", 1.4 + widest_value / page.char_mm + 0.6, 0.5, 0.5, p.scale.label.c_str());
 }
 
 void draw(Canvas& canvas, const Box& cell, const BarChart& p) {
@@ -370,7 +435,7 @@ void draw(Canvas& canvas, const Box& cell, const BarChart& p) {
         else
             pls.mtex("b", 1.3, at, 0.5, p.categories[i].c_str());
     }
-    title_and_labels(pls, p.title, p.x_label, bottom - 1.2, p.y_label, 5.0);
+    title_and_labels(canvas, cell.x0, cell.x1, p.title, p.x_label, bottom - 1.2, p.y_label, 5.0);
 }
 
 }  // namespace
@@ -387,7 +452,7 @@ std::string render(const Figure& figure, Format format) {
         pls.sfnam(file.c_str());
         pls.spage(0, 0, figure.width, figure.height, 0, 0);
         pls.scolbg(255, 255, 255);
-        pls.scmap0n(kCell + 1);
+        pls.scmap0n(kCurveInk + 1);
         pls.scol0(kInk, 0, 0, 0);
         pls.scol0(kGrid, 220, 220, 220);
         for (int k = 0; k < kCurveColourCount; ++k)
@@ -401,22 +466,27 @@ std::string render(const Figure& figure, Format format) {
         pls.gspa(xmin, xmax, ymin, ymax);
         Canvas canvas{pls, {xmax - xmin, ymax - ymin, ht}, text, format, {}, {}};
         const Page& page = canvas.page;
-        double top = 1.0;
-        if (!figure.title.empty()) {  // 1.3 times the panels' text, whatever their size
+        if (!figure.title.empty()) {  // 1.3 times the panels' text, whatever their size, or less to fit the page
             pls.vpor(0, 1, 0, 1);
             pls.col0(kInk);
-            pls.schr(0, 1.3 * text);
+            pls.schr(0, fitted(canvas, figure.title, 1.3, page.width_mm - 2 * page.char_mm) * text);
             pls.mtex("t", -1.6, 0.5, 0.5, figure.title.c_str());
             pls.schr(0, text);
-            top -= 2.6 * page.cy() * 1.3;
         }
-        const int columns = std::min<int>(figure.columns, static_cast<int>(figure.panels.size()));
-        const int rows = (static_cast<int>(figure.panels.size()) + columns - 1) / columns;
+        const FigureLayout layout = figure_layout(figure, page.width_mm, page.height_mm, page.char_mm);
         for (std::size_t i = 0; i < figure.panels.size(); ++i) {
-            const int r = static_cast<int>(i) / columns, c = static_cast<int>(i) % columns;
-            const Box cell{static_cast<double>(c) / columns, static_cast<double>(c + 1) / columns,
-                           top * (1.0 - static_cast<double>(r + 1) / rows), top * (1.0 - static_cast<double>(r) / rows)};
-            std::visit([&](const auto& p) { draw(canvas, cell, p); }, figure.panels[i]);
+            const Rect& cell = layout.cells[i];
+            const Box box{cell.x0 / page.width_mm, cell.x1 / page.width_mm, cell.y0 / page.height_mm, cell.y1 / page.height_mm};
+            std::visit(
+                [&](const auto& p) {
+                    if constexpr (std::is_same_v<std::decay_t<decltype(p)>, LinePlot>) draw(canvas, cell, p, !layout.shared_legend);
+                    else draw(canvas, box, p);
+                },
+                figure.panels[i]);
+        }
+        if (layout.shared_legend) {
+            const SharedLegend& l = layout.legend;
+            draw_legend(canvas, l.box, std::get<LinePlot>(figure.panels.front()), l.columns, l.row, l.column);
         }
         rasters = std::move(canvas.rasters);
         dashed = std::move(canvas.dashes);

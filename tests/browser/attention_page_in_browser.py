@@ -6,8 +6,13 @@ browser: a tiny run writes DIR/attention.html; Chromium opens it at a layer,
 head and token chosen in the URL's fragment (the page reads it as it reads its
 own selectors), and the weights the page's script writes into the DOM are the
 model's, the numbers the program wrote into the page's data, each to three
-decimals as printed. A screenshot of the page is not blank.
+decimals as printed. Then Chromium, driven through its DevTools protocol, moves
+and clicks a real mouse over the page's own controls (a query token, a head's
+swatch, a thumbnail of another layer): after each, the lines the head view
+draws are the chosen token's, layer's and heads', each as opaque as the model's
+weight and joining the right tokens. A screenshot of the page is not blank.
 """
+import base64
 import html.parser
 import json
 import math
@@ -17,6 +22,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import time
 import zlib
 
 
@@ -115,6 +121,170 @@ def check_readout(dom, kind, k, layer, heads, token, label):
     return len(r.cells)
 
 
+
+class Browser:
+    """Headless Chromium driven through its DevTools protocol over a pipe (--remote-debugging-pipe:
+    the browser reads JSON commands, each ended by a NUL, from its fd 3 and answers on its fd 4)."""
+
+    def __init__(self, binary, profile):
+        to_browser, self._commands = os.pipe()
+        self._answers, from_browser = os.pipe()
+
+        def as_fds_3_and_4():  # through copies: a pipe's end may already be fd 3 or 4, and close on exec
+            ends = os.dup(to_browser), os.dup(from_browser)
+            os.dup2(ends[0], 3)
+            os.dup2(ends[1], 4)
+
+        self.proc = subprocess.Popen([binary, "--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                                      "--remote-debugging-pipe", f"--user-data-dir={profile}", "about:blank"],
+                                     preexec_fn=as_fds_3_and_4, close_fds=False,
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.close(to_browser)
+        os.close(from_browser)
+        self._next, self._buffer, self.session = 0, b"", None
+
+    def send(self, method, **params):
+        self._next += 1
+        message = {"id": self._next, "method": method, "params": params}
+        if self.session:
+            message["sessionId"] = self.session
+        os.write(self._commands, json.dumps(message).encode() + b"\0")
+        while True:  # events arrive between the answers; only the answer is wanted
+            while b"\0" not in self._buffer:
+                chunk = os.read(self._answers, 1 << 20)
+                if not chunk:
+                    fail(f"Chromium closed its DevTools pipe while answering {method}")
+                self._buffer += chunk
+            text, self._buffer = self._buffer.split(b"\0", 1)
+            answer = json.loads(text)
+            if answer.get("id") == self._next:
+                if "error" in answer:
+                    fail(f"Chromium refused {method}: {answer['error']}")
+                return answer["result"]
+
+    def open(self, url, width, height):
+        target = self.send("Target.createTarget", url=url)["targetId"]
+        self.session = self.send("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
+        self.send("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=1, mobile=False)
+        for _ in range(200):
+            if self.value("location.protocol + document.readyState") == "file:complete":
+                return
+            time.sleep(0.05)
+        fail(f"{url} did not load in 10 s")
+
+    def value(self, expression):
+        answer = self.send("Runtime.evaluate", expression=expression, returnByValue=True)
+        if "exceptionDetails" in answer:
+            fail(f"the page could not evaluate {expression}: {answer['exceptionDetails']}")
+        return answer["result"].get("value")
+
+    def centre(self, selector):
+        """The middle of the element, in the page's pixels, where a person would point."""
+        box = self.value(f"(() => {{ const r = document.querySelector({json.dumps(selector)}).getBoundingClientRect();"
+                         f" return [r.x + r.width / 2, r.y + r.height / 2]; }})()")
+        if box is None:
+            fail(f"the page has no {selector}")
+        return box
+
+    def point(self, selector):
+        x, y = self.centre(selector)
+        self.send("Input.dispatchMouseEvent", type="mouseMoved", x=x, y=y)
+
+    def click(self, selector):
+        x, y = self.centre(selector)
+        self.send("Input.dispatchMouseEvent", type="mouseMoved", x=x, y=y)
+        self.send("Input.dispatchMouseEvent", type="mousePressed", x=x, y=y, button="left", clickCount=1)
+        self.send("Input.dispatchMouseEvent", type="mouseReleased", x=x, y=y, button="left", clickCount=1)
+
+    def screenshot(self, path):
+        open(path, "wb").write(base64.b64decode(self.send("Page.captureScreenshot", format="png")["data"]))
+
+    def close(self):
+        try:
+            if self.proc.poll() is None:
+                self.send("Browser.close")
+            self.proc.wait(timeout=30)
+        except (OSError, subprocess.TimeoutExpired):
+            self.proc.kill()
+
+
+# What the head view draws, read from the rendered DOM: each line's head, query and key, its opacity,
+# width, colour and ends, and the rows of the query and key tokens it joins.
+HEAD_VIEW = """JSON.stringify({
+  lines: [...document.querySelectorAll('#headview #lines line')].map(l => ({
+    head: +l.dataset.head, query: +l.dataset.query, key: +l.dataset.key, stroke: l.getAttribute('stroke'),
+    opacity: l.getAttribute('stroke-opacity'), width: +l.getAttribute('stroke-width'),
+    y1: +l.getAttribute('y1'), y2: +l.getAttribute('y2')})),
+  queries: [...document.querySelectorAll('#headview text.query')].map(t => +t.getAttribute('y')),
+  keys: [...document.querySelectorAll('#headview text.key')].map(t => +t.getAttribute('y')),
+  swatches: [...document.querySelectorAll('#swatches span')].map(s => getComputedStyle(s).backgroundColor)})"""
+
+
+def rgb(colour):
+    """'#1f77b4' or 'rgb(31, 119, 180)' as (31, 119, 180)."""
+    if colour.startswith("#"):
+        return tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return tuple(int(v) for v in re.findall(r"[0-9]+", colour)[:3])
+
+
+def check_lines(browser, kind, layer, heads, queries, label):
+    """The head view draws a line for each shown head, query and key whose weight is visible (>= 0.005),
+    as opaque as the weight and 1 + 4 w wide, in its head's colour, from the query's row to the key's."""
+    view = json.loads(browser.value(HEAD_VIEW))
+    drawn = {(l["head"], l["query"], l["key"]): l for l in view["lines"]}
+    if len(drawn) != len(view["lines"]):
+        fail(f"{label}: a line is drawn twice")
+    want = {(h, q, s) for q in queries for h in heads for s in range(len(kind["keys"]))
+            if weight(kind, layer, h, q, s) >= 0.005}
+    if set(drawn) != want:
+        fail(f"{label}: lines drawn for (head, query, key) {sorted(set(drawn) - want)[:5]} not shown, "
+             f"missing {sorted(want - set(drawn))[:5]}")
+    for (h, q, s), line in drawn.items():
+        w = weight(kind, layer, h, q, s)
+        if float(line["opacity"]) != w or abs(line["width"] - (1 + 4 * w)) > 1e-9:
+            fail(f"{label}: the line of head {h}, query {q}, key {s} has opacity {line['opacity']} and width "
+                 f"{line['width']}; the model's weight is {w}")
+        if abs(line["y1"] - view["queries"][q]) > 4 or abs(line["y2"] - view["keys"][s]) > 4:
+            fail(f"{label}: the line of head {h}, query {q}, key {s} runs from y {line['y1']} to {line['y2']}, "
+                 f"not from query row {view['queries'][q]} to key row {view['keys'][s]}")
+        if rgb(line["stroke"]) != rgb(view["swatches"][h]):
+            fail(f"{label}: head {h}'s line is {line['stroke']}, its swatch {view['swatches'][h]}")
+    return len(drawn)
+
+
+def explore(binary, profile, page, kind, k, shot):
+    """A student at the page: points at a token, picks a head by its swatch, clicks the token to keep it,
+    clicks another layer's thumbnail, then points at another token. Returns what each step showed."""
+    browser = Browser(binary, profile)
+    try:
+        browser.open(f"file://{page}#kind={k}&layer=0&head=all", 1000, 900)
+        heads, tq = list(range(kind["heads"])), len(kind["queries"])
+        steps = [f"no token: {check_lines(browser, kind, 0, heads, range(tq), 'no token pointed at')} lines"]
+        token, other = 3, tq - 1
+        browser.point(f"#headview text.query[data-query='{token}']")
+        steps.append(f"pointing at query {token}: {check_lines(browser, kind, 0, heads, [token], 'pointing')} lines")
+        head = 1
+        browser.click(f"#swatches span:nth-child({head + 1})")  # the pointer leaves the token: every query again
+        chosen = browser.value("document.getElementById('head').value")
+        if chosen != str(head):
+            fail(f"clicking head {head}'s swatch left the head selector at {chosen}")
+        steps.append(f"head {head}'s swatch: {check_lines(browser, kind, 0, [head], range(tq), 'one head')} lines")
+        browser.click(f"#headview text.query[data-query='{token}']")
+        steps.append(f"query {token} clicked: {check_lines(browser, kind, 0, [head], [token], 'kept')} lines")
+        layer = kind["layers"] - 1
+        browser.click(f"#grid canvas[data-layer='{layer}'][data-head='{head}']")
+        if browser.value("location.hash") != f"#kind={k}&layer={layer}&head={head}&token={token}":
+            fail(f"after clicking layer {layer}'s thumbnail the address is {browser.value('location.hash')}")
+        steps.append(f"layer {layer}'s thumbnail: {check_lines(browser, kind, layer, [head], [token], 'other layer')} lines")
+        browser.screenshot(shot)
+        browser.point(f"#headview text.query[data-query='{other}']")
+        steps.append(f"pointing at query {other}: "
+                     f"{check_lines(browser, kind, layer, [head], [other], 'pointing past the kept token')} lines")
+    finally:
+        browser.close()
+    return steps
+
+
 def png_pixels(path):
     """(width, height, RGBA rows) of an 8-bit RGB or RGBA, non-interlaced PNG (what Chromium writes)."""
     data = open(path, "rb").read()
@@ -195,8 +365,8 @@ def main():
         cells_all = check_readout(chromium(binary, profile, "--dump-dom", url_all), kind, k, layer,
                                   list(range(kind["heads"])), token, "all heads")
 
-        shot = os.path.join(tmp, "page.png")
-        chromium(binary, profile, f"--screenshot={shot}", "--window-size=1000,800", url)
+        shot = os.environ.get("ATTENTION_PAGE_SCREENSHOT") or os.path.join(tmp, "page.png")
+        steps = explore(binary, os.path.join(tmp, "profile-explore"), page, kind, k, shot)
         width, height, bpp, rows = png_pixels(shot)
         ink = coloured = 0
         for row in rows:
@@ -207,7 +377,8 @@ def main():
         if ink < 0.01 * width * height or coloured < 2000:
             fail(f"the screenshot is blank: {ink} of {width * height} pixels not white, {coloured} in a head's colour")
         print(f"ok: layer {layer}, head {head}, query {token} ({kind['queries'][token]!r}): {cells} weights shown as "
-              f"the model's, {cells_all} with all heads; the screenshot has {ink} inked pixels, {coloured} coloured")
+              f"the model's, {cells_all} with all heads; then with the mouse: {'; '.join(steps)}; "
+              f"the screenshot has {ink} inked pixels, {coloured} coloured")
 
 
 if __name__ == "__main__":

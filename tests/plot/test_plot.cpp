@@ -1,7 +1,9 @@
 // The drawing module: every figure carries its title, axis labels, tick values,
 // legend and colour-bar label as text (read back from the SVG), and data that
 // cannot be drawn is refused with one line naming the panel.
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include <catch2/catch.hpp>
@@ -9,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "lectern/plot/figure.h"
+#include "lectern/plot/figure_layout.h"
 #include "lectern/plot/line_layout.h"
 #include "lectern/plot/log_axis.h"
 #include "lectern/plot/raster.h"
@@ -121,11 +124,147 @@ TEST_CASE("a legend's box covers no point and no line, else it stands beside the
     CHECK_FALSE(plot::covers(u.legend_box, u.drawn));
 }
 
+namespace {
+
+// Nine curves, three arms by three seeds, falling from the top left and spreading over the
+// whole frame: a panel of a grid has no free place inside for their legend.
+plot::LinePlot nine_seeds(int panel) {
+    plot::LinePlot p{fmt::format("d_k = {}", 16 << (2 * panel)), "step", "training loss", {}, false, true};
+    for (const char* arm : {"scaled", "unscaled", "additive"})
+        for (int seed = 1; seed <= 3; ++seed) {
+            plot::Curve c{fmt::format("{}, seed {}", arm, seed), {}, {}};
+            const double floor = std::pow(10.0, -1.0 - seed - static_cast<double>(c.name.size() % 3));
+            for (int step = 0; step <= 400; step += 10)
+                c.x.push_back(step), c.y.push_back(floor + 3.0 * std::exp(-step * (0.01 + 0.004 * seed)));
+            p.curves.push_back(c);
+        }
+    return p;
+}
+
+}  // namespace
+
+TEST_CASE("a panel too small to hold its legend anywhere inside sets it outside the frame", "[plot]") {
+    const double char_mm = 3.0;
+    const plot::Rect cell{0, 100, 0, 60};
+    const plot::LineLayout l = plot::line_layout(nine_seeds(0), cell, char_mm);
+    REQUIRE(l.legend);
+    const plot::Rect& box = l.legend_box;
+    INFO("legend " << box.x0 << ".." << box.x1 << " x " << box.y0 << ".." << box.y1 << ", frame " << l.frame.x0 << ".."
+                   << l.frame.x1 << " x " << l.frame.y0 << ".." << l.frame.y1);
+    CHECK_FALSE(plot::covers(box, l.drawn));
+    const bool apart = box.x0 >= l.frame.x1 || box.x1 <= l.frame.x0 || box.y0 >= l.frame.y1 || box.y1 <= l.frame.y0;
+    CHECK(apart);
+    CHECK(box.x0 >= cell.x0);
+    CHECK(box.x1 <= cell.x1);
+    CHECK(box.y0 >= cell.y0);
+    CHECK(box.y1 <= cell.y1);
+}
+
+TEST_CASE("panels that share their series and have no room inside share one legend under them", "[plot]") {
+    const plot::Figure f{"Three widths", 3, 1200, 420, {nine_seeds(0), nine_seeds(1), nine_seeds(2)}};
+    const std::string svg = plot::render(f, plot::Format::svg);
+    for (const plot::Curve& c : nine_seeds(0).curves) {
+        const std::vector<std::string> texts = testing::svg_texts(svg);
+        CHECK(std::count(texts.begin(), texts.end(), c.name) == 1);
+    }
+    // the layout: the legend under every panel's frame, within the page, and no panel draws its own
+    // PLplot's page for 1200 x 420 pixels (72 to the inch), its characters 0.85 of 5.7 mm as render() sets them
+    const double width_mm = 1200 / 72.0 * 25.4, height_mm = 420 / 72.0 * 25.4, char_mm = 0.85 * 5.715;
+    const plot::FigureLayout layout = plot::figure_layout(f, width_mm, height_mm, char_mm);
+    REQUIRE(layout.shared_legend);
+    const plot::Rect& box = layout.legend.box;
+    CHECK(box.y0 >= 0);
+    CHECK(box.x0 >= 0);
+    CHECK(box.x1 <= width_mm);
+    for (std::size_t i = 0; i < f.panels.size(); ++i) {
+        const plot::LineLayout l = plot::line_layout(std::get<plot::LinePlot>(f.panels[i]), layout.cells[i], char_mm, false);
+        CHECK_FALSE(l.legend);
+        CHECK(box.y1 < l.frame.y0);
+    }
+    // nine names in three rows of three: an arm per row, its seeds across
+    CHECK(layout.legend.columns == 3);
+}
+
 TEST_CASE("a heat map shows its tokens and a colour bar from 0 to 1", "[plot]") {
     const std::string svg = plot::render({"", 1, 400, 300, {attention()}}, plot::Format::svg);
     for (const char* words : {"layer 0, head 1", "key token", "query token", "a", "␣", "↵", "x", "y", "z",
                               "attention weight", "0.0", "0.2", "1.0"})
         CHECK(svg_shows(svg, words));
+}
+
+TEST_CASE("a colour bar in a small panel labels values a line and a half apart, on a 1-2-5 step", "[plot]") {
+    // eight heat maps of -1 .. 1 in a page of 1600 x 750: each bar, about 9 lines tall, holds five
+    // values (a step of 0.5); a step of 0.2 would set eleven values on top of each other
+    plot::Figure f{"Grid", 4, 1600, 750, {}};
+    for (int k = 0; k < 8; ++k) {
+        plot::HeatMap m = attention();
+        m.scale = {-1, 1, "p(i,k)", plot::Palette::diverging};
+        f.panels.push_back(m);
+    }
+    const std::string svg = plot::render(f, plot::Format::svg);
+    for (const char* value : {"-1.0", "-0.5", "0.0", "0.5", "1.0"}) CHECK(svg_shows(svg, value));
+    for (const char* value : {"-0.8", "-0.6", "0.2", "0.4"}) CHECK_FALSE(svg_shows(svg, value));
+    // no tick crosses a bar's colours: every line of the page (drawn under y = 750 - y) stays out
+    // of each bar's inside, the narrow embedded pictures
+    std::vector<plot::Rect> bars;
+    for (std::size_t at = svg.find("<image x=\""); at != std::string::npos; at = svg.find("<image x=\"", at + 1)) {
+        double x = 0, y = 0, w = 0, h = 0;
+        REQUIRE(std::sscanf(svg.c_str() + at, "<image x=\"%lf\" y=\"%lf\" width=\"%lf\" height=\"%lf\"", &x, &y, &w, &h) == 4);
+        if (w < h / 4) bars.push_back({x + 0.5, x + w - 0.5, y + 0.5, y + h - 0.5});
+    }
+    REQUIRE(bars.size() == 8);
+    std::size_t crossing = 0;
+    for (std::size_t at = svg.find("points=\""); at != std::string::npos; at = svg.find("points=\"", at + 1)) {
+        std::vector<plot::Point> line;
+        const char* c = svg.c_str() + at + 8;
+        double x = 0, y = 0;
+        for (int n = 0; std::sscanf(c, "%lf,%lf%n", &x, &y, &n) == 2; c += n) line.push_back({x, 750 - y});
+        for (std::size_t i = 1; i < line.size(); ++i)
+            for (const plot::Rect& bar : bars)
+                crossing += plot::covers(bar, plot::Drawn{{{line[i - 1], line[i]}}, {}, 0});
+    }
+    CHECK(crossing == 0);
+}
+
+TEST_CASE("a title wider than its page or its panel shrinks to fit, the others keep their size", "[plot]") {
+    // each <text>'s words with its font size and where its middle stands (text-anchor="middle")
+    struct Placed {
+        std::string words;
+        double size, middle;
+    };
+    auto placed = [](const std::string& svg) {
+        std::vector<Placed> out;
+        const std::vector<std::string> words = testing::svg_texts(svg);
+        std::size_t at = 0;
+        for (const std::string& w : words) {
+            at = svg.find("<text", at);
+            double size = 0, a = 0, b = 0, c = 0, d = 0, e = 0;
+            std::sscanf(svg.c_str() + svg.find("font-size=\"", at), "font-size=\"%lf\"", &size);
+            std::sscanf(svg.c_str() + svg.find("matrix(", at), "matrix(%lf %lf %lf %lf %lf", &a, &b, &c, &d, &e);
+            out.push_back({w, size, e});
+            ++at;
+        }
+        return out;
+    };
+    auto find = [&](const std::vector<Placed>& all, const std::string& words) {
+        for (const Placed& p : all)
+            if (p.words == words) return p;
+        FAIL("no text \"" << words << "\"");
+        return Placed{};
+    };
+    const std::string wide = "Generation recomputed, with 000's cache of inputs and with the key/value cache "
+                             "(GPT, 4 layers, d_model 128, 4 heads)",
+                      short_title = "Loss";
+    plot::LinePlot left = falling_loss(), right = falling_loss();
+    left.title = short_title, right.title = "Validation perplexity (no smoothing), mean over every seed we ran";
+    const std::vector<Placed> texts = placed(plot::render({wide, 2, 800, 300, {left, right}}, plot::Format::svg));
+    const std::vector<Placed> fitting = placed(plot::render({"Run", 2, 800, 300, {left, left}}, plot::Format::svg));
+    const Placed figure_title = find(texts, wide), panel = find(texts, right.title), other = find(texts, short_title);
+    CHECK(figure_title.size < 0.8 * find(fitting, "Run").size);
+    CHECK(panel.size < 0.8 * other.size);
+    // the panel's title centred on its frame, in the right half of the page
+    CHECK(panel.middle > 400);
+    CHECK(other.size == Approx(find(texts, "training step").size));  // a title that fits keeps the axes' size
 }
 
 TEST_CASE("a bar chart names its bars", "[plot]") {
