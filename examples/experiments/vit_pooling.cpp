@@ -178,37 +178,32 @@ void run_vit_pooling(const Options& o) {
         cost_grows = cost_grows && estimate(arms[k].cpu_ms).mean < estimate(arms[2 + k].cpu_ms).mean &&
                      estimate(arms[2 + k].cpu_ms).mean < estimate(arms[4 + k].cpu_ms).mean;
     const double ratio = estimate(arms[4].cpu_ms).mean / estimate(arms[0].cpu_ms).mean;
-    std::vector<PoolingRun> runs;  // the means over the seeds, for the figure
-    for (std::size_t i = 0; i < arms.size(); ++i) {
-        PoolingRun r{i % 2 ? models::Pooling::mean : models::Pooling::cls, patches[i / 2]};
-        r.accuracy = estimate(arms[i].accuracy).mean, r.step_cpu_ms = estimate(arms[i].cpu_ms).mean;
-        runs.push_back(r);
-    }
-
-    auto accuracy_curve = [&](models::Pooling pooling, const char* name) {
+    // Each pooling's mean over the seeds at each patch size, one standard error each side (none
+    // for one seed); x is the patch size P or the number of patches N = (28 / P)^2.
+    auto curve = [&](std::size_t k, const char* name, bool against_patches,
+                     std::vector<double> Arm::*quantity, double scale) {
         plot::Curve c{name, {}, {}, true};
-        for (const PoolingRun& r : runs)
-            if (r.pooling == pooling) c.x.push_back(static_cast<double>(r.patch)), c.y.push_back(100 * r.accuracy);
+        for (std::size_t i = 0; i < patches.size(); ++i) {
+            const Estimate e = estimate(arms[2 * i + k].*quantity);
+            const std::int64_t n = (28 / patches[i]) * (28 / patches[i]);
+            c.x.push_back(static_cast<double>(against_patches ? n : patches[i]));
+            c.y.push_back(scale * e.mean);
+            c.error.push_back(std::isfinite(e.standard_error) ? scale * e.standard_error : 0);
+        }
         return c;
     };
-    auto time_curve = [&](models::Pooling pooling, const char* name) {
-        plot::Curve c{name, {}, {}, true};
-        for (const PoolingRun& r : runs)
-            if (r.pooling == pooling)
-                c.x.push_back(static_cast<double>((28 / r.patch) * (28 / r.patch))), c.y.push_back(r.step_cpu_ms);
-        return c;
-    };
-    plot::LinePlot accuracy{"Held-out accuracy against the patch size", "patch size P (pixels)",
-                            "held-out accuracy (%)",
-                            {accuracy_curve(models::Pooling::cls, "[CLASS] token"),
-                             accuracy_curve(models::Pooling::mean, "mean of the patches")}};
+    auto accuracy_curve = [&](std::size_t k, const char* name) { return curve(k, name, false, &Arm::accuracy, 100); };
+    auto time_curve = [&](std::size_t k, const char* name) { return curve(k, name, true, &Arm::cpu_ms, 1); };
+    plot::LinePlot accuracy{"Held-out accuracy against the patch size", "patch size P (pixels)", "held-out accuracy (%)",
+                            {accuracy_curve(0, "[CLASS] token"), accuracy_curve(1, "mean of the patches")}};
     plot::LinePlot cost{"Training step time against the number of patches", "patches N = (28 / P)^2",
                         "median CPU time of a step (ms, batch 128)",
-                        {time_curve(models::Pooling::cls, "[CLASS] token"),
-                         time_curve(models::Pooling::mean, "mean of the patches")},
-                        true, true};
+                        {time_curve(0, "[CLASS] token"), time_curve(1, "mean of the patches")}, true, true};
     draw(o, "experiments_vit_pooling",
-         plot::Figure{"vit-pooling: [CLASS] against the mean of the patches, on Fashion-MNIST", 2, 1100, 450,
+         plot::Figure{fmt::format("vit-pooling: [CLASS] against the mean of the patches, on Fashion-MNIST (mean +- "
+                                  "s.e. of {} seed{})",
+                                  seeds, seeds > 1 ? "s" : ""),
+                      2, 1100, 450,
                       {accuracy, cost}});
 
     verdict(o, pooling_ok && cost_grows,

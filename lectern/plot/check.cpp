@@ -65,6 +65,9 @@ void check_panel(const BarChart& p) {
     if (p.categories.size() != p.values.size())
         fail(p, fmt::format("{} categories for {} bars", p.categories.size(), p.values.size()));
     check_finite(p, p.values, "the bars");
+    if (!p.error.empty() && p.error.size() != p.values.size())
+        fail(p, fmt::format("{} error bars for {} bars", p.error.size(), p.values.size()));
+    check_finite(p, p.error, "the error bars");
 }
 
 }  // namespace

@@ -75,6 +75,7 @@ struct BarChart {
     std::string title, x_label, y_label;
     std::vector<std::string> categories;
     std::vector<double> values;
+    std::vector<double> error{};  // empty, or one per bar: a whisker from value - error to value + error
 };
 
 using Panel = std::variant<LinePlot, HeatMap, BarChart>;

@@ -413,8 +413,10 @@ void draw(Canvas& canvas, const Box& cell, const BarChart& p) {
     const bool upright = text_width_glyphs(p.categories, page.char_mm) > 0.9 * slot_mm;
     const double bottom = upright ? 0.62 * static_cast<double>(widest(p.categories)) + 2.8 : 4.4;
     pls.vpor(cell.x0 + left * page.cx(), cell.x1 - right * page.cx(), cell.y0 + bottom * page.cy(), cell.y1 - top * page.cy());
-    auto [lo_it, hi_it] = std::minmax_element(p.values.begin(), p.values.end());
-    double lo = std::min(0.0, *lo_it), hi = std::max(0.0, *hi_it);
+    auto error = [&](std::size_t i) { return p.error.empty() ? 0.0 : std::abs(p.error[i]); };
+    double lo = 0, hi = 0;  // the axis holds 0, every bar and every whisker
+    for (std::size_t i = 0; i < p.values.size(); ++i)
+        lo = std::min(lo, p.values[i] - error(i)), hi = std::max(hi, p.values[i] + error(i));
     if (hi - lo <= 0) hi = lo + 1;
     const double pad = 0.06 * (hi - lo);
     pls.wind(-0.5, static_cast<double>(p.values.size()) - 0.5, lo < 0 ? lo - pad : 0, hi + pad);
@@ -427,6 +429,16 @@ void draw(Canvas& canvas, const Box& cell, const BarChart& p) {
         pls.fill(4, xs, ys);
     }
     pls.col0(kInk);
+    pls.width(1.2);
+    for (std::size_t i = 0; i < p.values.size(); ++i) {  // the whiskers, in ink over the bars, capped a third as wide
+        const double e = error(i);
+        if (e == 0) continue;
+        const double x = static_cast<double>(i), v = p.values[i];
+        PLFLT bx[] = {x, x}, by[] = {v - e, v + e}, cx[] = {x - 0.12, x + 0.12}, lo_y[] = {v - e, v - e},
+              hi_y[] = {v + e, v + e};
+        pls.line(2, bx, by), pls.line(2, cx, lo_y), pls.line(2, cx, hi_y);
+    }
+    pls.width(1.0);
     pls.box("bc", 0, 0, "bcnstv", 0, 0);
     for (std::size_t i = 0; i < p.categories.size(); ++i) {
         const double at = (static_cast<double>(i) + 0.5) / static_cast<double>(p.values.size());

@@ -273,6 +273,15 @@ TEST_CASE("a bar chart names its bars", "[plot]") {
     for (const char* words : {"Routing", "expert", "tokens", "e0", "e1"}) CHECK(svg_shows(svg, words));
 }
 
+TEST_CASE("a bar chart's axis reaches the top of its error bars", "[plot]") {
+    // Bars of 3 and 9 alone end the axis near 9.5, ticks 0, 2, ..., 8; a whisker of 6 on the 9
+    // reaches 15, and the axis with it (ticks 0, 5, 10, 15).
+    plot::BarChart bars{"Accuracy", "arm", "%", {"a", "b"}, {3, 9}};
+    CHECK_FALSE(svg_shows(plot::render({"", 1, 400, 300, {bars}}, plot::Format::svg), "15"));
+    bars.error = {1, 6};
+    CHECK(svg_shows(plot::render({"", 1, 400, 300, {bars}}, plot::Format::svg), "15"));
+}
+
 TEST_CASE("a PNG is a whole PNG of the page's size", "[plot]") {
     const std::string png = plot::render({"", 1, 320, 200, {falling_loss()}}, plot::Format::png);
     REQUIRE(png.size() > 24);
@@ -314,6 +323,8 @@ TEST_CASE("data that cannot be drawn is refused in one line naming the panel", "
     m.rows = 0, m.values.clear();
     refuses(m, "a 0 x 3 matrix has nothing to plot");
     refuses(plot::BarChart{"Bars", "x", "y", {}, {}}, "cannot draw \"Bars\": no bars to plot");
+    refuses(plot::BarChart{"Bars", "x", "y", {"a", "b"}, {1, 2}, {0.1}}, "cannot draw \"Bars\": 1 error bars for 2 bars");
+    refuses(plot::BarChart{"Bars", "x", "y", {"a"}, {1}, {nan}}, "the error bars holds nan");
     CHECK_THROWS_WITH(plot::render({"Nothing", 1, 400, 300, {}}, plot::Format::png), "cannot draw \"Nothing\": no panels");
 }
 
