@@ -2,7 +2,7 @@
 // 001's model, trained as the copy task trains it): the King James Version
 // into the World English Bible (archaic to modern English), or into Spanish
 // (Reina-Valera 1909), read from Debian's SWORD modules, verse by verse.
-//   ./build/examples/translate                     KJV -> WEB, 4 epochs (46 minutes on 2 busy cores; docs/translation.md)
+//   ./build/examples/translate                     KJV -> WEB, 4 epochs (about 7 minutes on 2 idle cores; docs/translation.md)
 //   ./build/examples/translate --task kjv-sparv    KJV -> RV1909
 //   ./build/examples/translate --quick             a few hundred verses, seconds (the test suite's run)
 //   ./build/examples/translate --load m.ckpt --beam 4 --figures figs

@@ -7,8 +7,8 @@
 // are compared seed by seed (statistics.h). Scored on the validation books: BLEU of greedy
 // translations, and the perplexity of the references, exp(nll per token) without smoothing.
 //
-// The budget is far below a translation model's (translate's own run is 46 minutes): a 2-layer
-// model of width 64 on 4,000 verses for 6 epochs, 750 steps. Its BLEU is a few points, so the
+// The budget is far below a translation model's (translate's own run is about 7 minutes on 2
+// idle cores): a 2-layer model of width 64 on 4,000 verses for 6 epochs, 750 steps. Its BLEU is a few points, so the
 // experiment tests the claim on a model that has only begun to translate.
 #include <cmath>
 
