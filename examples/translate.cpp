@@ -232,9 +232,15 @@ std::string text_of(const std::vector<std::int64_t>& tokens, const Vocabulary& v
     return data::repair_utf8(v.bpe.decode(ids), [&](unsigned char) { return ++o.replaced_bytes, std::string("\xEF\xBF\xBD"); });
 }
 
+// What a stop signal does to a translation under way: `stop` ends it at the next verse (the
+// final evaluation, minutes under a wide beam); `finish` lets it end (an epoch's validation:
+// part of its step, so the step boundary right after it saves the run and stops).
+enum class OnSignal { stop, finish };
+
 // Translates every verse of a split: greedy (width 1, in batches of 64 with
 // the KV cache) or beam search of width `beam`, one verse at a time.
-Outputs translate(const models::Transformer& model, const Split& s, const Vocabulary& v, const Options& o, std::int64_t beam) {
+Outputs translate(const models::Transformer& model, const Split& s, const Vocabulary& v, const Options& o, std::int64_t beam,
+                  OnSignal on_signal) {
     Outputs out;
     out.texts.resize(s.examples.size());
     out.tokens.resize(s.examples.size());
@@ -247,7 +253,8 @@ Outputs translate(const models::Transformer& model, const Split& s, const Vocabu
     std::unique_ptr<run::ProgressBar> bar;
     if (beam > 1) bar = std::make_unique<run::ProgressBar>(static_cast<std::int64_t>(order.size()), "verse");
     for (std::size_t at = 0; at < order.size(); at += chunk) {
-        if (const int sig = run::stop_signal()) throw run::Interrupted(sig, run::stop_message(sig));
+        if (const int sig = run::stop_signal(); sig && on_signal == OnSignal::stop)
+            throw run::Interrupted(sig, run::stop_message(sig));
         std::vector<std::size_t> ids(order.begin() + static_cast<std::ptrdiff_t>(at),
                                      order.begin() + static_cast<std::ptrdiff_t>(std::min(order.size(), at + chunk)));
         data::Seq2SeqBatch b = data::seq2seq_batch(s.examples, ids, v.symbols());
@@ -321,7 +328,7 @@ void train(models::Transformer& model, const Corpus& c, const Options& o, const 
                            o.checkpoint, std::move(record));
     const std::vector<std::string> references = targets_of(c.validation);
     loop.evaluate = [&](std::int64_t epoch, std::int64_t step) {
-        Outputs val = translate(model, c.validation, c.vocab, o, 1);
+        Outputs val = translate(model, c.validation, c.vocab, o, 1, OnSignal::finish);
         run::say("epoch {} validation ({} verses, greedy): {}\n", epoch, c.validation.pairs.size(),
                  scores(val.texts, references));
         const std::size_t k = c.validation.pairs.size() / 2;  // one verse, to watch it change from epoch to epoch
@@ -362,7 +369,7 @@ void write_cross_attention(models::Transformer& model, const Corpus& c, const Op
     Split one;
     one.pairs = {c.test.pairs[pick]};
     one.examples = {c.test.examples[pick]};
-    Outputs out = translate(model, one, c.vocab, o, 1);
+    Outputs out = translate(model, one, c.vocab, o, 1, OnSignal::stop);
     data::Seq2SeqBatch b = data::seq2seq_batch(one.examples, {0}, c.vocab.symbols());
     const std::vector<std::int64_t>& y = out.tokens[0];
     Tensor tgt = zeros({1, static_cast<std::int64_t>(y.size())}, Dtype::int64);
@@ -396,7 +403,7 @@ void evaluate(models::Transformer& model, const Corpus& c, const Options& o) {
     const Task& task = task_named(o.task);
     Outputs test;
     run::timed(o.beam == 1 ? "test verses translated (greedy, KV cache)" : "test verses translated (beam search)",
-               [&] { test = translate(model, c.test, c.vocab, o, o.beam); });
+               [&] { test = translate(model, c.test, c.vocab, o, o.beam, OnSignal::stop); });
     const std::vector<std::string> refs = targets_of(c.test);
     for (std::int64_t i = 0; i < o.show && i < static_cast<std::int64_t>(test.texts.size()); ++i) {
         const auto k = static_cast<std::size_t>(i) * c.test.pairs.size() / static_cast<std::size_t>(std::max<std::int64_t>(o.show, 1));
