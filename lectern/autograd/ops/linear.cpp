@@ -96,11 +96,11 @@ void weight_gradients(const T* dy, const T* x, std::int64_t rows, std::int64_t o
     if (out >= rows && rows > 0) {
         parallel_for_aligned(out, rows * in / 8, detail::kGemmRowAlign, [&](std::int64_t j0, std::int64_t j1) {
             if (in > 0) detail::gemm_call(true, false, j1 - j0, in, rows, dy + j0, out, x, in, dw + j0 * in, in, T(0));
-            for (std::int64_t j = j0; db && j < j1; ++j) {
-                T s = 0;
-                for (std::int64_t r = 0; r < rows; ++r) s += dy[r * out + j];
-                db[j] = s;
-            }
+            // db[j] = sum over r of dy[r, j], summed in the order of r, a row of dy at a time.
+            if (!db) return;
+            std::fill(db + j0, db + j1, T(0));
+            for (std::int64_t r = 0; r < rows; ++r)
+                for (std::int64_t j = j0; j < j1; ++j) db[j] += dy[r * out + j];
         });
         return;
     }
