@@ -64,6 +64,18 @@ void accumulate_grad(TensorImpl* leaf, const Tensor& g, bool from_an_op) {
     }
 }
 
+// Runs n.add_to_grad when its one input is a leaf with a grad already (anomaly mode checks
+// the dense gradients, so it takes the formula's); returns whether it ran.
+bool added_to_leaf_grad(const Node& n, const Tensor& dy) {
+    if (!n.add_to_grad || anomaly_enabled() || n.inputs.size() != 1) return false;
+    const Tensor& in = n.inputs[0];
+    if (!in.defined() || !in.requires_grad() || in.impl()->grad_fn || !in.impl()->grad) return false;
+    Tensor grad(in.impl()->grad);
+    n.add_to_grad(dy, grad);
+    ++grad.impl()->storage->version;
+    return true;
+}
+
 // GraphError unless every tensor `n`'s formula may read is as it was when the
 // op ran: an in-place change since (under a NoGradGuard) would make it compute
 // the gradient of another function, silently.
@@ -174,6 +186,10 @@ void Tensor::backward(const Tensor& grad, bool retain_graph) const {
         if (t_observer) t_observer->see(*node, dy);
         for (const std::weak_ptr<TensorImpl>& kept : node->retained)
             if (std::shared_ptr<TensorImpl> impl = kept.lock()) accumulate_grad(impl.get(), dy, false);
+        if (added_to_leaf_grad(*node, dy)) {
+            if (!retain_graph) free_node(node.get());
+            continue;
+        }
         std::vector<Tensor> dx = node->backward(dy);
         if (dx.size() != node->inputs.size())
             throw GraphError(fmt::format("backward of '{}' returned {} gradients for its {} inputs (its backward "

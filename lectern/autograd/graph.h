@@ -20,6 +20,13 @@ namespace autograd {
 // input's shape, or an undefined Tensor where the input needs none.
 using BackwardFn = std::function<std::vector<Tensor>(const Tensor& dy)>;
 
+// For an op of one input whose gradient is zero but in a few rows (the embedding lookup):
+// adds that gradient into `grad`, the input's dense gradient so far, to the same values as
+// grad + backward(dy)[0], without building the dense tensor. backward() calls it in place of
+// the backward formula when the input is a leaf that already has a grad (a tied embedding,
+// after the output layer's dW).
+using AddToGradFn = std::function<void(const Tensor& dy, Tensor& grad)>;
+
 struct Node {
     Node(const char* name, std::vector<Tensor> inputs, BackwardFn backward);
     ~Node();
@@ -30,6 +37,7 @@ struct Node {
     Shape output_shape;  // for printing the graph (to_dot)
     std::vector<Tensor> inputs;
     BackwardFn backward;
+    AddToGradFn add_to_grad;  // optional (above)
     bool freed = false;  // set once a backward() without retain_graph has run through it
     // The output's handles that called retain_grad(): backward() adds the output's gradient
     // to their grad(). Weak, as a node never owns its output.

@@ -25,3 +25,25 @@ TEST_CASE("index_select rejects ids out of range", "[errors]") {
     CHECK_THROWS_AS(index_select(w, 0, tensor({-1}, Dtype::int64)), IndexError);
     CHECK_THROWS_AS(index_select(w, 0, tensor({0})), DtypeError);
 }
+
+// A tied embedding (GPT-2's W_emb, also its output layer): the output layer's dW reaches W's
+// grad first, and the lookup then adds its few rows into that grad in place instead of
+// building a dense [vocab, d] gradient. The result must be the dense sum's to the bit.
+TEST_CASE("a tied embedding's rows are added into the output layer's dW, to the bit of the dense sum", "[forward]") {
+    Generator g(11);
+    const Tensor values = randn({9, 5}, g), r = randn({6, 9}, g);
+    const Tensor ids = tensor({4, 1, 4, 7, 0, 4}, {6}, Dtype::int64);
+    Tensor tied = values.clone().requires_grad_();
+    sum(mul(linear(index_select(tied, 0, ids), tied), r)).backward();
+    // The same function with the two uses of W as two leaves, their gradients added after.
+    Tensor looked_up = values.clone().requires_grad_(), output = values.clone().requires_grad_();
+    sum(mul(linear(index_select(looked_up, 0, ids), output), r)).backward();
+    const Tensor dense_sum = add(output.grad(), looked_up.grad());
+    const float* got = tied.grad().data<float>();
+    const float* want = dense_sum.data<float>();
+    for (std::int64_t i = 0; i < dense_sum.numel(); ++i) REQUIRE(got[i] == want[i]);
+    // Row 4, picked three times, holds dW's row plus three rows of the lookup's gradient; row 2,
+    // never picked, holds dW's row alone.
+    CHECK(tied.grad().data<float>()[2 * 5] == output.grad().data<float>()[2 * 5]);
+    CHECK(tied.grad().data<float>()[4 * 5] != output.grad().data<float>()[4 * 5]);
+}

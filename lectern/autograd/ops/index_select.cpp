@@ -1,6 +1,9 @@
 #include "lectern/autograd/ops/index_select.h"
 
+#include <algorithm>
 #include <cstring>
+#include <numeric>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -57,6 +60,33 @@ Tensor index_select_backward(const Tensor& dy, const Shape& x_shape, int d, cons
     return dx;
 }
 
+// Adds index_select_backward(dy, ...) into `grad` without building it: each row the index
+// picks gets the sum of its rows of dy, from zero in the order of i as the scatter sums them,
+// added once, so the values are grad + dx's to the bit.
+void index_select_add_to_grad(const Tensor& dy, int d, const Tensor& index, Tensor& grad) {
+    const AroundDim g = around_dim(grad.shape(), d);
+    const std::int64_t count = index.numel();
+    const std::int64_t* idx = index.data<std::int64_t>();
+    std::vector<std::int64_t> order(static_cast<std::size_t>(count));
+    std::iota(order.begin(), order.end(), std::int64_t{0});
+    std::stable_sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) { return idx[a] < idx[b]; });
+    dispatch_floating(dy.dtype(), [&](auto zero) {
+        using T = decltype(zero);
+        std::vector<T> sum(static_cast<std::size_t>(g.inner));
+        for (std::int64_t o = 0; o < g.outer; ++o)
+            for (std::int64_t a = 0, b = 0; a < count; a = b) {
+                const std::int64_t row = idx[order[a]];
+                std::fill(sum.begin(), sum.end(), T(0));
+                for (b = a; b < count && idx[order[b]] == row; ++b) {
+                    const T* dy_row = dy.data<T>() + (o * count + order[b]) * g.inner;
+                    for (std::int64_t k = 0; k < g.inner; ++k) sum[k] += dy_row[k];
+                }
+                T* grad_row = grad.data<T>() + (o * g.n + row) * g.inner;
+                for (std::int64_t k = 0; k < g.inner; ++k) grad_row[k] += sum[k];
+            }
+    });
+}
+
 // Checks the arguments; returns dim in [0, x.dim()).
 int check_index_select(const Tensor& x, std::int64_t dim, const Tensor& index) {
     check_defined("index_select", x);
@@ -75,9 +105,12 @@ int check_index_select(const Tensor& x, std::int64_t dim, const Tensor& index) {
 Tensor index_select(const Tensor& x, std::int64_t dim, const Tensor& index) {
     int d = check_index_select(x, dim, index);
     Tensor y = index_select_forward(x, d, index);
-    return record("index_select", {x}, y, [x_shape = x.shape(), d, index](const Tensor& dy) {
+    y = record("index_select", {x}, y, [x_shape = x.shape(), d, index](const Tensor& dy) {
         return std::vector{index_select_backward(dy, x_shape, d, index)};
     });
+    if (const std::shared_ptr<Node>& node = y.impl()->grad_fn)
+        node->add_to_grad = [d, index](const Tensor& dy, Tensor& grad) { index_select_add_to_grad(dy, d, index, grad); };
+    return y;
 }
 
 }  // namespace autograd
