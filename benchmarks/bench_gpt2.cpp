@@ -82,7 +82,7 @@ double linear_layers_seconds(const models::GPTConfig& c, std::int64_t rows, int 
 int main(int argc, char** argv) {
     std::string size = "124M";
     std::int64_t tokens = 64, batch = 4, context = 64;
-    int threads = 2, train_steps = 3;
+    int threads = 2, train_steps = 5;
     bool no_train = false;
     CLI::App app{"GPT-2 generation and training speed against the machine's limits"};
     app.add_option("--size", size, "GPT-2 shape")->check(CLI::IsMember({"124M", "355M", "774M"}));
