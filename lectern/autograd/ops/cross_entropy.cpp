@@ -1,5 +1,6 @@
 #include "lectern/autograd/ops/cross_entropy.h"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -53,18 +54,22 @@ CrossEntropyForward cross_entropy_forward(const Tensor& logits, const Tensor& ta
 
 Tensor cross_entropy_backward(const Tensor& dloss, const Tensor& probs, const Tensor& target,
                               std::int64_t ignore_index, double eps, std::int64_t count) {
-    Tensor dz = zeros(probs.shape(), dloss.dtype());
-    if (count == 0) return dz;
+    if (count == 0) return zeros(probs.shape(), dloss.dtype());
+    // Every row is written once, here: a counted row by the formula, an ignored one with zeros.
+    Tensor dz = Tensor::empty(probs.shape(), dloss.dtype());
     const std::int64_t C = probs.size(-1), rows = target.numel();
     const std::int64_t* t = target.data<std::int64_t>();
     dispatch_floating(dloss.dtype(), [&](auto zero) {
         using T = decltype(zero);
         const T scale = dloss.data<T>()[0] / static_cast<T>(count);
         parallel_for(rows, 2 * C, [&](std::int64_t begin, std::int64_t end) {
-            for (std::int64_t r = begin; r < end; ++r)
-                if (t[r] != ignore_index)
-                    reference::cross_entropy_row_backward(probs.data<T>() + r * C, C, t[r], eps, scale,
-                                                          dz.data<T>() + r * C);
+            for (std::int64_t r = begin; r < end; ++r) {
+                T* dz_row = dz.data<T>() + r * C;
+                if (t[r] == ignore_index)
+                    std::fill(dz_row, dz_row + C, T(0));
+                else
+                    reference::cross_entropy_row_backward(probs.data<T>() + r * C, C, t[r], eps, scale, dz_row);
+            }
         });
     });
     return dz;
