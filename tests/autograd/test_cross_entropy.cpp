@@ -18,6 +18,16 @@ TEST_CASE("cross_entropy by hand, with an ignored row and with smoothing", "[for
     CHECK(cross_entropy(logits, tensor({-100, -100, -100}, Dtype::int64)).item() == 0);
 }
 
+TEST_CASE("cross_entropy backward by hand: (p - onehot) / count, zero on an ignored row", "[forward]") {
+    // The rows above: p0 = [0.5, 0.5] with t = 1, p1 = [0.75, 0.25] with t = 0, row 2 ignored;
+    // count = 2.
+    for (Dtype dtype : {Dtype::float32, Dtype::float64}) {
+        Tensor logits = tensor({0, 0, std::log(3.0), 0, 5, -5}, {3, 2}, dtype).requires_grad_();
+        cross_entropy(logits, tensor({1, 0, -100}, Dtype::int64)).backward();
+        require_values(logits.grad(), {0.25, -0.25, -0.125, 0.125, 0, 0});
+    }
+}
+
 TEST_CASE("cross_entropy rejects bad targets", "[errors]") {
     Tensor logits = zeros({2, 3});
     CHECK_THROWS_AS(cross_entropy(logits, tensor({0, 1})), DtypeError);
