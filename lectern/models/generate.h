@@ -15,7 +15,7 @@ struct SamplingOptions {
     bool use_cache = true;     // false: recompute the whole window every step (the reference)
     // Called with each new token as it is drawn (a program prints it at once);
     // false ends the sampling there, the tokens drawn so far kept. Unset: every token.
-    std::function<bool(std::int64_t token)> on_token;
+    std::function<bool(std::int64_t token)> on_token = nullptr;
 };
 
 // Auto-regressive sampling from a GPT (002 "The Big Picture and Takeaways": decoders
