@@ -137,14 +137,13 @@ TEST_CASE("encode_piece joins by rank as rescanning the piece does, on long piec
 }
 
 TEST_CASE("GPT-2's tokenizer reads the Hugging Face naming too: vocab.json and merges.txt", "[io]") {
-    auto dir = std::filesystem::temp_directory_path() / "lectern_test_hf_tokenizer";
-    std::filesystem::create_directories(dir);
+    const testing::TempDir temp("hf-tokenizer");
+    const std::filesystem::path& dir = temp.path;
     std::filesystem::copy_file(std::string(LECTERN_GPT2_TOKENIZER_DIR) + "/encoder.json", dir / "vocab.json",
                                std::filesystem::copy_options::overwrite_existing);
     std::filesystem::copy_file(std::string(LECTERN_GPT2_TOKENIZER_DIR) + "/vocab.bpe", dir / "merges.txt",
                                std::filesystem::copy_options::overwrite_existing);
     auto hf = BytePairEncoding::from_directory(dir);
-    std::filesystem::remove_all(dir);
     CHECK(hf.vocab_size() == 50257);
     CHECK(hf.merges().size() == 50000);
     CHECK(hf.encode("Hello world") == std::vector<std::int64_t>{15496, 995});
@@ -162,14 +161,13 @@ TEST_CASE("encode then decode gives back any bytes, invalid UTF-8 included", "[d
 }
 
 TEST_CASE("a malformed tokenizer file gets a one-line error naming the line", "[data][errors]") {
-    auto dir = std::filesystem::temp_directory_path() / "lectern_test_bad_tokenizer";
-    std::filesystem::create_directories(dir);
+    const testing::TempDir temp("bad-tokenizer");
+    const std::filesystem::path& dir = temp.path;
     std::ofstream(dir / "vocab.json") << R"({"a": 0})";
     std::ofstream(dir / "merges.txt") << "#version: 0.2\n";
     CHECK_THROWS_WITH(BytePairEncoding::from_directory(dir), Catch::Contains("byte 0x00 is not a token"));
     std::ofstream(dir / "vocab.json") << "{not json";
     CHECK_THROWS_WITH(BytePairEncoding::from_directory(dir), Catch::Contains("is not JSON"));
-    std::filesystem::remove_all(dir);
     CHECK_THROWS_WITH(gpt2().decode({50257}), Catch::Contains("id 50257 is outside the vocabulary [0, 50257)"));
 }
 
@@ -280,11 +278,10 @@ TEST_CASE("train_bpe's kept counts make the merges of recounting every pair at e
 TEST_CASE("a trained tokenizer saved in GPT-2's format reads back the same", "[io]") {
     std::string corpus = "the cat sat on the mat; the cat's hat. ";
     auto bpe = data::train_bpe(corpus + corpus, 300);
-    auto dir = std::filesystem::temp_directory_path() / "lectern_test_trained_tokenizer";
-    std::filesystem::create_directories(dir);
+    const testing::TempDir temp("trained-tokenizer");
+    const std::filesystem::path& dir = temp.path;
     bpe.save(dir / "vocab.json", dir / "merges.txt");
     auto back = BytePairEncoding::from_directory(dir);
-    std::filesystem::remove_all(dir);
     CHECK(back.merges() == bpe.merges());
     CHECK(back.encode(corpus) == bpe.encode(corpus));
     CHECK(back.decode(back.encode(corpus)) == corpus);

@@ -8,13 +8,16 @@
 #include <fstream>
 
 #include "lectern/nn/safetensors.h"
+#include "temp_files.h"
 
 using namespace autograd;
 
 namespace {
 
+// A file in this process's own folder, removed with it at exit.
 std::string scratch(const std::string& name) {
-    return (std::filesystem::temp_directory_path() / ("lectern_test_safetensors_" + name)).string();
+    static const testing::TempDir dir("safetensors");
+    return dir.file(name);
 }
 
 // A file of `header` (JSON) and `data` bytes, the length field as the format says.
@@ -25,11 +28,6 @@ std::string file_of(const std::string& name, const std::string& header, const st
     std::memcpy(bytes.data(), &n, 8);
     std::ofstream(scratch(name), std::ios::binary) << bytes << header << data;
     return scratch(name);
-}
-
-void remove_scratch_files() {
-    for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::temp_directory_path()))
-        if (entry.path().filename().string().rfind("lectern_test_safetensors_", 0) == 0) std::filesystem::remove(entry.path());
 }
 
 std::string message_of(const std::string& path) {
@@ -99,7 +97,6 @@ TEST_CASE("a malformed safetensors file gets one line naming the tensor", "[io][
     CHECK_THAT(message_of(file_of("offsets", R"({"w":{"dtype":"F32","shape":[2],"data_offsets":[0]}})", eight)),
                Catch::Contains("tensor 'w': data_offsets must be [begin, end]"));
     CHECK_THAT(message_of(scratch("missing_file")), Catch::Contains("cannot open"));
-    remove_scratch_files();
 }
 
 TEST_CASE("a safetensors header too large, too deep or naming a key twice is refused before it is parsed whole", "[io][errors]") {
@@ -123,5 +120,4 @@ TEST_CASE("a safetensors header too large, too deep or naming a key twice is ref
     // One key in several objects is no repetition.
     CHECK(message_of(file_of("two_tensors", R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},)"
                                             R"("b":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})", eight)) == "(no error)");
-    remove_scratch_files();
 }

@@ -9,6 +9,7 @@
 
 #include "lectern/models/generate.h"
 #include "lectern/models/gpt2.h"
+#include "temp_files.h"
 #include "reference_case.h"
 #include "temp_files.h"
 
@@ -18,8 +19,10 @@ namespace {
 
 const std::string kWeights = std::string(LECTERN_REFERENCE_DIR) + "/gpt2_tiny.safetensors";
 
+// A file in this process's own folder, removed with it at exit.
 std::string scratch(const std::string& name) {
-    return (std::filesystem::temp_directory_path() / ("lectern_test_gpt2_" + name + ".safetensors")).string();
+    static const testing::TempDir dir("gpt2-reference");
+    return dir.file(name + ".safetensors");
 }
 
 // The tiny model of the file, loaded in `dtype`. Its 4 heads of 16 dimensions
