@@ -43,28 +43,11 @@ Tensor index_select_forward(const Tensor& x, int d, const Tensor& index) {
     return y;
 }
 
-Tensor index_select_backward(const Tensor& dy, const Shape& x_shape, int d, const Tensor& index) {
-    const AroundDim g = around_dim(x_shape, d);
-    const std::int64_t count = index.numel();
-    Tensor dx = zeros(x_shape, dy.dtype());
-    const std::int64_t* idx = index.data<std::int64_t>();
-    dispatch_floating(dy.dtype(), [&](auto zero) {
-        using T = decltype(zero);
-        for (std::int64_t o = 0; o < g.outer; ++o)
-            for (std::int64_t i = 0; i < count; ++i) {
-                const T* dy_row = dy.data<T>() + (o * count + i) * g.inner;
-                T* dx_row = dx.data<T>() + (o * g.n + idx[i]) * g.inner;
-                for (std::int64_t k = 0; k < g.inner; ++k) dx_row[k] += dy_row[k];
-            }
-    });
-    return dx;
-}
-
-// Adds index_select_backward(dy, ...) into `grad` without building it: each row the index
-// picks gets the sum of its rows of dy, from zero in the order of i as the scatter sums them,
-// added once, so the values are grad + dx's to the bit.
-void index_select_add_to_grad(const Tensor& dy, int d, const Tensor& index, Tensor& grad) {
-    const AroundDim g = around_dim(grad.shape(), d);
+// The scatter-add into `into`: each row the index picks gets the sum of its rows of dy, from
+// zero in the order of i, added once. Into zeros it is the backward below; into a leaf's
+// existing grad (Node::add_to_grad) it gives grad + dx to the bit without building dx.
+void index_select_scatter_add(const Tensor& dy, int d, const Tensor& index, Tensor& into) {
+    const AroundDim g = around_dim(into.shape(), d);
     const std::int64_t count = index.numel();
     const std::int64_t* idx = index.data<std::int64_t>();
     std::vector<std::int64_t> order(static_cast<std::size_t>(count));
@@ -81,10 +64,16 @@ void index_select_add_to_grad(const Tensor& dy, int d, const Tensor& index, Tens
                     const T* dy_row = dy.data<T>() + (o * count + order[b]) * g.inner;
                     for (std::int64_t k = 0; k < g.inner; ++k) sum[k] += dy_row[k];
                 }
-                T* grad_row = grad.data<T>() + (o * g.n + row) * g.inner;
-                for (std::int64_t k = 0; k < g.inner; ++k) grad_row[k] += sum[k];
+                T* into_row = into.data<T>() + (o * g.n + row) * g.inner;
+                for (std::int64_t k = 0; k < g.inner; ++k) into_row[k] += sum[k];
             }
     });
+}
+
+Tensor index_select_backward(const Tensor& dy, const Shape& x_shape, int d, const Tensor& index) {
+    Tensor dx = zeros(x_shape, dy.dtype());
+    index_select_scatter_add(dy, d, index, dx);
+    return dx;
 }
 
 // Checks the arguments; returns dim in [0, x.dim()).
@@ -109,7 +98,7 @@ Tensor index_select(const Tensor& x, std::int64_t dim, const Tensor& index) {
         return std::vector{index_select_backward(dy, x_shape, d, index)};
     });
     if (const std::shared_ptr<Node>& node = y.impl()->grad_fn)
-        node->add_to_grad = [d, index](const Tensor& dy, Tensor& grad) { index_select_add_to_grad(dy, d, index, grad); };
+        node->add_to_grad = [d, index](const Tensor& dy, Tensor& grad) { index_select_scatter_add(dy, d, index, grad); };
     return y;
 }
 
