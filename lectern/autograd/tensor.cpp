@@ -11,6 +11,17 @@
 
 namespace autograd {
 
+namespace {
+
+// Calls fn(T{}) with T the C++ type of any dtype.
+template <class Fn>
+void dispatch_any(Dtype d, Fn&& fn) {
+    if (d == Dtype::int64) return fn(std::int64_t{});
+    dispatch_floating(d, fn);
+}
+
+}  // namespace
+
 Storage::Storage(std::size_t n) : data(allocate(n)), bytes(n) {}
 Storage::~Storage() { deallocate(data); }
 
@@ -98,7 +109,10 @@ void Tensor::set(const Shape& index, double value) {
 std::vector<double> Tensor::to_vector() const {
     check_defined("to_vector");
     std::vector<double> v(static_cast<std::size_t>(numel()));
-    for (std::int64_t i = 0; i < numel(); ++i) v[i] = detail::read_element(*this, i);
+    dispatch_any(dtype(), [&](auto zero) {
+        const auto* in = data<decltype(zero)>();
+        for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<double>(in[i]);
+    });
     return v;
 }
 
@@ -168,11 +182,22 @@ Tensor Tensor::clone() const {
     return out;
 }
 
+// Each element through double, as read_element and write_element take it: an int64 past 2^53
+// rounds to double first, a double past float's range becomes infinity.
 Tensor Tensor::to(Dtype target) const {
     check_defined("to");
     if (target == dtype()) return clone();
     Tensor out = empty(shape(), target);
-    for (std::int64_t i = 0; i < numel(); ++i) detail::write_element(out, i, detail::read_element(*this, i));
+    const std::int64_t n = numel();
+    dispatch_any(dtype(), [&](auto from) {
+        using From = decltype(from);
+        dispatch_any(target, [&](auto to) {
+            using To = decltype(to);
+            const From* in = data<From>();
+            To* o = out.data<To>();
+            for (std::int64_t i = 0; i < n; ++i) o[i] = static_cast<To>(static_cast<double>(in[i]));
+        });
+    });
     return out;
 }
 

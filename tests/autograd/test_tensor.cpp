@@ -1,5 +1,7 @@
 // The Tensor handle, factories, element access, the caching allocator and the
 // seeded generator.
+#include <cmath>
+
 #include "check.h"
 
 using namespace autograd;
@@ -31,6 +33,26 @@ TEST_CASE("a tensor is a handle: copies share data, clone and to() copy it", "[t
     Tensor d = a.to(Dtype::float64);
     CHECK(d.dtype() == Dtype::float64);
     CHECK(d.at({0}) == 5);
+}
+
+TEST_CASE("to() converts every element through double, between each pair of dtypes", "[tensor]") {
+    // 16777217 = 2^24 + 1 is exact in int64 and float64; float32 rounds it to 2^24. 0.1 as
+    // float32 is 0.100000001490116..., as float64 0.1; a float64 1e300 is float32 infinity.
+    const Tensor i = tensor({-3, 0, 16777217}, {3}, Dtype::int64);
+    CHECK(i.to(Dtype::float64).to_vector() == std::vector<double>{-3, 0, 16777217});
+    CHECK(i.to(Dtype::float32).to_vector() == std::vector<double>{-3, 0, 16777216});
+    const Tensor d = tensor({0.1, -2.75, 1e300}, {3}, Dtype::float64);
+    const std::vector<double> f = d.to(Dtype::float32).to_vector();
+    CHECK(f[0] == static_cast<double>(0.1f));
+    CHECK(f[1] == -2.75);
+    CHECK(std::isinf(f[2]));
+    CHECK(d.to(Dtype::float32).to(Dtype::float64).at({0}) == static_cast<double>(0.1f));
+    CHECK(tensor({-2.75, 3.5, 7}, {3}, Dtype::float64).to(Dtype::int64).to_vector() == std::vector<double>{-2, 3, 7});
+    CHECK(tensor({-2.75, 3.5}, {2}, Dtype::float32).to(Dtype::int64).to_vector() == std::vector<double>{-2, 3});
+    Tensor same = d.to(Dtype::float64);  // a copy, as clone()
+    same.set({0}, 9);
+    CHECK(d.at({0}) == 0.1);
+    CHECK(zeros({0, 3}).to(Dtype::int64).shape() == Shape{0, 3});
 }
 
 TEST_CASE("element access and factories reject bad input with typed errors", "[tensor][errors]") {
