@@ -100,6 +100,11 @@ std::string text_digest(const std::string& text, const std::vector<std::int64_t>
                        crc32_z(0L, reinterpret_cast<const Bytef*>(ids.data()), ids.size() * sizeof ids[0]));
 }
 
+// The config.json written beside the fine-tuned weights.
+std::string config_beside(const std::string& save) {
+    return (std::filesystem::path(save).parent_path() / "config.json").string();
+}
+
 // Continues the model on the text's tokens: random windows of --context,
 // AdamW with a warmup then a cosine to a tenth (char_lm's schedule), from step
 // 0 or from the state --resume names (run::TrainingLoop: it saves the resume
@@ -153,7 +158,7 @@ void fine_tune(models::GPT& model, const data::BytePairEncoding& bpe, const Opti
     run::say("weights written to {} (Hugging Face's GPT-2 layout)\n", o.save);
     // Its config.json beside it, so that a model whose heads are not 64 wide reads
     // back as itself; an input of this run there is its own configuration already.
-    const std::string config = (std::filesystem::path(o.save).parent_path() / "config.json").string();
+    const std::string config = config_beside(o.save);
     if (!run::is_input(config)) {
         models::save_gpt2_config(model.config, config);
         run::say("its configuration written to {}\n", config);
@@ -372,6 +377,7 @@ void check_flags(CLI::App& app, Options& o, std::vector<std::string>& adopted, P
     run::register_input(o.fine_tune);
     run::check_output_file("--save", o.save);
     run::check_output_file("--save", o.checkpoint.save);
+    if (!o.save.empty() && !run::is_input(config_beside(o.save))) run::check_output_file("--save", config_beside(o.save));
     run::check_output_folder("--figures", o.figures);
     if (const auto c = planned_config(o))
         run::require_memory("--batch", memory_estimate(o, *c), !o.fine_tune.empty());

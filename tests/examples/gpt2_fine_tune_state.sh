@@ -54,3 +54,11 @@ echo "ok: resumed with --threads 1, the run wrote its safetensors and removed it
 "$gpt2" --weights "$dir/tuned.safetensors" --tokens 1 >"$dir/out" 2>"$dir/err" || fail "the fine-tuned weights do not load"
 grep -q "configuration from $dir/config.json" "$dir/out" || fail "no config.json beside the fine-tuned weights"
 echo "ok: the fine-tuned weights load with the config.json written beside them"
+
+# The config.json written beside --save is checked with the flags, before any step: a folder there
+# is refused in one line, and nothing is trained or written.
+mkdir -p "$dir/x/config.json"
+expect 2 "--save: $dir/x/config.json is a folder, not a file" --weights "$weights" --fine-tune "$dir/text.txt" \
+  --steps 2 --batch 1 --context 8 --tokens 1 --save "$dir/x/out.safetensors"
+[ -e "$dir/x/out.safetensors" ] && fail "weights were written beside a config.json that cannot be"
+echo "ok: a config.json beside --save that cannot be written is refused before any work"
