@@ -106,6 +106,13 @@ void TrainingLoop::run(const std::function<StepLoss(std::int64_t)>& step_loss) {
         say("resumed {} at step {} of {}\n", checkpoint_.resume, step_, plan_.steps);
     }
     StepBoundary boundary(checkpoint_, plan_.steps, comm_, plan_.save_at_end);
+    auto save = [&](const std::string& path) {
+        nn::RunRecord r = record();
+        if (comm_.is_root()) nn::save_checkpoint(path, *saved_, &opt_, &r);
+    };
+    // A run resumed at its last step has no step left to run; its --save still gets the
+    // checkpoint a run that ended here would have written.
+    if (resumed() && step_ == plan_.steps) boundary.after(step_, save);
     std::unique_ptr<ProgressBar> bar;
     double running = 0;  // the loss the bar shows: a running mean since the bar began
     bool fresh = true;
@@ -142,10 +149,7 @@ void TrainingLoop::run(const std::function<StepLoss(std::int64_t)>& step_loss) {
         bar->update(plan_.epoch_lines ? i : step, s.items,
                     fmt::format("loss {:.4f}  lr {:.1e}{}", running, opt_.lr(), note.empty() ? "" : "  " + note));
         if (step == epoch_end && evaluate && comm_.is_root()) evaluate(epoch, step);
-        boundary.after(step, [&](const std::string& path) {
-            nn::RunRecord r = record();
-            if (comm_.is_root()) nn::save_checkpoint(path, *saved_, &opt_, &r);
-        });
+        boundary.after(step, save);
     }
     boundary.finish(*dp_);
     boundary.stop_if_asked();  // a signal that came during the last save

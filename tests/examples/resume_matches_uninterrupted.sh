@@ -4,7 +4,8 @@
 # checkpoint until it finishes, ends with a checkpoint identical byte for byte
 # to the one a run that never stopped writes: same parameters, Adam's state,
 # generators and curves. Then a SIGTERM stops a run at a step boundary with
-# status 143 and a checkpoint that names the step, and leaves no temporary file.
+# status 143 and a checkpoint that names the step, and leaves no temporary file. A finished run
+# resumed with --save writes its checkpoint there.
 # With --state-suffix, the file --save names is the program's result in a
 # format of its own (gpt2's safetensors) and the state it resumes from is that
 # name + SUFFIX: the results are compared, and --resume is given the state.
@@ -50,6 +51,14 @@ elif [ $finished -eq 0 ]; then
 fi
 cmp -s "$dir/whole.ckpt" "$dir/part.ckpt" || fail "after $kills kills and resumes the checkpoint differs from the uninterrupted run's"
 echo "ok: killed $kills times (kill -9), resumed, and the final checkpoint is identical byte for byte"
+
+# A finished run resumed with --save writes there the checkpoint it ended with: no step is
+# left to run, and the save at the end is still due.
+if [ -z "$suffix" ]; then
+  "$program" --resume "$dir/whole.ckpt" --save "$dir/again.ckpt" >/dev/null 2>"$dir/err" || { cat "$dir/err"; fail "resuming the finished run failed"; }
+  cmp -s "$dir/whole.ckpt" "$dir/again.ckpt" || fail "the finished run resumed with --save did not write its checkpoint there"
+  echo "ok: the finished run resumed with --save wrote the same checkpoint there"
+fi
 
 # SIGTERM: the run saves at the next step boundary, says so in one line, exits 143. It is sent
 # once training has begun (its progress bar printed): a signal while the data loads (translate's
