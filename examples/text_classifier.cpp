@@ -743,6 +743,10 @@ int work(const Options& o, const nn::RunRecord& flags, const nn::RunRecord& save
     std::vector<std::string> train_texts;
     for (const auto& t : split.train) train_texts.push_back(t.text);
     const data::WordVocabulary bow_vocab(train_texts, o.bow_min_count);
+    if (bow_vocab.size() == 0)
+        throw CLI::ValidationError("--bow-min-count", fmt::format("no word is held by {} of the {} training fortunes: the "
+                                                                  "bag of words would have no feature",
+                                                                  o.bow_min_count, train_texts.size()));
     auto bags = [&](const std::vector<data::LabelledText>& texts) {
         std::vector<std::vector<std::int64_t>> out;
         for (const auto& t : texts) out.push_back(bow_vocab.bag(t.text));
