@@ -40,6 +40,18 @@ std::string pid_in(int fd) {
     return pid.substr(0, pid.find_first_not_of("0123456789"));
 }
 
+// Whether `fd` holds what a run's lock file holds: nothing yet, or a pid and a line break. Any
+// other file of that name is someone's own, which a run never truncates or removes.
+bool holds_a_lock(int fd, const struct stat& st) {
+    if (!S_ISREG(st.st_mode) || st.st_size > 32) return false;
+    char text[33] = {};
+    const ssize_t n = pread(fd, text, sizeof text - 1, 0);
+    if (n < 0) return false;
+    const std::string s(text, static_cast<std::size_t>(n));
+    return s.empty() || (s.size() >= 2 && s.back() == '\n' &&
+                         s.find_first_not_of("0123456789") == s.size() - 1);
+}
+
 }  // namespace
 
 void lock_output(const std::string& flag, const std::string& path) {
@@ -65,6 +77,12 @@ void lock_output(const std::string& flag, const std::string& path) {
         struct stat held_stat {}, named {};
         if (fstat(fd, &held_stat) == 0 && stat(lock.c_str(), &named) == 0 && held_stat.st_ino == named.st_ino &&
             held_stat.st_dev == named.st_dev) {
+            if (!holds_a_lock(fd, held_stat)) {
+                close(fd);
+                throw CLI::ValidationError(flag, fmt::format("{} exists and is not a run's lock file (a pid); it is "
+                                                             "never replaced: move it, or save elsewhere",
+                                                             lock));
+            }
             const std::string pid = std::to_string(getpid()) + "\n";
             if (ftruncate(fd, 0) != 0 || pwrite(fd, pid.data(), pid.size(), 0) != static_cast<ssize_t>(pid.size()))
                 throw CLI::ValidationError(flag, fmt::format("cannot write the lock file {}: {}", lock, std::strerror(errno)));

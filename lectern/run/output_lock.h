@@ -5,7 +5,8 @@
 // a second run is refused in one line naming the file and the first run's pid.
 // The kernel releases a flock when its process ends however it ends (kill -9,
 // a crash), so a lock never outlives its run; a run that ends normally also
-// removes FILE.lock. Under mpirun rank 0 alone writes, and so alone locks.
+// removes FILE.lock. A FILE.lock that holds anything but a pid is someone's own file: the run is
+// refused and the file left as it is. Under mpirun rank 0 alone writes, and so alone locks.
 #include <string>
 
 namespace run {

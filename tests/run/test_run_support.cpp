@@ -220,3 +220,16 @@ TEST_CASE("a --save another run holds is refused naming its pid; released, it is
     CHECK(flock(again, LOCK_EX | LOCK_NB) != 0);  // held, by this process's first open
     close(again);
 }
+
+TEST_CASE("a FILE.lock that is not a run's pid is left as it is, and the run refused", "[run][io]") {
+    testing::TempDir dir("user-lock");
+    const std::string save = dir.file("m.ckpt"), lock = save + ".lock";
+    testing::write_all(lock, "precious lock");
+    CHECK_THROWS_WITH(run::lock_output("--save", save),
+                      "--save: " + lock + " exists and is not a run's lock file (a pid); it is never replaced: move it, "
+                                          "or save elsewhere");
+    CHECK(testing::read_all(lock) == "precious lock");
+    testing::write_all(lock, "4242\n");  // what a run killed with kill -9 leaves
+    REQUIRE_NOTHROW(run::lock_output("--save", save));
+    CHECK(testing::read_all(lock) == std::to_string(getpid()) + "\n");
+}
