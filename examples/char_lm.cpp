@@ -426,6 +426,10 @@ void check_flags(CLI::App& app, Options& o, nn::RunRecord& saved, std::vector<st
     run::register_input(o.text);
     saved = run::check_checkpoint_flags(app, o.checkpoint, "char_lm", kRecorded, adopted);
     run::check_model_flags(o.model);
+    run::check_positions_flag(o.positions, o.model);
+    if (o.positions == "concatenated" && !o.untie)
+        throw CLI::ValidationError("--positions", "concatenated makes the token embedding narrower than --d-model, so the "
+                                                  "output layer cannot be its transpose: add --untie");
     run::require_batch_per_rank("--batch", o.batch);
     if (o.experts > 0 && o.top_k_experts > o.experts)
         throw CLI::ValidationError("--top-k-experts", "must be at most --experts");

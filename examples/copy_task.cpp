@@ -280,6 +280,7 @@ run::MemoryEstimate memory_estimate(const Options& o, bool training) {
 void check_flags(CLI::App& app, Options& o, std::vector<std::string>& adopted) {
     run::check_checkpoint_flags(app, o.checkpoint, "copy_task", kRecorded, adopted);
     run::check_model_flags(o.model);
+    run::check_positions_flag(o.positions, o.model);
     if (o.share_embeddings && o.positions == "concatenated")
         throw CLI::ValidationError("--share-embeddings",
                                    "needs embeddings d_model wide, and --positions concatenated makes them narrower");

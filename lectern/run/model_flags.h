@@ -24,4 +24,8 @@ void add_model_flags(CLI::App& app, ModelFlags& m, const LayersFlag& layers = {}
 // CLI::ValidationError("--heads", ...) unless h divides D.
 void check_model_flags(const ModelFlags& m);
 
+// CLI::ValidationError("--positions", ...) when `positions` is "concatenated" and --d-model leaves
+// its code no width (nn::default_concat_width: a quarter of D, even, so D of 8 or more).
+void check_positions_flag(const std::string& positions, const ModelFlags& m);
+
 }  // namespace run
