@@ -236,7 +236,7 @@ void add_flags(CLI::App& app, Options& o, int argc, char** argv) {
     app.add_option("--seed", o.seed, "seed of initialisation and shuffling")->check(run::seed_value());
     run::add_common_flags(app, o.common);
     app.add_option("--train-limit", o.train_limit, "train on the first N images only (0: all)")->check(CLI::Range(0, 60000));
-    app.add_option("--data", o.data_dir, "folder of the gzipped IDX files");
+    app.add_option("--data", o.data_dir, "folder of the gzipped IDX files")->check(run::path_value());
     run::add_checkpoint_flags(app, o.checkpoint, "the model, AdamW's state, the generators, the data's position");
     app.add_option("--csv", o.csv, "write the curves (step,loss,lr,test: the test loss after each epoch) here")
         ->check(run::path_value());

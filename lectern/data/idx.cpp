@@ -168,7 +168,11 @@ ImageSet load_fashion_mnist(Split split, const std::string& dir) {
             throw DatasetError(fmt::format("Fashion-MNIST: {} not found; install it with `apt-get install "
                                            "dataset-fashion-mnist` (or pass the folder that holds it)",
                                            p));
-    return read_image_set(images, labels, std::size(kFashionMnistClasses));
+    ImageSet s = read_image_set(images, labels, std::size(kFashionMnistClasses));
+    if (s.images.size(2) != 28 || s.images.size(3) != 28)
+        throw DatasetError(fmt::format("Fashion-MNIST: {} holds images of {} x {} pixels; Fashion-MNIST's are 28 x 28",
+                                       images, s.images.size(2), s.images.size(3)));
+    return s;
 }
 
 }  // namespace data

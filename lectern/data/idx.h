@@ -44,7 +44,8 @@ ImageSet read_image_set(const std::string& images_path, const std::string& label
 
 enum class Split { train, test };
 // Fashion-MNIST from `dir` (default: where Debian's dataset-fashion-mnist
-// installs it). A missing file names the path and the package to install.
+// installs it). A missing file names the path and the package to install; images
+// of another size than Fashion-MNIST's 28 x 28 are refused, naming the file.
 ImageSet load_fashion_mnist(Split split, const std::string& dir = "/usr/share/datasets/fashion-mnist");
 
 extern const char* const kFashionMnistClasses[10];

@@ -75,6 +75,16 @@ TEST_CASE("each kind of corrupt IDX file gets a clear error", "[io][errors]") {
                       Catch::Contains("apt-get install dataset-fashion-mnist"));
 }
 
+TEST_CASE("Fashion-MNIST's files are refused when their images are not 28 x 28", "[io][errors]") {
+    Files f;
+    f.gz("t10k-images-idx3-ubyte.gz", header(0x08, {1, 14, 14}) + std::string(14 * 14, 0));
+    f.gz("t10k-labels-idx1-ubyte.gz", header(0x08, {1}) + std::string{3});
+    CHECK_THROWS_WITH(data::load_fashion_mnist(data::Split::test, f.dir.string()),
+                      Catch::Contains("t10k-images-idx3-ubyte.gz holds images of 14 x 14 pixels; Fashion-MNIST's are 28 x 28"));
+    f.gz("t10k-images-idx3-ubyte.gz", header(0x08, {1, 28, 28}) + std::string(28 * 28, 0));
+    CHECK(data::load_fashion_mnist(data::Split::test, f.dir.string()).images.shape() == Shape{1, 1, 28, 28});
+}
+
 TEST_CASE("image batches are normalised and reshuffled by a seeded generator", "[data]") {
     Files f;
     data::ImageSet s = data::read_image_set(f.plain("im", images_bytes()), f.plain("lb", labels_bytes()), 10);
