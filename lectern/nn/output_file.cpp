@@ -113,7 +113,8 @@ void write_file_atomically(const std::string& path, std::string_view bytes) {
     struct stat st {};
     if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
         ::unlink(tmp.c_str());
-        throw OutputError(fmt::format("{} exists and is not a regular file; nothing written", path));
+        throw OutputError(
+            fmt::format("{} exists and is not a regular file; it is left as it is, and nothing is written in its place", path));
     }
     if (::rename(tmp.c_str(), path.c_str()) != 0) {
         err = errno;
