@@ -110,14 +110,16 @@ struct Corpus {
 };
 
 // Where the validation part begins: the first entry (or line) boundary after
-// (1 - val_fraction) of the text, so the last entries are held out whole.
+// (1 - val_fraction) of the text with text after it, so the last entries are held out
+// whole; (1 - val_fraction) itself when no such boundary follows (the line break that
+// ends a file holds nothing out).
 std::size_t validation_start(const Corpus& c, double val_fraction, bool fortunes) {
     const std::size_t n = c.ids.size();
     auto cut = static_cast<std::size_t>(static_cast<double>(n) * (1 - val_fraction));
     const std::string boundary = fortunes ? "\n%\n" : "\n";
     if (!c.tokens->can_encode(boundary)) return cut;
     std::vector<std::int64_t> b = c.tokens->encode(boundary);
-    for (std::size_t i = cut; i + b.size() <= n; ++i) {
+    for (std::size_t i = cut; i + b.size() < n; ++i) {
         std::size_t k = 0;
         while (k < b.size() && c.ids[i + k] == b[k]) ++k;
         if (k == b.size()) return i + b.size() - (fortunes ? 2 : 0);  // after "\n" (fortunes: before "%\n")
