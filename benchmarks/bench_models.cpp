@@ -290,10 +290,10 @@ int main(int argc, char** argv) {
                                      "of itself, and beside the N processes, Lectern and PyTorch")
         ->check(CLI::Range(0, 64))
         ->excludes("--threads-sweep");
-    app.add_option("--data", o.run.data_dir, "folder of Fashion-MNIST's gzipped IDX files");
+    app.add_option("--data", o.run.data_dir, "folder of Fashion-MNIST's gzipped IDX files")->check(CLI::ExistingDirectory);
     app.add_flag("--no-pytorch", o.no_pytorch, "do not run the PyTorch reference even if it is installed");
     app.add_option("--python", o.python, "the Python that has torch (default /usr/bin/python3, Debian's python3-torch)");
-    app.add_option("--pytorch-script", o.script, "the PyTorch reference script");
+    app.add_option("--pytorch-script", o.script, "the PyTorch reference script")->check(CLI::ExistingFile);
     app.add_flag("--json", o.json, "run one --workload in this process and print its figures as JSON lines (what the "
                                    "driver reads from each child)");
     if (int status = run::parse_flags(app, argc, argv, "bench_models", [&] {
