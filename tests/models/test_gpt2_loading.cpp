@@ -62,7 +62,11 @@ void write_f16(const std::string& path, const std::vector<std::pair<std::string,
     for (const auto& [name, shape] : tensors) {
         std::int64_t n = 1;
         std::string sizes;
-        for (std::int64_t s : shape) n *= s, sizes += (sizes.empty() ? "" : ",") + std::to_string(s);
+        for (std::int64_t s : shape) {
+            n *= s;
+            if (!sizes.empty()) sizes += ',';
+            sizes += std::to_string(s);
+        }
         header += fmt::format(R"({}"{}":{{"dtype":"F16","shape":[{}],"data_offsets":[{},{}]}})", header.size() > 1 ? "," : "",
                               name, sizes, data.size(), data.size() + 2 * n);
         data.append(static_cast<std::size_t>(2 * n), '\0');
