@@ -16,6 +16,7 @@
 #include <swmodule.h>
 #include <versekey.h>
 
+#include "lectern/autograd/printable.h"
 #include "lectern/data/idx.h"  // DatasetError
 
 namespace data {
@@ -143,6 +144,32 @@ std::string debian_package_of(const std::string& module) {
     return it == packages.end() ? "" : it->second;
 }
 
+namespace {
+
+// What the .conf of each module Debian installs says of its layout: the versification its
+// verses are stored in and the encoding of their text. A .conf that says otherwise reads
+// the verses under other references, or as other letters, without an error.
+struct Layout {
+    const char* versification;
+    const char* encoding;
+};
+const std::map<std::string, Layout> kDebianLayouts{
+    {"engKJV2006eb", {"KJV", "UTF-8"}}, {"engWEB2015eb", {"NRSVA", "UTF-8"}}, {"spaRV1909eb", {"KJV", "UTF-8"}}};
+
+void check_layout(const std::string& module, sword::SWModule& m) {
+    const auto it = kDebianLayouts.find(module);
+    if (it == kDebianLayouts.end()) return;
+    for (const auto& [key, expected] : {std::pair{"Versification", it->second.versification},
+                                        std::pair{"Encoding", it->second.encoding}}) {
+        const char* said = m.getConfigEntry(key);
+        if (said == nullptr || std::string(said) != expected)
+            throw damaged(module, fmt::format("its .conf says {}={}, the module is stored in {}", key,
+                                              said == nullptr ? "" : autograd::printable(said, 40), expected));
+    }
+}
+
+}  // namespace
+
 bool sword_module_installed(const std::string& module) {
     return plain_text_manager()->getModule(module.c_str()) != nullptr;
 }
@@ -156,6 +183,7 @@ std::vector<Verse> read_sword_module(const std::string& module) {
                                ? fmt::format("the SWORD module {} is not installed", module)
                                : fmt::format("the SWORD module {} is not installed: apt-get install {}", module, package));
     }
+    check_layout(module, *m);
     // The module's own versification; verse 0 of a book or chapter (its
     // introduction, mostly empty) is left out.
     std::unique_ptr<sword::SWKey> key(m->createKey());
