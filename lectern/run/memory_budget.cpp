@@ -34,14 +34,14 @@ double available_memory_bytes() {
     return available;
 }
 
-void require_memory(const std::string& flag, const MemoryEstimate& e, bool training) {
+void require_memory(const std::string& flag, const MemoryEstimate& e, bool training, const std::string& advice) {
     const double available = available_memory_bytes(), needed = e.bytes(training);
     if (available <= 0 || needed <= available) return;
     throw CLI::ValidationError(
         flag, fmt::format("this run needs about {:.3g} GB ({:.3g} GB of weights{}, {:.3g} GB of activations), and this "
-                          "machine has {:.3g} GB available: choose a smaller model, --batch or length",
+                          "machine has {:.3g} GB available: {}",
                           needed / 1e9, 4 * e.parameters / 1e9, training ? " with their gradients and Adam's moments" : "",
-                          4 * e.activations / 1e9, available / 1e9));
+                          4 * e.activations / 1e9, available / 1e9, advice));
 }
 
 }  // namespace run

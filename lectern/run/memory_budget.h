@@ -23,8 +23,9 @@ double transformer_activations(double layers, double B, double T, double D, doub
 // MemAvailable of /proc/meminfo, or the cgroup's limit if lower; 0 if unknown.
 double available_memory_bytes();
 
-// CLI::ValidationError(flag, "needs about ... GB ...") when the estimate exceeds
-// what is available (unknown: no check).
-void require_memory(const std::string& flag, const MemoryEstimate& estimate, bool training);
+// CLI::ValidationError(flag, "needs about ... GB ...: <advice>") when the estimate
+// exceeds what is available (unknown: no check); the advice names what to shrink.
+void require_memory(const std::string& flag, const MemoryEstimate& estimate, bool training,
+                    const std::string& advice = "choose a smaller model, --batch or length");
 
 }  // namespace run
