@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "lectern/run/memory_budget.h"
+
 namespace run::experiments {
 
 struct Options {
@@ -25,11 +27,22 @@ struct Options {
 inline int seeds_or(const Options& o, int own) { return o.seeds > 0 ? o.seeds : own; }
 inline std::int64_t layers_or(const Options& o, std::int64_t own) { return o.layers > 0 ? o.layers : own; }
 
+// What the largest run of an experiment holds at once: one arm's model, trained (its gradient
+// and Adam's moments beside every weight) or only run forward.
+struct Footprint {
+    run::MemoryEstimate estimate;
+    bool training = true;
+};
+
 struct Experiment {
     std::string name;   // what the command line names it: "scale"
     std::string claim;  // the claim under test, with its note and section, in one line
     std::function<void(const Options&)> run;
     std::vector<std::string> knobs = {};  // the flags beyond --seed and --quick it takes: "--seeds", "--d-k", "--layers"
+    // Its largest run under these options, checked against the machine before any work. Every
+    // experiment whose knobs size its models (--d-k, --layers) gives one; the others train at
+    // fixed sizes, those of the test suite's runs.
+    std::function<Footprint(const Options&)> footprint = {};
 };
 
 }  // namespace run::experiments

@@ -43,6 +43,17 @@ void check_knobs(const CLI::App& app, const Experiment& e) {
     }
 }
 
+// An experiment whose largest run would not fit in memory is refused, naming the knobs that size it.
+void check_memory(const Experiment& e, const run::experiments::Options& o) {
+    if (!e.footprint) return;
+    std::string flags, choices;
+    for (const std::string& k : e.knobs)
+        if (k != "--seeds") flags += (flags.empty() ? "" : ", ") + k, choices += (choices.empty() ? "" : " or ") + k;
+    const run::experiments::Footprint f = e.footprint(o);
+    run::require_memory(flags.empty() ? "name" : flags, f.estimate, f.training,
+                        fmt::format("choose a smaller {}", choices.empty() ? "experiment" : choices));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -73,7 +84,7 @@ int main(int argc, char** argv) {
                                                    throw CLI::ValidationError("name", "name an experiment, or --list");
                                                run::check_output_folder("--figures", o.figures);
                                                for (const Experiment& e : all)
-                                                   if (e.name == name) check_knobs(app, e);
+                                                   if (e.name == name) check_knobs(app, e), check_memory(e, o);
                                            });
         status >= 0)
         return status;

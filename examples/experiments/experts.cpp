@@ -188,9 +188,28 @@ plot::Figure figure(const std::vector<Trained>& runs) {
                         900, panels, 0.75};
 }
 
-void run_experts(const Options& o) {
+Budget budget(const Options& o) {
     Budget b = o.quick ? Budget{32, 32, 2, 2, 32, 8, 12, 6, 16} : Budget{64, 64, 2, 4, 128, 16, 120, 30, 32};
     b.layers = layers_or(o, b.layers);
+    return b;
+}
+
+// The largest arm, as examples/char_lm.cpp estimates a GPT: E experts of d_ff hold as many
+// weights as the dense E d_ff model, whose hidden [B, T, E d_ff] is the widest; the alphabet
+// is at most 256 bytes.
+Footprint footprint(const Options& o) {
+    const Budget b = budget(o);
+    const double T = static_cast<double>(b.context), D = static_cast<double>(b.d_model),
+               F = static_cast<double>(kExperts * b.d_ff), N = static_cast<double>(b.layers),
+               H = static_cast<double>(b.heads), B = static_cast<double>(b.batch), V = 256;
+    run::MemoryEstimate e;
+    e.parameters = (V + T) * D + N * (4 * D * D + 2 * D * F);
+    e.activations = run::transformer_activations(N, B, T, D, F, H, T) + 3 * B * T * V;
+    return {e};
+}
+
+void run_experts(const Options& o) {
+    const Budget b = budget(o);
     const int seeds = seeds_or(o, o.quick ? 1 : 3);
     say("reading the fortunes ({}) ...\n", kFortunesDir);
     const Corpus c = load_fortunes();
@@ -264,7 +283,8 @@ Experiment experts_experiment() {
             "a mixture of experts scales up the parameters while each token uses only a subset chosen by the gate, "
             "so its cost per token stays that of the subset (004 §15.5.7)",
             run_experts,
-            {"--layers"}};
+            {"--layers"},
+            footprint};
 }
 
 }  // namespace run::experiments

@@ -40,15 +40,31 @@ LabelledBatch ordered_pairs(std::int64_t n, std::int64_t batch, Generator& gen) 
     return {tensor(x, {batch, n}, Dtype::int64), tensor(y, {batch, n}, Dtype::int64)};
 }
 
-void run(const Options& o) {
-    const std::vector<std::int64_t> head_counts = {1, 2, 4, 8};
-    const int seeds = seeds_or(o, 3);
+const std::vector<std::int64_t> kHeadCounts = {1, 2, 4, 8};
+constexpr std::int64_t kLength = 16;  // n, of every sequence
+
+// What every head count's run shares.
+TaggerRun configure(const Options& o) {
     TaggerRun base;
     base.model.layer = models::SequenceLayer::self_attention, base.model.vocab = kSymbols * kSymbols;
     base.model.d_model = 32, base.model.d_ff = 64, base.model.n_layers = layers_or(o, 1);
-    const std::int64_t n = 16;
-    base.model.max_len = n;
+    base.model.max_len = kLength;
     base.steps = o.quick ? 20 : 800, base.eval = o.quick ? 16 : 256, base.lr = 3e-3;
+    return base;
+}
+
+// The most heads: attention weights [B, h, n, n] grow with h.
+Footprint footprint(const Options& o) {
+    TaggerRun r = configure(o);
+    r.model.heads = kHeadCounts.back();
+    return {tagger_memory(r, kLength)};
+}
+
+void run(const Options& o) {
+    const std::vector<std::int64_t>& head_counts = kHeadCounts;
+    const int seeds = seeds_or(o, 3);
+    const TaggerRun base = configure(o);
+    const std::int64_t n = kLength;
     say("The ordered pair (x_(t-{}), x_(t-{})) of symbols 1..{} ({} classes, chance {:.0f}%) at every t >= {} of "
         "sequences of {}: causal self-attention, N = {}, d_model {}, d_ff {}, {} steps of batch {}, Adam lr {}; "
         "seeds {}..{}\n",
@@ -101,7 +117,8 @@ Experiment heads_experiment() {
             "several heads attend to several positions at once where one head must average them: at equal width, "
             "h > 1 heads fetch two tokens that one head cannot (001 \"Multi-head attention\")",
             run,
-            {"--seeds", "--layers"}};
+            {"--seeds", "--layers"},
+            footprint};
 }
 
 }  // namespace run::experiments

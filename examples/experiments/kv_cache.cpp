@@ -58,10 +58,28 @@ double median_of(std::vector<double> v) {
     return v[v.size() / 2];
 }
 
-void run(const Options& o) {
+models::GPTConfig model_config(const Options& o) {
     models::GPTConfig c;
     c.vocab = 64, c.context = o.quick ? 128 : 1024, c.d_model = o.quick ? 64 : 128, c.n_layers = layers_or(o, o.quick ? 2 : 4);
     c.heads = 4, c.d_ff = 4 * c.d_model, c.seed = o.seed;
+    return c;
+}
+
+// No training: the weights, the two caches (keys and values [T, d] per layer, and 000's
+// inputs [T, d] per layer), and the full forward at batch 1, which without gradients holds
+// one layer's tensors at a time.
+Footprint footprint(const Options& o) {
+    const models::GPTConfig c = model_config(o);
+    const auto T = static_cast<double>(c.context), D = static_cast<double>(c.d_model), F = static_cast<double>(c.d_ff),
+               N = static_cast<double>(c.n_layers), H = static_cast<double>(c.heads), V = static_cast<double>(c.vocab);
+    run::MemoryEstimate e;
+    e.parameters = (V + T) * D + N * (4 * D * D + 2 * D * F);
+    e.activations = 3 * N * T * D + run::transformer_activations(1, 1, T, D, F, H, T) + T * V;
+    return {e, false};
+}
+
+void run(const Options& o) {
+    const models::GPTConfig c = model_config(o);
     models::GPT model(c);
     model.eval();
     NoGradGuard no_grad;
@@ -180,7 +198,8 @@ Experiment kv_cache_experiment() {
             "caching each layer's inputs X makes the new token the only query of a generation step (000 §15.5.4 note "
             "i); caching their projected keys and values (Lectern's) leaves one token's work",
             run,
-            {"--layers"}};
+            {"--layers"},
+            footprint};
 }
 
 }  // namespace run::experiments

@@ -105,7 +105,8 @@ Experiment label_smoothing_experiment() {
             "label smoothing \"hurts perplexity, as the model learns to be more unsure, but improves accuracy and BLEU "
             "score\" (001's full post, \"Label Smoothing\"), on translation",
             run_label_smoothing,
-            {"--seeds", "--layers"}};
+            {"--seeds", "--layers"},
+            [](const Options& o) { return Footprint{translation_memory(configure(o))}; }};
 }
 
 }  // namespace run::experiments

@@ -8,6 +8,7 @@
 // experiment trains the copy task's Transformer at length L = 10 with each code (and with none),
 // 3 seeds, then decodes held-out sequences of 2L greedily and scores the tokens at positions the
 // training showed (t < L) apart from those it never showed (t >= L).
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -53,18 +54,35 @@ Accuracy score_longer(const models::Transformer& model, std::int64_t vocab, std:
 
 std::string percent(const Estimate& m) { return fmt::format("{:.1f}% +- {:.1f}", 100 * m.mean, 100 * m.standard_error); }
 
+constexpr std::int64_t kTrainedLength = 10, kLongLength = 2 * kTrainedLength;
+
+// What every code's run shares: trained at length L = kTrainedLength.
+Seq2SeqRun configure(const Options& o) {
+    Seq2SeqRun base;
+    base.model.n_layers = layers_or(o, 2), base.model.d_model = 32, base.model.d_ff = 64, base.model.heads = 4;
+    base.model.dropout = 0.0, base.model.max_len = 2 * kLongLength;
+    base.task = data::SequenceTask::copy, base.vocab = 11, base.seq_len = kTrainedLength, base.batch = 32;
+    base.steps = o.quick ? 30 : 700, base.warmup = o.quick ? 10 : 150, base.lr_factor = 1.0;
+    base.eval_sequences = o.quick ? 20 : 200;
+    return base;
+}
+
+// The training step, or scoring the held-out sequences at twice the length, whichever holds more.
+Footprint footprint(const Options& o) {
+    const Seq2SeqRun r = configure(o);
+    run::MemoryEstimate train = seq2seq_memory(r),
+                        longer = encoder_decoder_memory(r.model, r.vocab, kLongLength, r.eval_sequences);
+    train.activations = std::max(train.activations, longer.activations);
+    return {train};
+}
+
 void run(const Options& o) {
     using nn::Positions;
     const std::vector<Positions> codes = {Positions::sinusoidal, Positions::learned, Positions::binary,
                                           Positions::concatenated, Positions::none};
-    const std::int64_t L = 10, long_len = 2 * L;
+    const std::int64_t L = kTrainedLength, long_len = kLongLength;
     const int seeds = seeds_or(o, 3);
-    Seq2SeqRun base;
-    base.model.n_layers = layers_or(o, 2), base.model.d_model = 32, base.model.d_ff = 64, base.model.heads = 4;
-    base.model.dropout = 0.0, base.model.max_len = 2 * long_len;
-    base.task = data::SequenceTask::copy, base.vocab = 11, base.seq_len = L, base.batch = 32;
-    base.steps = o.quick ? 30 : 700, base.warmup = o.quick ? 10 : 150, base.lr_factor = 1.0;
-    base.eval_sequences = o.quick ? 20 : 200;
+    const Seq2SeqRun base = configure(o);
     say("The copy task (V {}), trained at length L = {} ({} steps of batch {}, N = {}, d_model 32, 4 heads), tested "
         "at L and at 2L = {} by greedy decoding of {} held-out sequences; seeds {}..{}\n",
         base.vocab, L, base.steps, base.batch, base.model.n_layers, long_len, base.eval_sequences, o.seed,
@@ -118,7 +136,8 @@ Experiment length_extrapolation_experiment() {
             "the sinusoid can be computed for inputs of any length, unlike a learned table of positions: trained "
             "at length L, tested at 2L, it copies the positions beyond L better (004 §15.5.3)",
             run,
-            {"--seeds", "--layers"}};
+            {"--seeds", "--layers"},
+            footprint};
 }
 
 }  // namespace run::experiments

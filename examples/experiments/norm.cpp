@@ -43,12 +43,18 @@ struct Arm {
     }
 };
 
-void run(const Options& o) {
-    const int seeds = seeds_or(o, o.quick ? 1 : 3);
+// What every arm shares; the arms differ in where the norm sits and the warm-up, not in size.
+Seq2SeqRun configure(const Options& o) {
     Seq2SeqRun base;
     base.model.n_layers = layers_or(o, o.quick ? 2 : 6), base.model.d_model = 64, base.model.heads = 4, base.model.d_ff = 128;
     base.model.dropout = 0.0;
     base.steps = o.quick ? 10 : 300, base.batch = 32, base.seq_len = 10, base.eval_sequences = o.quick ? 20 : 200;
+    return base;
+}
+
+void run(const Options& o) {
+    const int seeds = seeds_or(o, o.quick ? 1 : 3);
+    const Seq2SeqRun base = configure(o);
     const std::int64_t warmup = o.quick ? 4 : 100;
     const double factor = 1.0;
     const double peak = factor / std::sqrt(static_cast<double>(base.model.d_model)) / std::sqrt(static_cast<double>(warmup));
@@ -127,7 +133,8 @@ void run(const Options& o) {
 Experiment norm_experiment() {
     return {"norm", "with pre-norm, Transformer training is more stable than with post-norm (003 \"Encoder layer\")",
             run,
-            {"--seeds", "--layers"}};
+            {"--seeds", "--layers"},
+            [](const Options& o) { return Footprint{seq2seq_memory(configure(o))}; }};
 }
 
 }  // namespace run::experiments

@@ -91,18 +91,27 @@ std::vector<double> reach(const Tensor& masks, std::int64_t layers) {
     return r;
 }
 
+std::int64_t sequence_length(const Options& o) { return o.quick ? 16 : 64; }
+
+// What every pattern's run shares (the masks change which keys a head reads, not the sizes).
+TaggerRun configure(const Options& o) {
+    TaggerRun base;
+    base.model.layer = models::SequenceLayer::self_attention, base.model.vocab = kVocab;
+    base.model.d_model = 32, base.model.d_ff = 64, base.model.heads = 4, base.model.n_layers = layers_or(o, 2);
+    base.model.max_len = sequence_length(o), base.model.bidirectional = true;
+    base.steps = o.quick ? 20 : 1500, base.eval = o.quick ? 16 : 256, base.lr = 3e-3;
+    return base;
+}
+
 void run(const Options& o) {
     const std::vector<Arm> arms = {{"full", Kind::full},
                                    {"block-local", Kind::block_local},
                                    {"strided", Kind::strided},
                                    {"hybrid", Kind::hybrid}};
     const int seeds = o.quick ? 1 : seeds_or(o, 3);
-    const std::int64_t n = o.quick ? 16 : 64, size = o.quick ? 4 : 8, heads = 4;
-    TaggerRun base;
-    base.model.layer = models::SequenceLayer::self_attention, base.model.vocab = kVocab;
-    base.model.d_model = 32, base.model.d_ff = 64, base.model.heads = heads, base.model.n_layers = layers_or(o, 2);
-    base.model.max_len = n, base.model.bidirectional = true;
-    base.steps = o.quick ? 20 : 1500, base.eval = o.quick ? 16 : 256, base.lr = 3e-3;
+    const std::int64_t n = sequence_length(o), size = o.quick ? 4 : 8;
+    const TaggerRun base = configure(o);
+    const std::int64_t heads = base.model.heads;
     say("The reverse, y_t = x_(n-1-t), tagged at every position of sequences of n = {} over symbols 1..{} (chance "
         "{:.0f}%): bidirectional self-attention, N = {}, d_model {}, {} heads, L = S = {}; {} steps of batch {}, Adam lr "
         "{}; seeds {}..{}\n",
@@ -181,7 +190,8 @@ Experiment patterns_experiment() {
             "block-local or strided attention alone cannot bring a far token to every position; their hybrid, half "
             "the heads each, reaches every position in two layers as full attention does (004 §15.6.1)",
             run,
-            {"--seeds", "--layers"}};
+            {"--seeds", "--layers"},
+            [](const Options& o) { return Footprint{tagger_memory(configure(o), sequence_length(o))}; }};
 }
 
 }  // namespace run::experiments

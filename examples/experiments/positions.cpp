@@ -145,7 +145,11 @@ Experiment positions_experiment() {
             "without positions self-attention is permutation-equivariant, so order is lost; every code restores it "
             "(002; 004 §15.5.3; 000/004 adding vs concatenating)",
             run_positions,
-            {"--seeds", "--layers"}};
+            {"--seeds", "--layers"},
+            // Learned positions add a table of max_len rows; the estimate counts one for every code.
+            [](const Options& o) {
+                return Footprint{seq2seq_memory(configure(o, data::SequenceTask::copy, nn::Positions::learned, o.seed))};
+            }};
 }
 
 }  // namespace run::experiments

@@ -16,6 +16,7 @@
 // additive "outperforms dot product attention without scaling for larger values of d_k". 3 seeds each;
 // --d-k, --layers and --seeds change the widths, the layers and the seeds. The arms of a seed see
 // the same batches, so they are compared seed by seed (statistics.h).
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -58,6 +59,37 @@ Sharpness sharpness_at_init(std::int64_t dk, bool scaled, std::int64_t rows, std
     return {s.entropy / n, s.largest / n, s.jacobian / n};
 }
 
+// Part 2's three arms: q.k / sqrt(d_k), q.k, v^T tanh(W_q q + W_k k).
+enum Arm { unscaled, scaled, additive };
+
+// Part 2's runs: the widths trained, and what every arm shares.
+std::vector<std::int64_t> trained_widths(const Options& o) {
+    return o.d_k.empty() ? std::vector<std::int64_t>{16, 64, 256} : o.d_k;
+}
+
+Seq2SeqRun part2_base(const Options& o) {
+    Seq2SeqRun base;
+    base.model.n_layers = layers_or(o, 1), base.model.heads = 1, base.model.dropout = 0.0;
+    base.lr_factor = 0.5;
+    base.steps = o.quick ? 12 : 400, base.warmup = o.quick ? 4 : 100, base.batch = 32, base.seq_len = 10;
+    base.eval_sequences = o.quick ? 20 : 200, base.seed = o.seed;
+    return base;
+}
+
+// One head, d_model = d_k, d_ff = 2 d_model.
+Seq2SeqRun arm_run(const Seq2SeqRun& base, std::int64_t dk, Arm arm) {
+    Seq2SeqRun r = base;
+    r.model.d_model = dk, r.model.d_ff = 2 * dk, r.model.scaled_attention = arm != unscaled;
+    if (arm == additive) r.model.compatibility = nn::Compatibility::additive;
+    return r;
+}
+
+// The widest additive arm, the largest of Part 2's runs (Part 1 holds a few thousand rows).
+Footprint footprint(const Options& o) {
+    const std::vector<std::int64_t> widths = trained_widths(o);
+    return {seq2seq_memory(arm_run(part2_base(o), *std::max_element(widths.begin(), widths.end()), additive))};
+}
+
 void run(const Options& o) {
     // Part 1: at initialisation.
     const std::int64_t keys = 32, rows = o.quick ? 200 : 2000;
@@ -92,21 +124,15 @@ void run(const Options& o) {
           {entropy, largest, jacobian}, 0.85});
 
     // Part 2: the copy task with and without the scale.
-    const std::vector<std::int64_t> trained = o.d_k.empty() ? std::vector<std::int64_t>{16, 64, 256} : o.d_k;
+    const std::vector<std::int64_t> trained = trained_widths(o);
     const int seeds = seeds_or(o, o.quick ? 1 : 3);
-    Seq2SeqRun base;
-    base.model.n_layers = layers_or(o, 1), base.model.heads = 1, base.model.dropout = 0.0;
-    base.lr_factor = 0.5;
-    base.steps = o.quick ? 12 : 400, base.warmup = o.quick ? 4 : 100, base.batch = 32, base.seq_len = 10;
-    base.eval_sequences = o.quick ? 20 : 200, base.seed = o.seed;
+    const Seq2SeqRun base = part2_base(o);
     say("\nPart 2: the copy task (V {}, length {}), N = {} layers, one head, d_model = d_k, d_ff = 2 d_model, "
         "{} steps of batch {}, Noam factor {} and warm-up {}, seeds {}..{}\n",
         base.vocab, base.seq_len, base.model.n_layers, base.steps, base.batch, base.lr_factor, base.warmup, base.seed,
         base.seed + static_cast<std::uint64_t>(seeds) - 1);
     Table train({"d_k", "scores", "seed", "mean train loss", "held-out loss", "token accuracy", "exact", "seconds"});
     std::vector<plot::Panel> curves;
-    // The three arms: q.k / sqrt(d_k), q.k, v^T tanh(W_q q + W_k k).
-    enum Arm { unscaled, scaled, additive };
     const char* arm_names[] = {"unscaled", "scaled", "additive"};
     std::vector<std::vector<double>> held_out[3];  // [arm][d_k index][seed]
     for (std::int64_t dk : trained) {
@@ -114,9 +140,7 @@ void run(const Options& o) {
         for (Arm arm : {scaled, unscaled, additive}) {
             std::vector<double> losses;  // held out, one per seed
             for (int s = 0; s < seeds; ++s) {
-                Seq2SeqRun r = base;
-                r.model.d_model = dk, r.model.d_ff = 2 * dk, r.model.scaled_attention = arm != unscaled;
-                if (arm == additive) r.model.compatibility = nn::Compatibility::additive;
+                Seq2SeqRun r = arm_run(base, dk, arm);
                 r.seed = base.seed + static_cast<std::uint64_t>(s);
                 const Seq2SeqResult res = train_seq2seq(r);
                 losses.push_back(res.held_out_loss);
@@ -190,7 +214,8 @@ Experiment scale_experiment() {
             "faster, and additive attention beats the unscaled dot product at large d_k (001 and its footnote; 002 \"Why "
             "Use the 1/sqrt(D_K) Scaling?\"; 003)",
             run,
-            {"--seeds", "--d-k", "--layers"}};
+            {"--seeds", "--d-k", "--layers"},
+            footprint};
 }
 
 }  // namespace run::experiments

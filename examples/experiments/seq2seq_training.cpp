@@ -89,4 +89,21 @@ Seq2SeqResult train_seq2seq(const Seq2SeqRun& run) {
     return r;
 }
 
+run::MemoryEstimate encoder_decoder_memory(const models::TransformerConfig& model, std::int64_t V, std::int64_t T,
+                                           std::int64_t B) {
+    const auto N = static_cast<double>(model.n_layers), D = static_cast<double>(model.d_model),
+               F = static_cast<double>(model.d_ff), H = static_cast<double>(model.heads), v = static_cast<double>(V),
+               t = static_cast<double>(T), b = static_cast<double>(B), positions = static_cast<double>(model.max_len);
+    run::MemoryEstimate e;
+    e.parameters = 3 * v * D + 2 * positions * D + N * (4 * D * D + 2 * D * F) + N * (8 * D * D + 2 * D * F);
+    e.activations = run::transformer_activations(N, b, t, D, F, H, t) +
+                    run::transformer_activations(1.5 * N, b, t, D, F, H, t) + 3 * b * t * v;
+    if (model.compatibility == nn::Compatibility::additive) e.activations += 3 * N * 2 * b * t * t * D;
+    return e;
+}
+
+run::MemoryEstimate seq2seq_memory(const Seq2SeqRun& r) {
+    return encoder_decoder_memory(r.model, r.vocab, r.seq_len, r.batch);
+}
+
 }  // namespace run::experiments

@@ -10,6 +10,7 @@
 
 #include "lectern/data/sequence_tasks.h"
 #include "lectern/models/transformer.h"
+#include "lectern/run/memory_budget.h"
 
 namespace run::experiments {
 
@@ -37,5 +38,16 @@ struct Seq2SeqResult {
 };
 
 Seq2SeqResult train_seq2seq(const Seq2SeqRun& run);
+
+// What an encoder-decoder of N layers (width D, feed-forward F, H heads, V symbols, position
+// tables max_len long) holds while Adam trains it on batches of B sequences of T, as
+// examples/copy_task.cpp estimates its own: the decoder's layers hold two attentions, the
+// generator's logits [B, T, V] are kept with their softmax, and additive scores keep
+// tanh(q_i + k_j) and its product with v, [B, H, T, T, d_k] each, per attention.
+run::MemoryEstimate encoder_decoder_memory(const models::TransformerConfig& model, std::int64_t V, std::int64_t T,
+                                           std::int64_t B);
+
+// train_seq2seq's step (its held-out evaluation, without gradients, keeps less).
+run::MemoryEstimate seq2seq_memory(const Seq2SeqRun& r);
 
 }  // namespace run::experiments

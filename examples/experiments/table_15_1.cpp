@@ -90,14 +90,31 @@ struct TaskSetup {
     double lr = 3e-3;
 };
 
-// The held-out accuracy over the positions t >= k after training one model from `seed`.
-double train_and_score(const Arm& arm, const TaskSetup& s, std::int64_t k, std::int64_t layers, std::uint64_t seed) {
+TaskSetup task_setup(const Options& o) {
+    TaskSetup s;
+    if (o.quick) s.n = 12, s.steps = 20, s.eval = 16;
+    return s;
+}
+
+TaggerRun tagger_run(const Arm& arm, const TaskSetup& s, std::int64_t layers, std::uint64_t seed) {
     TaggerRun r;
     r.model.layer = arm.layer, r.model.vocab = s.vocab, r.model.d_model = 32, r.model.n_layers = layers;
     r.model.heads = 4, r.model.d_ff = 64, r.model.kernel = 3, r.model.dilated = arm.dilated, r.model.max_len = s.n;
     r.batch = s.batch, r.steps = s.steps, r.eval = s.eval, r.lr = s.lr, r.seed = seed;
+    return r;
+}
+
+// The held-out accuracy over the positions t >= k after training one model from `seed`.
+double train_and_score(const Arm& arm, const TaskSetup& s, std::int64_t k, std::int64_t layers, std::uint64_t seed) {
+    TaggerRun r = tagger_run(arm, s, layers, seed);
     r.stream = static_cast<std::uint64_t>(k);
     return train_tagger(r, [&](std::int64_t batch, Generator& gen) { return delayed_copy(s.vocab, s.n, batch, k, gen); });
+}
+
+// Part 2's largest run (tagger_memory bounds every kind of layer; Part 1 times one layer at batch 1).
+Footprint footprint(const Options& o) {
+    const TaskSetup s = task_setup(o);
+    return {tagger_memory(tagger_run({"", "", SequenceLayer::self_attention}, s, layers_or(o, 2), o.seed), s.n)};
 }
 
 void run(const Options& o) {
@@ -156,8 +173,7 @@ void run(const Options& o) {
     slopes.print();
 
     // Part 2.
-    TaskSetup s;
-    if (o.quick) s.n = 12, s.steps = 20, s.eval = 16;
+    const TaskSetup s = task_setup(o);
     const std::int64_t n_layers = layers_or(o, 2);
     const int seeds = seeds_or(o, 3);
     const std::vector<std::int64_t> distances =
@@ -230,7 +246,8 @@ Experiment table_15_1_experiment() {
             "O(1) path copies over distances where the RNN's O(n) and the CNN's n / k layers fail (004 §15.5.5 "
             "Table 15.1; 001 \"Background\")",
             run,
-            {"--seeds", "--layers"}};
+            {"--seeds", "--layers"},
+            footprint};
 }
 
 }  // namespace run::experiments

@@ -43,4 +43,15 @@ double train_tagger(const TaggerRun& run, const DrawBatch& draw) {
     return static_cast<double>(right) / static_cast<double>(counted);
 }
 
+run::MemoryEstimate tagger_memory(const TaggerRun& r, std::int64_t length) {
+    const models::SequenceTaggerConfig& c = r.model;
+    const auto N = static_cast<double>(c.n_layers), D = static_cast<double>(c.d_model), F = static_cast<double>(c.d_ff),
+               H = static_cast<double>(c.heads), V = static_cast<double>(c.vocab), T = static_cast<double>(length),
+               B = static_cast<double>(std::max(r.batch, r.eval)), k = static_cast<double>(c.kernel);
+    run::MemoryEstimate e;
+    e.parameters = 2 * V * D + static_cast<double>(c.max_len) * D + N * (4 * D * D + 2 * D * F + 2 * k * D * D + 6 * D * D);
+    e.activations = run::transformer_activations(N, B, T, D, F, H, T) + 3 * B * T * V;
+    return e;
+}
+
 }  // namespace run::experiments

@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "lectern/models/sequence_tagger.h"
+#include "lectern/run/memory_budget.h"
 
 namespace run::experiments {
 
@@ -24,6 +25,14 @@ struct TaggerRun {
 
 // The fraction of the held-out labels (those >= 0) whose most probable class is right.
 double train_tagger(const TaggerRun& run, const DrawBatch& draw);
+
+// What train_tagger holds while Adam trains on sequences of `length`: a bound over the three
+// kinds of layer (self-attention's projections and feed-forward, the convolutions' k d x d
+// kernels and gates, the GRU's six d x d matrices), and the saved tensors of a transformer
+// layer per layer (the GRU's gates over T steps and a convolution's outputs are fewer), as
+// run::transformer_activations counts them, with the logits [B, T, V] and their softmax; B the
+// larger of the batch and the held-out set, which one forward scores.
+run::MemoryEstimate tagger_memory(const TaggerRun& r, std::int64_t length);
 
 // Symbols uniform over 1..V-1, [batch, n] as doubles, row-major (a task builds its labels from them).
 std::vector<double> uniform_symbols(std::int64_t V, std::int64_t n, std::int64_t batch, autograd::Generator& gen);

@@ -10,6 +10,7 @@
 #include "lectern/data/repair_utf8.h"
 #include "lectern/data/sword_module.h"
 #include "lectern/data/train_bpe.h"
+#include "examples/experiments/seq2seq_training.h"
 #include "lectern/models/greedy_decode.h"
 #include "lectern/models/transformer.h"
 #include "lectern/nn/attention_mask.h"
@@ -93,12 +94,7 @@ TranslationData load_translation_data(const TranslationRun& run) {
 }
 
 TranslationResult train_translation(const TranslationData& d, const TranslationRun& run) {
-    models::TransformerConfig c;
-    c.src_vocab = c.tgt_vocab = d.symbols();
-    c.share_embeddings = true;  // 001 "Embeddings and Softmax"
-    c.n_layers = run.layers, c.d_model = run.d_model, c.heads = run.heads, c.d_ff = run.d_ff, c.dropout = run.dropout;
-    c.max_len = std::max<std::int64_t>(run.context + 1, 64), c.seed = run.seed;
-    auto model = models::make_transformer(c);
+    auto model = models::make_transformer(translation_model(run, d.symbols()));
     nn::optim::Adam opt(model->parameters(), {.lr = 0, .beta1 = 0.9, .beta2 = 0.98, .eps = 1e-9});
     nn::WarmupSchedule schedule(run.d_model, run.warmup, run.lr_factor);
     nn::LabelSmoothingLoss criterion(d.symbols(), d.pad(), run.smoothing);
@@ -116,6 +112,20 @@ TranslationResult train_translation(const TranslationData& d, const TranslationR
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     evaluate(*model, d, run, r);
     return r;
+}
+
+models::TransformerConfig translation_model(const TranslationRun& run, std::int64_t symbols) {
+    models::TransformerConfig c;
+    c.src_vocab = c.tgt_vocab = symbols;
+    c.share_embeddings = true;  // 001 "Embeddings and Softmax"
+    c.n_layers = run.layers, c.d_model = run.d_model, c.heads = run.heads, c.d_ff = run.d_ff, c.dropout = run.dropout;
+    c.max_len = std::max<std::int64_t>(run.context + 1, 64), c.seed = run.seed;
+    return c;
+}
+
+run::MemoryEstimate translation_memory(const TranslationRun& run) {
+    const std::int64_t symbols = run.vocab + 3;  // at most run.vocab BPE tokens, then pad, start and end
+    return encoder_decoder_memory(translation_model(run, symbols), symbols, run.context + 1, run.batch);
 }
 
 }  // namespace run::experiments

@@ -12,6 +12,8 @@
 #include "lectern/data/seq2seq_batch.h"
 #include "lectern/data/text_tokens.h"
 #include "lectern/data/verse_corpus.h"
+#include "lectern/models/transformer.h"
+#include "lectern/run/memory_budget.h"
 
 namespace run::experiments {
 
@@ -49,5 +51,12 @@ struct TranslationResult {
 };
 
 TranslationResult train_translation(const TranslationData& data, const TranslationRun& run);
+
+// The model train_translation builds over `symbols` (TranslationData::symbols()).
+models::TransformerConfig translation_model(const TranslationRun& run, std::int64_t symbols);
+
+// What train_translation's step holds (seq2seq_training.h's encoder_decoder_memory), before
+// the BPE is learned: at most run.vocab tokens, sequences of context + 1.
+run::MemoryEstimate translation_memory(const TranslationRun& run);
 
 }  // namespace run::experiments
