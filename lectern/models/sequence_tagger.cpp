@@ -1,6 +1,8 @@
 #include "lectern/models/sequence_tagger.h"
 
 #include <algorithm>
+#include <limits>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -9,6 +11,41 @@
 namespace models {
 
 using namespace autograd;
+
+namespace {
+
+// The N convolutions' dilations r_l (k^l dilated, else 1) and their receptive field less one,
+// sum (k - 1) r_l; false where one of them does not fit in int64.
+bool conv_sizes(std::int64_t kernel, bool dilated, std::int64_t layers, std::vector<std::int64_t>& dilations,
+                std::int64_t& field) {
+    dilations.clear(), field = 0;
+    std::int64_t r = 1, span = 0;
+    for (std::int64_t l = 0; l < layers; ++l) {
+        if (l > 0 && dilated && __builtin_mul_overflow(r, kernel, &r)) return false;
+        if (__builtin_mul_overflow(kernel - 1, r, &span) || __builtin_add_overflow(field, span, &field)) return false;
+        dilations.push_back(r);
+    }
+    return true;
+}
+
+std::vector<std::int64_t> checked_dilations(const SequenceTaggerConfig& c, std::int64_t& field) {
+    std::vector<std::int64_t> dilations;
+    if (!conv_sizes(c.kernel, c.dilated, c.n_layers, dilations, field))
+        throw ValueError(fmt::format("SequenceTagger: {} {}convolutional layers of kernel {} reach further back than "
+                                     "int64 counts; at most {} fit",
+                                     c.n_layers, c.dilated ? "dilated " : "", c.kernel, max_conv_layers(c.kernel, c.dilated)));
+    return dilations;
+}
+
+}  // namespace
+
+std::int64_t max_conv_layers(std::int64_t kernel, bool dilated) {
+    if (!dilated || kernel <= 1) return std::numeric_limits<std::int64_t>::max() / std::max<std::int64_t>(kernel - 1, 1);
+    std::vector<std::int64_t> dilations;
+    std::int64_t layers = 0, field = 0;
+    while (conv_sizes(kernel, true, layers + 1, dilations, field)) ++layers;
+    return layers;
+}
 
 std::string name_of(SequenceLayer layer) {
     switch (layer) {
@@ -43,12 +80,11 @@ SequenceTagger::SequenceTagger(const SequenceTaggerConfig& c) : config(c) {
         case SequenceLayer::convolutional: {
             convs = register_module("convs", std::make_shared<nn::ModuleList<nn::Conv1d>>());
             conv_norms = register_module("conv_norms", std::make_shared<nn::ModuleList<nn::LayerNorm>>());
-            std::int64_t dilation = 1;
-            for (std::int64_t l = 0; l < c.n_layers; ++l) {
+            std::int64_t field = 0;
+            for (std::int64_t dilation : checked_dilations(c, field)) {
                 convs->push_back(std::make_shared<nn::Conv1d>(c.d_model, c.d_model, c.kernel, dilation,
                                                               ConvPadding::causal, gen));
                 conv_norms->push_back(std::make_shared<nn::LayerNorm>(c.d_model));
-                if (c.dilated) dilation *= c.kernel;
             }
             conv_norms->push_back(std::make_shared<nn::LayerNorm>(c.d_model));
             break;
@@ -85,8 +121,8 @@ Tensor SequenceTagger::forward(const Tensor& ids) const {
 
 std::int64_t reach(const SequenceTaggerConfig& c, std::int64_t T) {
     if (c.layer != SequenceLayer::convolutional) return T - 1;
-    std::int64_t field = 0, dilation = 1;
-    for (std::int64_t l = 0; l < c.n_layers; ++l, dilation *= c.dilated ? c.kernel : 1) field += (c.kernel - 1) * dilation;
+    std::int64_t field = 0;
+    checked_dilations(c, field);
     return std::min(field, T - 1);
 }
 

@@ -45,8 +45,13 @@ struct SequenceTaggerConfig {
 };
 
 // How many positions back y_t of a causal model can read in a sequence of T: T - 1 for self-attention and the GRU,
-// the convolutions' receptive field less one, N (k - 1) or (dilated) k^N - 1, at most T - 1.
+// the convolutions' receptive field less one, N (k - 1) or (dilated) k^N - 1, at most T - 1. ValueError where
+// the receptive field does not fit in int64 (as the constructor refuses such a model).
 std::int64_t reach(const SequenceTaggerConfig& config, std::int64_t T);
+
+// The most convolutional layers of kernel k whose dilations and receptive field fit in int64
+// (dilated, k^N - 1: 39 layers of k = 3), for a program to check its flags against.
+std::int64_t max_conv_layers(std::int64_t kernel, bool dilated);
 
 class SequenceTagger : public nn::Module {
 public:

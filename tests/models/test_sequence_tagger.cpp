@@ -1,7 +1,10 @@
 // The sequence tagger with Table 15.1's three middles (004 §15.5.5): each causal, and the
 // convolutions reaching exactly N (k - 1) positions back, or k^N - 1 dilated.
+#include <limits>
+
 #include "check.h"
 #include "lectern/models/sequence_tagger.h"
+#include "lectern/nn/conv1d.h"
 
 using namespace autograd;
 
@@ -54,6 +57,27 @@ TEST_CASE("the sequence tagger refuses ids that are not [B, T] int64 and a vocab
     models::SequenceTaggerConfig c;
     c.vocab = 1;
     REQUIRE_THROWS_AS(models::SequenceTagger(c), ValueError);
+}
+
+TEST_CASE("dilated convolutions reach k^N - 1 back up to int64's limit, and are refused past it, not wrapped",
+          "[errors]") {
+    // 3^39 - 1 fits in int64, 3^40 - 1 does not: 39 dilated layers of kernel 3 at most.
+    REQUIRE(models::max_conv_layers(3, true) == 39);
+    REQUIRE(models::max_conv_layers(2, true) == 63);  // 2^63 - 1 is int64's largest
+    models::SequenceTaggerConfig c;
+    c.layer = models::SequenceLayer::convolutional, c.kernel = 3, c.dilated = true, c.d_model = 2;
+    c.n_layers = 39;
+    const std::int64_t huge = std::numeric_limits<std::int64_t>::max();
+    REQUIRE(models::reach(c, huge) == 4052555153018976266);  // 3^39 - 1
+    for (std::int64_t layers : {40, 41, 64}) {
+        c.n_layers = layers;
+        INFO("layers " << layers);
+        REQUIRE_THROWS_AS(models::reach(c, huge), ValueError);
+        REQUIRE_THROWS_AS(models::SequenceTagger(c), ValueError);
+    }
+    c.dilated = false;  // N (k - 1): no such limit short of int64
+    REQUIRE(models::reach(c, huge) == 128);
+    REQUIRE_THROWS_AS(nn::Conv1d(1, 1, 3, huge / 2 + 1), ValueError);  // its causal padding (k - 1) r
 }
 
 TEST_CASE("bidirectional with a fixed pattern (004 §15.6.1), a token reaches in one layer its block (block-local), "
