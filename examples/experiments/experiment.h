@@ -43,6 +43,8 @@ struct Experiment {
     // experiment whose knobs size its models (--d-k, --layers) gives one; the others train at
     // fixed sizes, those of the test suite's runs.
     std::function<Footprint(const Options&)> footprint = {};
+    // Its own checks of the options, beyond the knobs' ranges (CLI::ValidationError), before any work.
+    std::function<void(const Options&)> check = {};
 };
 
 }  // namespace run::experiments

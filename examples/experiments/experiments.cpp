@@ -84,7 +84,11 @@ int main(int argc, char** argv) {
                                                    throw CLI::ValidationError("name", "name an experiment, or --list");
                                                run::check_output_folder("--figures", o.figures);
                                                for (const Experiment& e : all)
-                                                   if (e.name == name) check_knobs(app, e), check_memory(e, o);
+                                                   if (e.name == name) {
+                                                       check_knobs(app, e);
+                                                       if (e.check) e.check(o);
+                                                       check_memory(e, o);
+                                                   }
                                            });
         status >= 0)
         return status;

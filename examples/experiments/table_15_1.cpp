@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "examples/experiments/registry.h"
@@ -96,10 +97,12 @@ TaskSetup task_setup(const Options& o) {
     return s;
 }
 
+constexpr std::int64_t kKernel = 3;  // the convolutions'
+
 TaggerRun tagger_run(const Arm& arm, const TaskSetup& s, std::int64_t layers, std::uint64_t seed) {
     TaggerRun r;
     r.model.layer = arm.layer, r.model.vocab = s.vocab, r.model.d_model = 32, r.model.n_layers = layers;
-    r.model.heads = 4, r.model.d_ff = 64, r.model.kernel = 3, r.model.dilated = arm.dilated, r.model.max_len = s.n;
+    r.model.heads = 4, r.model.d_ff = 64, r.model.kernel = kKernel, r.model.dilated = arm.dilated, r.model.max_len = s.n;
     r.batch = s.batch, r.steps = s.steps, r.eval = s.eval, r.lr = s.lr, r.seed = seed;
     return r;
 }
@@ -109,6 +112,15 @@ double train_and_score(const Arm& arm, const TaskSetup& s, std::int64_t k, std::
     TaggerRun r = tagger_run(arm, s, layers, seed);
     r.stream = static_cast<std::uint64_t>(k);
     return train_tagger(r, [&](std::int64_t batch, Generator& gen) { return delayed_copy(s.vocab, s.n, batch, k, gen); });
+}
+
+// Part 2's dilated convolutions reach k^N - 1 positions back, a count int64 holds only up to N = 39.
+void check(const Options& o) {
+    const std::int64_t most = models::max_conv_layers(kKernel, true);
+    if (layers_or(o, 2) > most)
+        throw CLI::ValidationError("--layers", fmt::format("{} layers of dilated convolutions (k {}) would reach {}^{} - 1 "
+                                                           "positions back, more than int64 counts: choose --layers {} or fewer",
+                                                           o.layers, kKernel, kKernel, o.layers, most));
 }
 
 // Part 2's largest run (tagger_memory bounds every kind of layer; Part 1 times one layer at batch 1).
@@ -203,7 +215,7 @@ void run(const Options& o) {
             const Estimate m = estimate(accs);
             by_arm[a].push_back(m);
             models::SequenceTaggerConfig c;
-            c.layer = arms[a].layer, c.n_layers = n_layers, c.kernel = 3, c.dilated = arms[a].dilated;
+            c.layer = arms[a].layer, c.n_layers = n_layers, c.kernel = kKernel, c.dilated = arms[a].dilated;
             const std::int64_t reach = models::reach(c, s.n);
             accuracy.row({std::to_string(k), arms[a].name, reach >= s.n - 1 ? "all" : std::to_string(reach),
                           fmt::format("{:.1f}% +- {:.1f}", 100 * m.mean, 100 * m.standard_error), per_seed});
@@ -247,7 +259,8 @@ Experiment table_15_1_experiment() {
             "Table 15.1; 001 \"Background\")",
             run,
             {"--seeds", "--layers"},
-            footprint};
+            footprint,
+            check};
 }
 
 }  // namespace run::experiments
