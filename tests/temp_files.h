@@ -1,14 +1,19 @@
 #pragma once
 // What the file tests share: a temporary folder of their own, whole-file
-// reads and writes, and a full disk as write() sees it.
+// reads and writes, a full disk as write() sees it, and a FIFO no one writes.
+#include <fcntl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <iterator>
 #include <string>
+#include <thread>
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
@@ -46,6 +51,24 @@ template <class F> void with_file_limit(std::size_t bytes, F f) {
     f();
     ::setrlimit(RLIMIT_FSIZE, &old);
     std::signal(SIGXFSZ, old_handler);
+}
+
+// What `read(path)` returns (say, the message it threw) for a FIFO made at
+// `path` that no process writes. A reader that opens the FIFO waits for a
+// writer; after 10 seconds the check fails and this process becomes a writer
+// that writes nothing, so the reader sees an empty file: the test fails
+// instead of hanging the suite.
+template <class F> std::string from_a_fifo(const std::string& path, F read) {
+    REQUIRE(::mkfifo(path.c_str(), 0600) == 0);
+    auto result = std::async(std::launch::async, [&] { return read(path); });
+    if (result.wait_for(std::chrono::seconds(10)) == std::future_status::timeout) {
+        FAIL_CHECK(path << " was opened: its reader waited 10 s for a writer");
+        while (result.wait_for(std::chrono::milliseconds(100)) == std::future_status::timeout) {
+            const int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK);  // fails while no reader has it open
+            if (fd >= 0) ::close(fd);
+        }
+    }
+    return result.get();
 }
 
 }  // namespace testing

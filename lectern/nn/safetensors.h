@@ -31,7 +31,9 @@ struct SafetensorsEntry {
 };
 
 // An open file whose header has been checked: tensors are then read one at a
-// time, so loading a model holds one tensor beside it, not the whole file.
+// time, so loading a model holds one tensor beside it, not the whole file. A
+// path that is not a regular file (a FIFO, a device, a folder) is refused
+// before it is opened.
 class SafetensorsFile {
 public:
     explicit SafetensorsFile(std::string path);

@@ -99,6 +99,17 @@ TEST_CASE("a malformed safetensors file gets one line naming the tensor", "[io][
     CHECK_THAT(message_of(scratch("missing_file")), Catch::Contains("cannot open"));
 }
 
+TEST_CASE("a safetensors path that is a FIFO, a folder or a device is refused before it is opened", "[io][errors]") {
+    // Opening a FIFO that no process writes would wait for a writer for ever.
+    const std::string fifo = scratch("fifo.safetensors");
+    CHECK(testing::from_a_fifo(fifo, message_of) == "safetensors: " + fifo + ": cannot open it: not a regular file");
+    const std::string folder = scratch("folder.safetensors");
+    std::filesystem::create_directory(folder);
+    CHECK(message_of(folder) == "safetensors: " + folder + ": cannot open it: not a regular file");
+    if (std::filesystem::exists("/dev/zero"))
+        CHECK(message_of("/dev/zero") == "safetensors: /dev/zero: cannot open it: not a regular file");
+}
+
 TEST_CASE("a safetensors header too large, too deep or naming a key twice is refused before it is parsed whole", "[io][errors]") {
     const std::string eight(8, '\0');
     // A real header is at most a few hundred KB (GPT-2 1558M's: 60 KB); 8 MB is the most read.
