@@ -25,8 +25,9 @@ struct JsonError : autograd::Error {
 // the key \"w\" twice in one object".
 nlohmann::json parse_json(const std::string& text, int max_depth);
 
-// The file `path` as parse_json reads it, read with a bound: a file (or an
-// endless device) holding more than `max_bytes` is refused before its end.
+// The file `path` as parse_json reads it, read with a bound: a file holding
+// more than `max_bytes` is refused before its end, and a path that is not a
+// regular file (a FIFO, a device, a folder) before it is opened.
 // JsonError naming `path` and the reason.
 nlohmann::json read_json_file(const std::string& path, std::size_t max_bytes, int max_depth);
 

@@ -174,6 +174,22 @@ TEST_CASE("a config.json naming a key twice, nesting too deep or too large is re
           "cannot open " + dir.file("missing.json") + " for reading");
 }
 
+TEST_CASE("a config.json that is a FIFO, given or beside the weights, is refused before it is opened", "[errors]") {
+    // Opening a FIFO that no process writes would wait for a writer for ever.
+    const Folder folder("gpt2-config-fifo", small_gpt2());
+    std::filesystem::remove(folder.config);
+    const std::string refused = "cannot open " + folder.config + ": not a regular file";
+    CHECK(testing::from_a_fifo(folder.config, [](const std::string& path) {
+              return error_of([&] { models::gpt2_config_from_json(path); });
+          }) == refused);
+    std::filesystem::remove(folder.config);
+    CHECK(testing::from_a_fifo(folder.config, [&](const std::string&) {  // found beside the weights
+              return error_of([&] { models::load_gpt2(folder.weights); });
+          }) == refused);
+    CHECK(error_of([&] { models::gpt2_config_from_json(folder.dir.path.string()); }) ==
+          "cannot open " + folder.dir.path.string() + ": not a regular file");
+}
+
 TEST_CASE("a config.json that contradicts the weights is refused in one line naming both", "[errors]") {
     const Folder folder("gpt2-contradiction", small_gpt2());
     auto error = [&](const std::string& json) {
