@@ -32,6 +32,8 @@ public:
 
     // GPT-2's two files: the vocabulary (JSON object, token -> id) and the
     // merges (a "#version" line, then one "first second" per line, by rank).
+    // Each must be a regular file: a FIFO, a device or a folder is refused
+    // before it is opened.
     static BytePairEncoding from_files(const std::filesystem::path& vocab_json, const std::filesystem::path& merges_txt);
     // A folder holding encoder.json and vocab.bpe (OpenAI's names), or
     // vocab.json and merges.txt (Hugging Face's names).

@@ -171,6 +171,29 @@ TEST_CASE("a malformed tokenizer file gets a one-line error naming the line", "[
     CHECK_THROWS_WITH(gpt2().decode({50257}), Catch::Contains("id 50257 is outside the vocabulary [0, 50257)"));
 }
 
+TEST_CASE("a tokenizer file that is a FIFO or a folder is refused before it is opened", "[data][errors]") {
+    // Opening a FIFO that no process writes would wait for a writer for ever.
+    const testing::TempDir dir("bpe-fifo");
+    const auto vocab = dir.path / "vocab.json", merges = dir.path / "merges.txt";
+    testing::write_all(merges.string(), "#version: 0.2\n");
+    auto error = [&](const std::string&) {
+        try {
+            BytePairEncoding::from_directory(dir.path);
+        } catch (const data::DatasetError& e) {
+            return std::string(e.what());
+        }
+        return std::string("(no error)");
+    };
+    CHECK(testing::from_a_fifo(vocab.string(), error) == "tokenizer: cannot open " + vocab.string() + ": not a regular file");
+    std::filesystem::remove(vocab);
+    testing::write_all(vocab.string(), "{}");
+    std::filesystem::remove(merges);
+    CHECK(testing::from_a_fifo(merges.string(), error) == "tokenizer: cannot open " + merges.string() + ": not a regular file");
+    std::filesystem::remove(merges);
+    std::filesystem::create_directory(merges);
+    CHECK(error("") == "tokenizer: cannot open " + merges.string() + ": not a regular file");
+}
+
 TEST_CASE("a vocab.json naming a token twice, nesting, or too large to be one is refused", "[data][errors]") {
     const testing::TempDir dir("bpe-vocab");
     const auto vocab = dir.path / "vocab.json", merges = dir.path / "merges.txt";
