@@ -24,7 +24,7 @@ namespace {
 // bytes the header promised. zlib errors become DatasetError naming the file.
 class GzReader {
   public:
-    explicit GzReader(const std::string& path) : path_(path), f_(gzopen(path.c_str(), "rb")) {
+    explicit GzReader(const std::string& path) : path_(path), f_(open(path)) {
         if (!f_) throw DatasetError(fmt::format("read_idx: cannot open {}: {}", path, std::strerror(errno)));
     }
     ~GzReader() { gzclose(f_); }
@@ -50,6 +50,15 @@ class GzReader {
     }
 
   private:
+    // Refused before it is opened: opening a FIFO waits for a writer, perhaps forever.
+    static gzFile open(const std::string& path) {
+        std::error_code ec;
+        const auto status = std::filesystem::status(path, ec);
+        if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+            throw DatasetError(fmt::format("read_idx: cannot open {}: not a regular file", path));
+        return gzopen(path.c_str(), "rb");
+    }
+
     [[noreturn]] void fail(int err) {
         std::string msg = gzerror(f_, &err);  // copied: the stream owns the text and gzclose frees it
         // zlib prefixes its messages with "<path>: ", which ours names already.

@@ -7,8 +7,9 @@
 // images and labels agree in count and that every label names a class; a
 // failure says what and where. The header is read and checked first, then
 // exactly the bytes it promises: a file that holds fewer is truncated, one that
-// holds more (or a gzip bomb, or /dev/zero) has trailing data, and neither is
-// read further than one byte past the promise.
+// holds more (a gzip bomb) has trailing data, and neither is read further than
+// one byte past the promise. A path that is not a regular file (a FIFO, a
+// device, a folder) is refused before it is opened.
 #include <cstdint>
 #include <string>
 #include <vector>

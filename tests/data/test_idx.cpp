@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "lectern/data/image_batches.h"
+#include "temp_files.h"
 
 using namespace autograd;
 namespace fs = std::filesystem;
@@ -190,10 +191,16 @@ TEST_CASE("IDX reading stops one byte past the data the header promises: gzip bo
     CHECK(idx_error(short_gz) ==
           fmt::format("read_idx: {} is truncated: its dims [1, 2, 2] promise 4 bytes of data, it holds 3", short_gz));
 
-    // An endless stream of zeros: an all-zero magic has element type 0x00.
-    if (fs::exists("/dev/zero"))
-        CHECK(idx_error("/dev/zero") ==
-              "read_idx: /dev/zero holds element type 0x00; only unsigned bytes (0x08) are supported");
+    // An endless stream of zeros is no file of a data set.
+    if (fs::exists("/dev/zero")) CHECK(idx_error("/dev/zero") == "read_idx: cannot open /dev/zero: not a regular file");
+}
+
+TEST_CASE("an IDX path that is a FIFO or a folder is refused before it is opened", "[io][errors]") {
+    // Opening a FIFO that no process writes would wait for a writer for ever.
+    Files f;
+    const std::string fifo = (f.dir / "train-images-idx3-ubyte.gz").string();
+    CHECK(testing::from_a_fifo(fifo, idx_error) == fmt::format("read_idx: cannot open {}: not a regular file", fifo));
+    CHECK(idx_error(f.dir.string()) == fmt::format("read_idx: cannot open {}: not a regular file", f.dir.string()));
 }
 
 TEST_CASE("a label outside the classes is rejected when its file is read, naming the file and the index", "[io][errors]") {
