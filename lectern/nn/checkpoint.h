@@ -54,6 +54,10 @@ struct CheckpointError : autograd::Error {
 struct RunRecord {
     std::map<std::string, std::string> text;
     std::map<std::string, autograd::Tensor> tensors;
+    // Read from a file of the format version this build writes, so that a
+    // program can hold it to everything it records now (recorded_flags.h); an
+    // older file may predate some of it. Not saved: the file's version says it.
+    bool current_format = false;
     bool empty() const { return text.empty() && tensors.empty(); }
 };
 

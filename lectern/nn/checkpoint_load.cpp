@@ -187,6 +187,7 @@ Tensor tensor_of(const CheckedFile& file, const Record& rec) {
 // The run records of a checked file; a name may appear once.
 RunRecord run_record_of(const CheckedFile& file, const std::string& path) {
     RunRecord run;
+    run.current_format = file.version == kVersion;
     for (const Record& rec : file.records) {
         if (rec.kind != kRunRecord) continue;
         bool fresh = !run.text.contains(rec.name) && !run.tensors.contains(rec.name);

@@ -29,6 +29,10 @@ struct CheckpointFlags {
 // changes only the training (compared by --resume; given with --load they
 // would do nothing and are refused), `run` changes the run's numbers but may
 // differ when evaluating (--seed, --threads: compared by --resume only).
+// A checkpoint of the current format version must record every one of them
+// (recorded_flags.h), so a flag added to a program's groups comes with a new
+// format version (checkpoint_format.h), or the program refuses its older
+// checkpoints as damaged.
 struct FlagGroups {
     std::vector<std::string> model, training, run;
     std::vector<std::string> all() const;

@@ -50,7 +50,15 @@ std::vector<std::string> adopt_flags(CLI::App& app, const nn::RunRecord& record,
     std::vector<std::string> adopted;
     for (const std::string& name : names) {
         auto it = record.text.find("flag." + name);
-        if (it == record.text.end()) continue;
+        if (it == record.text.end()) {
+            // The current format holds every flag its program records; an older
+            // file may predate the flag, which then keeps its value here.
+            if (record.current_format)
+                throw CLI::ValidationError(flag, fmt::format("{} is damaged: it holds no record of {}, which every {} "
+                                                             "checkpoint of this format version holds",
+                                                             path, name, program));
+            continue;
+        }
         const std::string& saved = it->second;
         CLI::Option& opt = *app.get_option(name);
         const std::string now = flag_value(app, name);

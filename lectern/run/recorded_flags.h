@@ -29,7 +29,12 @@ void record_flags(const CLI::App& app, const std::string& program, const std::ve
 // that the file records and the command line gave with another value is
 // refused (CLI::ValidationError); the others are set in `app` to the recorded
 // value. Returns the adopted flags as "--heads 4", for the program to say.
-// A checkpoint that records no flags (format before version 4) adopts nothing.
+// A checkpoint of the current format version that records no value for one of
+// `names` is refused as damaged: its program records them all, and the value
+// cannot be guessed (a missing --heads would build h = 4 where h = 2 was
+// trained, with every parameter's shape the same). A checkpoint of an older
+// version adopts what it records (before version 4: nothing), and the flags it
+// predates keep their values here.
 std::vector<std::string> adopt_flags(CLI::App& app, const nn::RunRecord& record, const std::string& program,
                                      const std::vector<std::string>& names, const std::string& flag,
                                      const std::string& path);

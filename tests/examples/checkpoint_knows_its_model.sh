@@ -2,7 +2,8 @@
 # checkpoint_knows_its_model.sh COPY_TASK CHAR_LM
 # A checkpoint carries the flags its model was built from and char_lm's
 # alphabet or subword merges: --load adopts them and says so, refuses a flag given with another
-# value (naming both), and never evaluates a silently different model. A
+# value (naming both), refuses a checkpoint whose record of a flag is gone, and
+# never evaluates a silently different model. A
 # reader that goes away (SIGPIPE) stops a run with its checkpoint saved. An
 # output that is a device or a FIFO is refused.
 set -uo pipefail
@@ -35,6 +36,39 @@ grep -q -- "--heads: 4 here, but $dir/ct.ckpt was saved with --heads 2" "$dir/er
 "$char_lm" --load "$dir/ct.ckpt" >/dev/null 2>"$dir/err"
 [ $? -eq 2 ] && grep -q "is a checkpoint of copy_task, not of char_lm" "$dir/err" || fail "a copy-task checkpoint reached char_lm"
 echo "ok: --load adopts the recorded flags, refuses others, and refuses another program's checkpoint"
+
+# A checkpoint whose record of --heads is gone, its checksum made good again, still holds
+# parameters of the shapes h=4 would build: it is refused as damaged, not loaded with the default.
+python3 - "$dir/ct.ckpt" "$dir/no_heads.ckpt" flag.--heads <<'PY' || fail "could not remove the record"
+import struct, sys, zlib
+data = open(sys.argv[1], "rb").read()
+version, flags, step, count = struct.unpack_from("<IIqI", data, 8)
+pos, kept, removed = 28, [], 0
+size = {0: 4, 1: 8, 2: 8, 3: 1}
+for _ in range(count):
+    start = pos
+    kind, n = struct.unpack_from("<BI", data, pos); pos += 5
+    name = data[pos:pos + n].decode(errors="replace"); pos += n
+    dtype, ndim = struct.unpack_from("<BI", data, pos); pos += 5
+    numel = 1
+    for d in struct.unpack_from(f"<{ndim}q", data, pos): numel *= d
+    pos += 8 * ndim + numel * size[dtype]
+    if kind == 2 and name == sys.argv[3]: removed += 1
+    else: kept.append(data[start:pos])
+assert version == 4 and removed == 1 and pos == len(data) - 4, (version, removed)
+body = struct.pack("<IIqI", version, flags, step, count - 1) + b"".join(kept)
+open(sys.argv[2], "wb").write(b"LECTERN\0" + body + struct.pack("<I", zlib.crc32(body)))
+PY
+for how in --load --resume; do
+  "$copy_task" $how "$dir/no_heads.ckpt" --eval-sequences 10 >"$dir/out" 2>"$dir/err"
+  status=$?
+  [ $status -ne 0 ] || fail "$how of a checkpoint without its --heads record ran (h=4 instead of h=2)"
+  [ $status -eq 2 ] && [ "$(wc -l <"$dir/err")" -eq 1 ] \
+    && grep -q -- "$how: $dir/no_heads.ckpt is damaged: it holds no record of --heads" "$dir/err" \
+    || fail "$how of a checkpoint without its --heads record: status $status, not one line naming the flag and the file"
+  [ -s "$dir/out" ] && fail "work was done before refusing $how"
+done
+echo "ok: a checkpoint missing a recorded model flag is refused as damaged, naming the flag and the file"
 
 # char_lm's alphabet travels with the model: a text of other characters is refused, not shifted.
 printf 'abcab cabca bcabc\nabcab cabca\n%.0s' {1..40} >"$dir/abc.txt"

@@ -427,6 +427,21 @@ TEST_CASE("a run record round-trips: text (an alphabet) and tensors (a generator
     CHECK(nn::read_run_record(path).empty());
 }
 
+TEST_CASE("a run record says whether its file is of the current format version", "[io]") {
+    TempDir dir;
+    nn::Linear lin(1, 1, false);
+    const std::string path = dir.file("m.lckpt");
+    nn::save_checkpoint(path, lin);
+    CHECK(nn::read_run_record(path).current_format);
+    Crafted v3(1, 3);
+    v3.record("weight", 0, {1, 1}).put<float>(0.5f);
+    write_all(path, v3.sealed());
+    CHECK_FALSE(nn::read_run_record(path).current_format);
+    nn::RunRecord run;
+    nn::load_checkpoint(path, lin, nullptr, &run);
+    CHECK_FALSE(run.current_format);
+}
+
 TEST_CASE("a run record's faults are refused: text that is not rank 1, a name twice, a kind 2 record before version 4",
           "[io][errors]") {
     TempDir dir;
