@@ -3,9 +3,9 @@
 // step count, and optionally a run record (what the model was built from, and
 // what a resumed run needs), in one versioned, checksummed binary file.
 //
-// Format, version 4 (integers little-endian, as written by x86-64 and ARM):
+// Format, version 5 (integers little-endian, as written by x86-64 and ARM):
 //   magic     8 bytes   "LECTERN\0"
-//   version   u32       4 (versions 1 to 3 load too: checkpoint_migration.h says
+//   version   u32       5 (versions 1 to 4 load too: checkpoint_migration.h says
 //                       how they differ and how they are read)
 //   flags     u32       bit 0: the file holds optimizer state
 //   step      i64       the optimizer's step count (0 without optimizer state)

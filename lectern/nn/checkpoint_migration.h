@@ -1,12 +1,16 @@
 #pragma once
-// Reading the older checkpoint formats as the current one (checkpoint.h, version 4). Used
-// by the reader (checkpoint_load.cpp); internal to nn. How each differs from version 4:
+// Reading the older checkpoint formats as the current one (checkpoint.h, version 5). Used
+// by the reader (checkpoint_load.cpp); internal to nn. How each differs from version 5:
 //   version 1:        one step count for the whole optimizer, the header's; no "step.<i>"
 //                     state (each parameter's update count came with version 2).
 //   versions 1 and 2: the ViT's position table E_pos is PatchEmbedding's own parameter
 //                     "embed.position"; now it is a LearnedPositionalEmbedding, whose
 //                     table is "embed.position.weight".
 //   versions 1 to 3:  no run records (kind 2), and so no text (dtype code 3).
+//   version 4:        the same bytes; but a program may have recorded more flags since
+//                     (copy_task's --task, --positions, --attention ...), so a record of
+//                     version 4 may lack some, where one of version 5 holds every flag
+//                     its program records (RunRecord::current_format).
 #include <cstdint>
 #include <string>
 #include <utility>

@@ -105,9 +105,9 @@ TEST_CASE("each kind of bad checkpoint gets its error and leaves the module unch
     require_rejected(bad, target, "wrong magic");
 
     std::string version = bytes;
-    version[8] = 5;
+    version[8] = 6;
     write_all(bad, version);
-    require_rejected(bad, target, "format version 5; this build reads versions 1 to 4");
+    require_rejected(bad, target, "format version 6; this build reads versions 1 to 5");
 
     nn::FeedForward wider(4, 9);
     nn::save_checkpoint(bad, wider);
@@ -437,6 +437,14 @@ TEST_CASE("a run record says whether its file is of the current format version",
     v3.record("weight", 0, {1, 1}).put<float>(0.5f);
     write_all(path, v3.sealed());
     CHECK_FALSE(nn::read_run_record(path).current_format);
+    Crafted v4(2, 4);  // the bytes of version 5, written before some flags were recorded
+    v4.record("weight", 0, {1, 1}).put<float>(0.5f);
+    v4.record("flag.--heads", 3, {1}, 2).put_bytes("4");
+    write_all(path, v4.sealed());
+    const nn::RunRecord r4 = nn::read_run_record(path);
+    CHECK(r4.text.at("flag.--heads") == "4");
+    CHECK_FALSE(r4.current_format);
+    write_all(path, v3.sealed());
     nn::RunRecord run;
     nn::load_checkpoint(path, lin, nullptr, &run);
     CHECK_FALSE(run.current_format);
