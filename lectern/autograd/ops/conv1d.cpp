@@ -48,12 +48,21 @@ void scatter_windows(const T* dw, T* dx, std::int64_t B, std::int64_t len, std::
     });
 }
 
+// (kernel - 1) dilation, the positions a window spans, for kernel > 0 and dilation > 0;
+// ValueError past 2^62, where a tap's position t + j r - left would no longer fit in int64.
+std::int64_t window_span(const char* op, std::int64_t kernel, std::int64_t dilation) {
+    constexpr std::int64_t kMost = std::int64_t{1} << 62;
+    if (kernel - 1 > kMost / dilation)
+        throw ValueError(fmt::format("{}: kernel {} with dilation {} spans more than 2^62 positions", op, kernel, dilation));
+    return (kernel - 1) * dilation;
+}
+
 }  // namespace
 
 Tensor conv_windows(const Tensor& x, std::int64_t kernel, std::int64_t dilation, std::int64_t left) {
     check_floating("conv_windows", x);
     if (x.dim() != 3) throw ShapeError(fmt::format("conv_windows: x must be [B, T, C], got {}", shape_str(x.shape())));
-    if (kernel <= 0 || dilation <= 0 || left < 0 || left > (kernel - 1) * dilation)
+    if (kernel <= 0 || dilation <= 0 || left < 0 || left > window_span("conv_windows", kernel, dilation))
         throw ValueError(fmt::format("conv_windows: needs kernel > 0, dilation > 0 and 0 <= left <= (kernel - 1) "
                                      "dilation, got kernel {}, dilation {}, left {}",
                                      kernel, dilation, left));
@@ -82,7 +91,8 @@ Tensor conv1d(const Tensor& x, const Tensor& weight, const Tensor& bias, std::in
                                      shape_str(x.shape()), shape_str(weight.shape())));
     const std::int64_t O = weight.size(0), k = weight.size(1), C = x.size(2);
     if (dilation <= 0) throw ValueError(fmt::format("conv1d: dilation must be positive, got {}", dilation));
-    const std::int64_t left = padding == ConvPadding::causal ? (k - 1) * dilation : (k - 1) * dilation / 2;
+    const std::int64_t span = k > 0 ? window_span("conv1d", k, dilation) : 0;
+    const std::int64_t left = padding == ConvPadding::causal ? span : span / 2;
     Tensor windows = reshape(conv_windows(x, k, dilation, left), {x.size(0), x.size(1), k * C});
     return linear(windows, reshape(weight, {O, k * C}), bias);
 }
