@@ -15,9 +15,7 @@ shift || true
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(checkpoint idx char_corpus safetensors)
 
-./scripts/install_packages.sh clang-14 libclang-rt-14-dev libomp-14-dev meson ninja-build pkg-config \
-  libopenblas-openmp-dev libfmt-dev catch2 zlib1g-dev libcli11-dev libplplot-dev plplot-driver-cairo \
-  libpcre2-dev nlohmann-json3-dev libopenmpi-dev openmpi-bin libsword-dev
+./scripts/install_packages.sh setup fuzz
 if [ ! -f build-fuzz/build.ninja ]; then
   echo "fuzz: configuring build-fuzz/ (clang, -Dfuzz=true, address and undefined sanitizers)"
   CXX=clang++-14 meson setup build-fuzz --buildtype=debugoptimized -Dfuzz=true \

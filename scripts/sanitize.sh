@@ -4,10 +4,7 @@
 # in build-sanitize/, but for the suite 'long'. Any report fails the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./scripts/install_packages.sh g++ meson ninja-build pkg-config \
-  libopenblas-openmp-dev libfmt-dev catch2 zlib1g-dev libcli11-dev libplplot-dev plplot-driver-cairo \
-  dataset-fashion-mnist fortunes libopenmpi-dev openmpi-bin libpcre2-dev nlohmann-json3-dev \
-  libsword-dev sword-text-kjv sword-text-web sword-text-sparv chromium libpng-dev
+./scripts/install_packages.sh setup
 if [ ! -f build-sanitize/build.ninja ]; then
   echo "sanitize: configuring build-sanitize/ (address and undefined sanitizers)"
   meson setup build-sanitize --buildtype=debugoptimized -Db_sanitize=address,undefined -Db_lundef=false >/dev/null
