@@ -53,7 +53,11 @@ for number, line in enumerate(open(os.path.join(root, "scripts", "packages.txt")
     else:
         package, *commands = line.split()
         section[package] = commands
-listed = {c: (name, package) for name, packages in sections.items() for package, cs in packages.items() for c in cs}
+listed = {}  # command -> {section: package}
+for name, packages in sections.items():
+    for package, commands in packages.items():
+        for c in commands:
+            listed.setdefault(c, {})[name] = package
 
 
 def dpkg_database():
@@ -198,10 +202,9 @@ for path, (words, installed) in sorted(scanned.items()):
     for word in sorted(words):
         if word in listed:
             used.add(word)
-            name, package = listed[word]
-            if name not in installed:
-                problems.append(f"{where} runs {word}, which only section [{name}] of scripts/packages.txt "
-                                f"installs, and this script installs {sorted(installed)}")
+            if not installed & listed[word].keys():
+                problems.append(f"{where} runs {word}, which only section(s) {sorted(listed[word])} of "
+                                f"scripts/packages.txt install, and this script installs {sorted(installed)}")
             continue
         if word in NOT_COMMANDS or not word[0].isalpha():
             continue
@@ -217,15 +220,16 @@ for path, (words, installed) in sorted(scanned.items()):
                         "that script installs ([setup] for the tests)")
 
 # Each listed command is run somewhere, and its package provides it.
-for command, (name, package) in sorted(listed.items()):
+for command, by_section in sorted(listed.items()):
     if command not in used:
-        problems.append(f"scripts/packages.txt lists {command} (of {package}), which no test or script runs")
-    if package not in installed_fields:
-        continue  # not installed here; the run that needs it installs it
-    packages = providers(command)
-    if not packages & closure(package):
-        problems.append(f"scripts/packages.txt: {package} does not provide {command} "
-                        f"(here it comes from {' '.join(sorted(packages)) or 'no Debian package'})")
+        problems.append(f"scripts/packages.txt lists {command}, which no test or script runs")
+    for package in sorted(set(by_section.values())):
+        if package not in installed_fields:
+            continue  # not installed here; the run that needs it installs it
+        packages = providers(command)
+        if not packages & closure(package):
+            problems.append(f"scripts/packages.txt: {package} does not provide {command} "
+                            f"(here it comes from {' '.join(sorted(packages)) or 'no Debian package'})")
 
 for p in problems:
     print("FAIL:", p)
