@@ -3,19 +3,19 @@
 //   forward  y = x W^T      [rows, in] x [out, in]^T   (beta 1: y starts as the bias)
 //   backward dx = dy W      [rows, out] x [out, in]
 //            dW = dy^T x    [rows, out]^T x [rows, in]
-// Prints GFLOP/s (2 m n k flops per product) of each (the median of --runs calls after a warm-up, the two called in turn)
-// and the ratio portable / OpenBLAS. In the portable build (-Dblas=disabled) there is no OpenBLAS: the portable column
-// alone. Figures only; it never passes or fails.
+// Prints GFLOP/s (2 m n k flops per product) of each, from the median of --runs calls of this
+// thread's CPU time, the two called in turn, and the ratio portable / OpenBLAS. In the portable
+// build (-Dblas=disabled) there is no OpenBLAS: the portable column alone. Figures only; it
+// never passes or fails.
 //   ./build/benchmarks/bench_gemm
 #include <algorithm>
-#include <chrono>
+#include <ctime>
+#include <functional>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
 
-#include "benchmarks/machine.h"
 #include "lectern/autograd/autograd.h"
 #include "lectern/autograd/blas_core.h"
 #include "lectern/autograd/kernels/gemm.h"
@@ -46,25 +46,30 @@ std::vector<Product> products_of(const Layer& l) {
             {"dW = dy^T x", true, false, l.out, l.in, l.rows, 0.0f}};
 }
 
-// Seconds per call of f and of g, each the median of `runs` calls after a warm-up call of
-// each, the two called in turn.
-template <class F, class G>
-std::pair<double, double> alternated_medians(F f, G g, int runs) {
-    std::vector<double> tf, tg;
-    auto seconds = [](auto call) {
-        const auto start = std::chrono::steady_clock::now();
-        call();
-        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+// Seconds of this thread's CPU time per call of each of `calls`, each the median of `runs`
+// calls after a warm-up call, the calls made in turn so that a slow moment of the machine falls
+// on all of them. CPU time rather than the wall clock: on a shared machine the time the thread
+// waits for a core is not the kernel's (the caches it shares still are).
+std::vector<double> median_cpu_seconds(const std::vector<std::function<void()>>& calls, int runs) {
+    auto cpu_seconds = [] {
+        timespec t{};
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+        return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
     };
-    f();
-    g();
-    for (int r = 0; r < runs; ++r) {
-        tf.push_back(seconds(f));
-        tg.push_back(seconds(g));
+    std::vector<std::vector<double>> times(calls.size());
+    for (const auto& call : calls) call();
+    for (int r = 0; r < runs; ++r)
+        for (std::size_t i = 0; i < calls.size(); ++i) {
+            const double start = cpu_seconds();
+            calls[i]();
+            times[i].push_back(cpu_seconds() - start);
+        }
+    std::vector<double> medians;
+    for (std::vector<double>& t : times) {
+        std::sort(t.begin(), t.end());
+        medians.push_back(t[t.size() / 2]);
     }
-    std::sort(tf.begin(), tf.end());
-    std::sort(tg.begin(), tg.end());
-    return {tf[tf.size() / 2], tg[tg.size() / 2]};
+    return medians;
 }
 
 }  // namespace
@@ -89,7 +94,7 @@ int main(int argc, char** argv) {
         {"GPT-2 MLP proj", 256, 3072, 768},      {"GPT-2 head", 256, 768, 50257},
     };
     const bool openblas = blas_is_openblas();
-    fmt::print("float32 GEMM, 1 thread, median of {} calls; portable GEMM{}\n", runs,
+    fmt::print("float32 GEMM, 1 thread, median CPU time of {} calls; portable GEMM{}\n", runs,
                openblas ? fmt::format(" beside OpenBLAS {} (cblas_sgemm)", blas_core_name())
                         : " alone (this build has no OpenBLAS: -Dblas=disabled)");
     fmt::print("{:<22} {:<12} {:>20} {:>10}{}\n", "layer", "product", "m x n x k", "portable",
@@ -112,12 +117,12 @@ int main(int argc, char** argv) {
             };
             const std::string dims = fmt::format("{} x {} x {}", p.m, p.n, p.k);
             if (!openblas) {
-                const double portable = benchmarks::median_seconds(portable_call, runs);
+                const double portable = median_cpu_seconds({portable_call}, runs)[0];
                 fmt::print("{:<22} {:<12} {:>20} {:>10.1f}\n", layer.what, p.what, dims, flops / portable / 1e9);
                 continue;
             }
-            // The two alternate, call by call, so that a slow moment of the machine falls on both.
-            const auto [portable, blas] = alternated_medians(portable_call, blas_call, runs);
+            const std::vector<double> seconds = median_cpu_seconds({portable_call, blas_call}, runs);
+            const double portable = seconds[0], blas = seconds[1];
             ratios.push_back(blas / portable);
             fmt::print("{:<22} {:<12} {:>20} {:>10.1f} {:>10.1f} {:>7.2f}\n", layer.what, p.what, dims,
                        flops / portable / 1e9, flops / blas / 1e9, blas / portable);
