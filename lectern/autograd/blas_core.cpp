@@ -1,15 +1,11 @@
 #include "lectern/autograd/blas_core.h"
 
-#include <cblas.h>
-
 #include <array>
 #include <string_view>
 
 #include <fmt/format.h>
 
 namespace autograd {
-
-std::string blas_core_name() { return openblas_get_corename(); }
 
 int blas_core_level(const std::string& core) {
     // OpenBLAS 0.3's x86-64 core names, by the widest vectors their kernels use.
@@ -35,11 +31,13 @@ int cpu_vector_level() {
 }
 
 std::string best_blas_core() {
+    if (!blas_is_openblas()) return "";
     const int level = cpu_vector_level();
     return level == 3 ? "SkylakeX" : level == 2 ? "Haswell" : "";
 }
 
 std::string blas_core_warning() {
+    if (!blas_is_openblas()) return "";
     const std::string core = blas_core_name();
     if (cpu_vector_level() < 2 || blas_core_level(core) >= 2) return "";
     return fmt::format("OpenBLAS runs its {} kernels on a CPU with AVX2, about a third of its speed for matrix "
