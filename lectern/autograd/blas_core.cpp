@@ -1,15 +1,11 @@
 #include "lectern/autograd/blas_core.h"
 
-#include <cblas.h>
-
 #include <array>
 #include <string_view>
 
 #include <fmt/format.h>
 
 namespace autograd {
-
-std::string blas_core_name() { return openblas_get_corename(); }
 
 int blas_core_level(const std::string& core) {
     // OpenBLAS 0.3's x86-64 core names, by the widest vectors their kernels use.
@@ -25,21 +21,27 @@ int blas_core_level(const std::string& core) {
     return 0;
 }
 
+// The levels are x86's, and so are the compiler's builtins that ask the CPU for them:
+// another CPU (WebAssembly's, an ARM laptop's) has none of them, level 0.
 int cpu_vector_level() {
+#if defined(__x86_64__) || defined(__i386__)
     __builtin_cpu_init();
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl"))
         return 3;
     if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return 2;
     if (__builtin_cpu_supports("avx")) return 1;
+#endif
     return 0;
 }
 
 std::string best_blas_core() {
+    if (!blas_is_openblas()) return "";
     const int level = cpu_vector_level();
     return level == 3 ? "SkylakeX" : level == 2 ? "Haswell" : "";
 }
 
 std::string blas_core_warning() {
+    if (!blas_is_openblas()) return "";
     const std::string core = blas_core_name();
     if (cpu_vector_level() < 2 || blas_core_level(core) >= 2) return "";
     return fmt::format("OpenBLAS runs its {} kernels on a CPU with AVX2, about a third of its speed for matrix "

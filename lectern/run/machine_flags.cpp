@@ -41,7 +41,11 @@ void add_machine_flags(CLI::App& app, MachineFlags& flags) {
 }
 
 void apply_machine_flags(MachineFlags& flags, char** argv) {
-    if (!flags.blas_core.empty()) {
+    if (!flags.blas_core.empty() && !autograd::blas_is_openblas())
+        say("--blas-core {}: this build runs Lectern's own GEMM (meson -Dblas=disabled), no OpenBLAS kernels to "
+            "choose\n",
+            flags.blas_core);
+    else if (!flags.blas_core.empty()) {
         const std::string want = flags.blas_core == "auto" ? autograd::best_blas_core() : flags.blas_core;
         if (!want.empty() && autograd::blas_core_name() != want) {
             const char* already = std::getenv("OPENBLAS_CORETYPE");
@@ -67,9 +71,11 @@ void apply_machine_flags(MachineFlags& flags, char** argv) {
 
 std::string machine_summary(const MachineFlags& flags) {
     const int cores = autograd::available_cores(), ranks = distributed::Communicator::world().size();
-    std::string line = fmt::format("{}{} thread{} ({} core{}), OpenBLAS {}",
+    const std::string gemm =
+        autograd::blas_is_openblas() ? "OpenBLAS " + autograd::blas_core_name() : "Lectern's portable GEMM";
+    std::string line = fmt::format("{}{} thread{} ({} core{}), {}",
                                    ranks > 1 ? fmt::format("{} processes (mpirun), each ", ranks) : "", flags.threads,
-                                   flags.threads == 1 ? "" : "s", cores, cores == 1 ? "" : "s", autograd::blas_core_name());
+                                   flags.threads == 1 ? "" : "s", cores, cores == 1 ? "" : "s", gemm);
     if (std::string warning = autograd::blas_core_warning(); !warning.empty()) line += "\nwarning: " + warning;
     return line;
 }

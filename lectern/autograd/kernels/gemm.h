@@ -1,78 +1,45 @@
 #pragma once
-// The one call into BLAS (docs/design.md, "Speed on two cores"). Internal to autograd.
-#include <cblas.h>
-#include <omp.h>
-
+// The one way into a matrix product (docs/design.md, "Speed on two cores"). Internal to autograd.
+// Which GEMM runs is chosen by meson (option blas), by the file it compiles: OpenBLAS's in the
+// default build (kernels/gemm_backend_openblas.cpp), Lectern's own in the portable build
+// (kernels/gemm_backend_portable.cpp, running kernels/gemm_portable.h). Everything above this
+// header is the same source in both.
 #include <algorithm>
 #include <cstdint>
 #include <limits>
-#include <type_traits>
 
 #include "lectern/autograd/parallel.h"
 
 namespace autograd::detail {
 
-// The largest size a BLAS argument takes (sizes are blasint).
-inline constexpr std::int64_t kBlasMax = std::numeric_limits<blasint>::max();
-
-// OpenBLAS splits a call over as many threads as OpenMP allows outside a parallel region,
-// and its split rounds differently from one thread's. Every call here runs on one thread:
-// inside the parallel loops below, where OpenBLAS is serial, or with this thread's OpenMP
-// limit at 1 for the call's length. The threads' work is split by the loops here alone.
-class SerialBlas {
-  public:
-    SerialBlas() : saved_(omp_in_parallel() ? 1 : omp_get_max_threads()) {
-        if (saved_ > 1) omp_set_num_threads(1);
-    }
-    ~SerialBlas() {
-        if (saved_ > 1) omp_set_num_threads(saved_);
-    }
-    SerialBlas(const SerialBlas&) = delete;
-    SerialBlas& operator=(const SerialBlas&) = delete;
-
-  private:
-    int saved_;
-};
+// The largest size a GEMM argument takes: OpenBLAS's sizes are 32-bit ints (blasint), and the
+// portable build keeps the same limit so that both refuse the same shapes.
+inline constexpr std::int64_t kBlasMax = std::numeric_limits<std::int32_t>::max();
 
 // C[m, n] = op(A) op(B) + beta C for row-major A, B, C whose rows are lda, ldb and ldc
 // apart (wider than the matrix when it is one head's columns of a wider tensor); beta 0
-// overwrites C (BLAS then zeroes C in a pass of its own), beta 1 adds to it.
-// One BLAS call on the calling thread (serial inside a parallel loop).
+// overwrites C (never reading it), beta 1 adds to it. One call on the calling thread, serial
+// inside a parallel loop or not. Defined for float and double.
 template <class T>
 void gemm_call(bool ta, bool tb, std::int64_t m, std::int64_t n, std::int64_t k, const T* a, std::int64_t lda,
-               const T* b, std::int64_t ldb, T* c, std::int64_t ldc, T beta) {
-    const auto fa = ta ? CblasTrans : CblasNoTrans;
-    const auto fb = tb ? CblasTrans : CblasNoTrans;
-    const auto M = static_cast<blasint>(m), N = static_cast<blasint>(n), K = static_cast<blasint>(k);
-    const auto LDA = static_cast<blasint>(lda), LDB = static_cast<blasint>(ldb), LDC = static_cast<blasint>(ldc);
-    SerialBlas serial;
-    if constexpr (std::is_same_v<T, float>)
-        cblas_sgemm(CblasRowMajor, fa, fb, M, N, K, 1.0f, a, LDA, b, LDB, beta, c, LDC);
-    else
-        cblas_dgemm(CblasRowMajor, fa, fb, M, N, K, 1.0, a, LDA, b, LDB, beta, c, LDC);
-}
+               const T* b, std::int64_t ldb, T* c, std::int64_t ldc, T beta);
 
-// y += A x for A [m, n] row-major (row stride lda): one BLAS matrix-vector call, which
-// reads A once and packs nothing.
+// y += A x for A [m, n] row-major (row stride lda): a matrix-vector product, which reads A
+// once and packs nothing. On the calling thread.
 template <class T>
-void gemv_call(std::int64_t m, std::int64_t n, const T* a, std::int64_t lda, const T* x, T* y) {
-    const auto M = static_cast<blasint>(m), N = static_cast<blasint>(n), LDA = static_cast<blasint>(lda);
-    SerialBlas serial;
-    if constexpr (std::is_same_v<T, float>)
-        cblas_sgemv(CblasRowMajor, CblasNoTrans, M, N, 1.0f, a, LDA, x, 1, 1.0f, y, 1);
-    else
-        cblas_dgemv(CblasRowMajor, CblasNoTrans, M, N, 1.0, a, LDA, x, 1, 1.0, y, 1);
-}
+void gemv_call(std::int64_t m, std::int64_t n, const T* a, std::int64_t lda, const T* x, T* y);
 
 // OpenBLAS's sgemm goes over C's rows in chunks of three times its kernel's width (12 rows
 // with the Haswell and Zen kernels' width 4, 24 with a width of 8), and a row's sum can round
 // differently at a chunk's edge. Parts of C that begin on a multiple of this many rows put
 // every row in the same chunk as one whole call does: a product is the same to the bit however
-// its rows are split (docs/design.md says where this holds, and what was measured).
+// its rows are split (docs/design.md says where this holds, and what was measured). The
+// portable GEMM sums every element in an order set by k alone, so any split would do there;
+// the parts are the same in both builds.
 inline constexpr std::int64_t kGemmRowAlign = 24;
 
 // The same, C's rows split over the threads in parts that begin on multiples of
-// kGemmRowAlign, each part one BLAS call on its thread (rows i0..i1 of C need rows i0..i1
+// kGemmRowAlign, each part one gemm_call on its thread (rows i0..i1 of C need rows i0..i1
 // of op(A): A's rows, or its columns when transposed). On two threads this is faster than
 // OpenBLAS's own split on the models' products (docs/performance.md).
 template <class T>
