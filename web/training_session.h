@@ -3,8 +3,10 @@
 // its model, data, optimizer and schedule, one step at a time, so that a caller (the
 // page's Web Worker) draws between steps, stops and resumes. The knobs of
 // docs/start-here.md that the page offers are a SessionConfig; everything else is
-// copy_task's default preset. With the same knobs and seed, a session's losses are
-// copy_task's (--threads 1) and its exact-match line is the one copy_task prints.
+// copy_task's default preset. With the same knobs and seed a session draws the same
+// model, batches and held-out sequences as copy_task, so its losses are copy_task's
+// wherever the matrix products round alike (docs/web.md), and it ends in the
+// exact-match line copy_task prints.
 #include <cstdint>
 #include <memory>
 #include <string>
