@@ -22,16 +22,21 @@ if [ ! -f build-web/build.ninja ]; then
   echo "web: configuring build-web/ (WebAssembly, the portable GEMM)"
   meson setup build-web --cross-file web/emscripten.cross -Dblas=disabled >/dev/null
 fi
-if [ "$mode" = --page ]; then
-  ninja -C build-web lectern.html | tail -n 1
-else
-  echo "web: building (ninja -C build-web)"
-  ninja -C build-web | tail -n 1
-fi
+# The page, the session's program and the gradient-check catalog: what has been run under
+# node and Chromium so far (docs/web.md, "Tests"); ninja -C build-web builds every test program.
+targets=(lectern.html web/session_run.js)
+[ "$mode" = --page ] || targets+=(tests/gradcheck/test_gradcheck_catalog.js)
+echo "web: building ${targets[*]} (ninja -C build-web)"
+ninja -C build-web "${targets[@]}" | tail -n 1
 echo "web: the page is build-web/lectern.html ($(du -k build-web/lectern.html | cut -f1) KiB, one file)"
 
 if [ "$mode" = test ]; then
-  meson test -C build-web --print-errorlogs
+  # The two suites' programs, run as meson test runs them (meson test would first want every
+  # test program of build-web/ built).
+  echo "web: the gradient-check catalog under node"
+  node build-web/tests/gradcheck/test_gradcheck_catalog.js | tail -n 1
+  echo "web: the page in headless Chromium"
+  python3 web/page_in_browser.py "$(command -v chromium)" build-web/lectern.html
 elif [ "$mode" = --compare ]; then
   # The native side: the portable GEMM too, and no contraction of a * b + c into one
   # fused multiply-add, which WebAssembly has not: the two builds then round alike.
