@@ -4,6 +4,7 @@
 #include <bit>
 #include <cstdint>
 #include <cstdlib>
+#include <limits>
 #include <mutex>
 #include <new>
 #include <unordered_map>
@@ -24,6 +25,10 @@ constexpr std::size_t kAlign = 64;
 // cached block of each. A request so large that rounding up would wrap past
 // SIZE_MAX is one no system can serve: bad_alloc, not a tiny block.
 constexpr std::size_t kFine = std::size_t{64} << 10;
+// A request above this takes only its own class: 1 TiB, or a quarter of the address
+// space where size_t has 32 bits (WebAssembly's), so that 2 sz never overflows.
+constexpr std::size_t kLargestShared =
+    static_cast<std::size_t>(std::min<std::uint64_t>(std::uint64_t{1} << 40, std::numeric_limits<std::size_t>::max() / 4));
 
 std::size_t size_class(std::size_t bytes) {
     if (bytes <= kFine) return bytes == 0 ? kAlign : (bytes + kAlign - 1) / kAlign * kAlign;
@@ -61,7 +66,7 @@ struct Cache {
     // tensors for every length it has seen. So a short batch runs in a longer
     // one's blocks, and the cache holds about what the longest batch needs.
     void* take(std::size_t sz) {
-        const std::size_t last = sz <= kFine || sz > (std::size_t{1} << 40) ? sz : 2 * sz;
+        const std::size_t last = sz <= kFine || sz > kLargestShared ? sz : 2 * sz;
         for (std::size_t c = sz; c <= last; c = size_class(c + 1)) {
             auto it = free_lists.find(c);
             if (it == free_lists.end() || it->second.empty()) continue;

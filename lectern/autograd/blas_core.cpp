@@ -21,12 +21,16 @@ int blas_core_level(const std::string& core) {
     return 0;
 }
 
+// The levels are x86's, and so are the compiler's builtins that ask the CPU for them:
+// another CPU (WebAssembly's, an ARM laptop's) has none of them, level 0.
 int cpu_vector_level() {
+#if defined(__x86_64__) || defined(__i386__)
     __builtin_cpu_init();
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl"))
         return 3;
     if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return 2;
     if (__builtin_cpu_supports("avx")) return 1;
+#endif
     return 0;
 }
 

@@ -1,7 +1,5 @@
 #include "lectern/autograd/threads.h"
 
-#include <sched.h>
-
 #include <cstdlib>
 #include <string>
 #include <fmt/format.h>
@@ -20,13 +18,6 @@ void set_num_threads(int n) {
 }
 
 int num_threads() { return detail::pool_threads(); }
-
-int available_cores() {
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    if (sched_getaffinity(0, sizeof set, &set) != 0) return 1;
-    return std::max(1, CPU_COUNT(&set));
-}
 
 int default_num_threads() {
     if (const char* env = std::getenv("OMP_NUM_THREADS")) {

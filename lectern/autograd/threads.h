@@ -12,7 +12,8 @@ void set_num_threads(int n);
 int num_threads();
 
 // The cores this process may run on: its CPU affinity (taskset, a container's
-// cpuset), not the machine's total.
+// cpuset), not the machine's total (available_cores.cpp). In the WebAssembly build,
+// 1 (available_cores_web.cpp): its module has no threads (docs/web.md).
 int available_cores();
 // The thread count a program uses unless told: OMP_NUM_THREADS when it is set
 // to a whole number >= 1, else available_cores().

@@ -28,7 +28,7 @@ StateDictKeys Module::load_state_dict(const StateDict& dict, bool strict) {
                                             autograd::shape_str(p.shape())));
         }
     }
-    for (const auto& entry : dict) {
+    for (const auto& entry : dict) {  // not a structured binding: clang before 16 cannot capture one
         const std::string& name = entry.first;
         const bool known = std::any_of(params.begin(), params.end(), [&](const auto& np) { return np.first == name; });
         if (!known) keys.unexpected.push_back(name);

@@ -96,20 +96,11 @@ std::string page_data(const AttentionPage& page) {
     return out + "]}";
 }
 
-// The page around its data: the head view (tokens in two columns, lines for
-// the weights), the weights of the token pointed at as a table, and the model
-// view (a thumbnail per layer and head). The script draws with the DOM's SVG
-// and canvas only; tokens reach the page as textContent, never as markup.
-constexpr std::string_view kPageHead = R"html(<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>)html";
-
-constexpr std::string_view kPageTop = R"html(</title>
-<style>
-body { font-family: system-ui, sans-serif; margin: 1.5em; color: #222; background: #fff; }
+// The explorer: the head view (tokens in two columns, lines for the weights), the
+// weights of the token pointed at as a table, and the model view (a thumbnail per
+// layer and head). Its script draws with the DOM's SVG and canvas only; tokens reach
+// the page as textContent, never as markup.
+constexpr std::string_view kStyle = R"css(body { font-family: system-ui, sans-serif; margin: 1.5em; color: #222; background: #fff; }
 h1 { font-size: 1.3em; margin: 0 0 .3em; }
 h2 { font-size: 1.05em; margin: 1.2em 0 .3em; }
 p.how { margin: 0 0 .8em; color: #555; max-width: 62em; }
@@ -136,13 +127,9 @@ p.how { margin: 0 0 .8em; color: #555; max-width: 62em; }
 #grid th { font-weight: normal; font-size: .8em; color: #555; padding: 0 4px; }
 #grid canvas { display: block; border: 2px solid #ddd; margin: 2px; cursor: pointer; background: #fff; }
 #grid canvas.chosen { border-color: #222; }
-</style>
-</head>
-<body>
-<h1>)html";
+)css";
 
-constexpr std::string_view kPageBody = R"html(</h1>
-<p class="how">Each line joins a query token (left) to a key token (right); the more weight the query puts on
+constexpr std::string_view kMarkup = R"html(<p class="how">Each line joins a query token (left) to a key token (right); the more weight the query puts on
 the key, the more opaque and wide its line (the weights of a query add up to 1). Point at a query token to see
 only its lines; click it to keep it, and its weights are listed beside. Choose a layer and a head, or all heads,
 each in its colour; below, every layer and head at once: click one to choose it.</p>
@@ -159,12 +146,10 @@ each in its colour; below, every layer and head at once: click one to choose it.
 </div>
 <h2>Every layer and head (layers down, heads across)</h2>
 <table id="grid"></table>
-<script type="application/json" id="attention-data">)html";
+)html";
 
-constexpr std::string_view kPageScript = R"html(</script>
-<script>
-"use strict";
-const page = JSON.parse(document.getElementById("attention-data").textContent);
+constexpr std::string_view kScript = R"js("use strict";
+let page = null;  // the attention shown: {title, kinds}, as page_data writes it
 const state = {kind: 0, layer: 0, head: "all", token: null, hover: null};
 const SVG = "http://www.w3.org/2000/svg";
 const ROW = 22, LEFT = 170, GAP = 150;  // a token's row height; the query column's right edge; the gap to the keys
@@ -353,13 +338,26 @@ function choose(change) {
 document.getElementById("kind").onchange = e => choose({kind: Number(e.target.value)});
 document.getElementById("layer").onchange = e => choose({layer: Number(e.target.value)});
 document.getElementById("head").onchange = e => choose({head: e.target.value === "all" ? "all" : Number(e.target.value)});
-window.addEventListener("hashchange", () => { readFragment(); draw(); });
-readFragment();
-draw();
-</script>
-</body>
-</html>
-)html";
+window.addEventListener("hashchange", () => { if (page) { readFragment(); draw(); } });
+// Shows `data` (page_data's JSON, parsed). The first data takes its selection from the URL's
+// fragment; new data for the same sequence (a model that trained on) keeps the reader's
+// selection, of what the new data has.
+function showAttention(data) {
+  const first = page === null;
+  page = data;
+  if (first) {
+    readFragment();
+  } else {
+    const within = (v, n) => v !== null && v !== "all" && v < n ? v : null;
+    state.kind = within(state.kind, page.kinds.length) ?? 0;
+    state.layer = within(state.layer, kind().layers) ?? 0;
+    state.head = within(state.head, kind().heads) ?? "all";
+    state.token = within(state.token, kind().queries.length);
+    state.hover = within(state.hover, kind().queries.length);
+  }
+  draw();
+}
+)js";
 
 }  // namespace
 
@@ -368,17 +366,37 @@ void check(const AttentionPage& page) {
     for (const AttentionKind& k : page.kinds) check_kind(page, k);
 }
 
-std::string render_page(const AttentionPage& page) {
+std::string_view explorer_style() { return kStyle; }
+std::string_view explorer_markup() { return kMarkup; }
+std::string_view explorer_script() { return kScript; }
+
+std::string explorer_data(const AttentionPage& page) {
     check(page);
-    std::string html;
-    html += kPageHead;
-    html += html_escape(page.title);
-    html += kPageTop;
-    html += html_escape(page.title);
-    html += kPageBody;
-    html += page_data(page);
-    html += kPageScript;
-    return html;
+    return page_data(page);
+}
+
+std::string render_page(const AttentionPage& page) {
+    const std::string data = explorer_data(page);
+    const std::string title = html_escape(page.title);
+    return fmt::format(R"html(<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{0}</title>
+<style>
+{1}</style>
+</head>
+<body>
+<h1>{0}</h1>
+{2}<script type="application/json" id="attention-data">{3}</script>
+<script>
+{4}showAttention(JSON.parse(document.getElementById("attention-data").textContent));
+</script>
+</body>
+</html>
+)html",
+                       title, kStyle, kMarkup, data, kScript);
 }
 
 }  // namespace plot

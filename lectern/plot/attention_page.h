@@ -42,4 +42,18 @@ void check(const AttentionPage& page);
 // to the browser, never markup: a token "</script>" shows as itself.
 std::string render_page(const AttentionPage& page);
 
+// The explorer's pieces, for a page that holds it among other things (web/: the page
+// that trains the copy task live) and for render_page, so both run the one script:
+// its CSS rules, its markup (controls, head view, readout, model view), its script
+// (JavaScript without the <script> tags), and a page's data as the script reads it.
+// The script defines showAttention(data), data being explorer_data's JSON parsed:
+// the first call draws with the selection of the URL's fragment; later calls (the
+// same sequence, a model trained further) redraw, keeping the reader's selection.
+std::string_view explorer_style();
+std::string_view explorer_markup();
+std::string_view explorer_script();
+// Checks the page as render_page does; the JSON has no '<', '>' or '&' outside \u
+// escapes, so it may stand inside a <script> element.
+std::string explorer_data(const AttentionPage& page);
+
 }  // namespace plot

@@ -124,7 +124,7 @@ std::vector<Case> module_cases() {
                              {nn::Activation::gelu_tanh, "FeedForward (tanh GELU, GPT-2)"}})
         cases.push_back(module_case<nn::FeedForward>(
             "nn", name, "[2,3,4], d_ff 6",
-            [act] { return std::make_shared<nn::FeedForward>(4, 6, 0.0, act); },
+            [act = act] { return std::make_shared<nn::FeedForward>(4, 6, 0.0, act); },  // clang < 16 captures no binding
             [] { return std::vector{leaf({2, 3, 4}, 5)}; }, [](const nn::FeedForward& m, auto& x) { return m(x[0]); }));
     auto mha = [] { return std::make_shared<nn::MultiHeadAttention>(4, 2); };
     cases.push_back(module_case<nn::MultiHeadAttention>(
