@@ -6,7 +6,7 @@ Every program that the test suite and the scripts run must come from Debian's ba
 scripts/packages.txt that the script running it installs. Otherwise the suite passes on the
 machine where someone installed the program by hand, and fails for every new user.
 
-What is read: the scripts of scripts/ and .ci/, the tests' scripts that a meson.build or another
+What is read: the scripts of scripts/ and .ci/, those of tests/ and web/ that a meson.build or another
 scanned script names, the programs a meson.build finds (find_program) and the programs the C++
 sources exec. Each word of a script that names a program on PATH is looked up in dpkg's
 database; a program of no package (installed by pip, npm or by hand) is refused unless Debian
@@ -27,9 +27,9 @@ problems = []
 
 # Words of the scanned scripts that name a program of this machine's but are not run as one
 # there: English in a message or a name ("as", "file", "open", "size", "view", "write"), a
-# file's suffix ("cpp", "pc"), Python's str.strip. A script that does run one of these is
+# file's suffix ("cpp", "pc"), Python's str.strip and zip. A script that does run one of these is
 # not caught; keep the list to words read that way.
-NOT_COMMANDS = {"as", "cpp", "file", "open", "pc", "size", "strip", "view", "write"}
+NOT_COMMANDS = {"as", "cpp", "file", "open", "pc", "size", "strip", "view", "write", "zip"}
 # bash's keywords and builtins (`time`, `test`): the shell runs them, not a program.
 SHELL_WORDS = set(subprocess.run(["bash", "-c", "compgen -k; compgen -b"], capture_output=True,
                                  text=True).stdout.split())
@@ -155,36 +155,53 @@ queue = [os.path.join(root, ".ci", "run")]
 queue += [os.path.join(root, "scripts", n) for n in sorted(os.listdir(os.path.join(root, "scripts"))) if
           n.endswith(".sh")]
 test_scripts = []
-for base, _, names in os.walk(os.path.join(root, "tests")):
-    test_scripts += [os.path.join(base, n) for n in names if n.endswith((".sh", ".py", ".js"))]
-named = re.sub(r"#.*", "", meson_text)
+for folder in ("tests", "web"):
+    for base, _, names in os.walk(os.path.join(root, folder)):
+        test_scripts += [os.path.join(base, n) for n in names if n.endswith((".sh", ".py"))]
+own_modules = {os.path.basename(p)[:-3] for p in test_scripts if p.endswith(".py")}
+
+
+def program_words(text):
+    """The words of `text` that could name a program: not a later part of a path (`/usr/share/
+    nodejs`), but a program's own path (`/usr/bin/env`) counts."""
+    return {m.group() for m in re.finditer(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*", text)
+            if text[m.start() - 1:m.start()] != "/" or re.search(r"\bs?bin/$", text[:m.start()])}
+
+
+# A script runs with the sections its caller installed: its own install_packages.sh call, else
+# those common to every file that names it (a meson.build: [setup], the tests run after it).
+meson_named = re.sub(r"#.*", "", meson_text)
+texts, sections_of = {}, {}
+for path in queue:
+    sections_of[path] = None
 while queue:
     path = queue.pop()
     # This file names programs in its prose and runs only dpkg-query, apt-cache and bash.
-    if path in scanned or os.path.samefile(path, __file__):
+    if os.path.samefile(path, __file__):
         continue
-    text = open(path).read()
-    if path.endswith(".py") or text.startswith("#!/usr/bin/env python3"):
-        words = python_strings(text, path)
+    if path not in texts:
+        text = open(path).read()
+        python = path.endswith(".py") or text.startswith("#!/usr/bin/env python3")
+        words = python_strings(text, path) if python else comment_free_shell(text)
         for module in re.findall(r"^\s*(?:import|from)\s+([A-Za-z_]\w*)", text, re.M):
-            if module not in sys.stdlib_module_names:
-                problems.append(f"{rel(path)} imports {module}, which is not in Python's standard library: "
+            if module not in sys.stdlib_module_names and module not in own_modules:
+                problems.append(f"{rel(path)} imports {module} in Python, which is not in its standard library: "
                                 "the suite may use only what scripts/setup.sh installs")
-    else:
-        words = comment_free_shell(text)
-        for module in re.findall(r"^\s*(?:import|from)\s+([A-Za-z_]\w*)", text, re.M):
-            if module not in sys.stdlib_module_names:
-                problems.append(f"{rel(path)}: its Python imports {module}, which is not in the standard library")
-    named += words
-    functions = set(re.findall(r"^\s*([\w-]+)\s*\(\)", text, re.M))
-    if not path.endswith(".py"):
-        functions |= SHELL_WORDS
-    scanned[path] = (set(re.findall(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*", words)) - functions,
-                     installs(text) or {"setup"})
+        functions = set(re.findall(r"^\s*([\w-]+)\s*\(\)", text, re.M)) | (set() if python else SHELL_WORDS)
+        texts[path] = (words, program_words(words) - functions, installs(text))
+    words, _, own = texts[path]
+    sections = own or sections_of[path] or {"setup"}
+    scanned[path] = (texts[path][1], sections)
     # The suite runs a test script that a meson.build or a scanned script names.
     for script in test_scripts:
-        if script not in scanned and os.path.basename(script) in named:
-            queue.append(script)
+        name = os.path.basename(script)
+        if name in words or name in meson_named:
+            given = {"setup"} if name in meson_named else sections
+            before = sections_of.get(script)
+            after = given if before is None else before & given
+            if script not in sections_of or after != before:
+                sections_of[script] = after
+                queue.append(script)
 
 # Programs the meson.build files find, and those the C++ sources exec, run in the suite.
 found = set(re.findall(r"find_program\(\s*'([^'/]+)'", meson_text))
