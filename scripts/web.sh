@@ -31,9 +31,12 @@ fi
 echo "web: the page is build-web/lectern.html ($(du -k build-web/lectern.html | cut -f1) KiB, one file)"
 
 if [ "$mode" = test ]; then
-  # The core's tests under node (the cross file's exe_wrapper), the gradient-check catalog
-  # among them, and the page in headless Chromium (suite web).
-  meson test -C build-web --print-errorlogs
+  # Under node (the cross file's exe_wrapper): the gradient-check catalog, the PyTorch
+  # references and the core's tests that hold in a 32-bit, one-thread WebAssembly module; then
+  # the page in headless Chromium (suite web). The others, and why, are in docs/web.md ("Tests").
+  meson test -C build-web --print-errorlogs --suite gradcheck --suite reference --suite web
+  meson test -C build-web --print-errorlogs --no-rebuild \
+    'autograd gemm' 'autograd graph' 'autograd anomaly' 'nn module' 'nn optim'
 elif [ "$mode" = --compare ]; then
   # The native side: the portable GEMM too, and no contraction of a * b + c into one
   # fused multiply-add, which WebAssembly has not: the two builds then round alike.

@@ -305,7 +305,7 @@ TEST_CASE("a device or a FIFO at the path is never replaced by a checkpoint", "[
     CHECK(fs::is_fifo(fifo));
     // A character device of our own, as /dev/null is (the real one is never put at risk by a test).
     std::string device = dir.file("null");
-    if (::mknod(device.c_str(), S_IFCHR | 0666, ::makedev(1, 3)) == 0) {
+    if (::mknod(device.c_str(), S_IFCHR | 0666, makedev(1, 3)) == 0) {
         CHECK_THROWS_WITH(nn::save_checkpoint(device, a), Catch::Contains(device + " exists and is not a regular file"));
         CHECK(fs::is_character_file(device));
     }
