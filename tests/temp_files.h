@@ -53,6 +53,15 @@ template <class F> void with_file_limit(std::size_t bytes, F f) {
     std::signal(SIGXFSZ, old_handler);
 }
 
+// Emscripten's file system under node, where the WebAssembly build's tests run, makes a
+// FIFO as a plain empty file (mkfifo returns 0), and its module has no thread to write
+// to one: there the FIFO cases have nothing to test.
+#if defined(__EMSCRIPTEN__)
+inline constexpr bool kFifosExist = false;
+#else
+inline constexpr bool kFifosExist = true;
+#endif
+
 // What `read(path)` returns (say, the message it threw) for a FIFO made at
 // `path` that no process writes. A reader that opens the FIFO waits for a
 // writer; after 10 seconds the check fails and this process becomes a writer

@@ -28,8 +28,10 @@ Storage::~Storage() { deallocate(data); }
 Tensor Tensor::empty(const Shape& shape, Dtype dtype) {
     for (auto d : shape)
         if (d < 0) throw ShapeError(fmt::format("empty: negative size in shape {}", shape_str(shape)));
+    // numel times the element's size, exactly: an int64 count of elements may not fit
+    // in a 32-bit size_t (WebAssembly's), and a cast would wrap it to a small block.
     std::size_t bytes;
-    if (__builtin_mul_overflow(static_cast<std::size_t>(autograd::numel(shape)), dtype_size(dtype), &bytes))
+    if (__builtin_mul_overflow(autograd::numel(shape), dtype_size(dtype), &bytes))
         throw ShapeError(fmt::format("empty: a {} tensor of shape {} needs more bytes than a size_t can count",
                                      dtype_name(dtype), shape_str(shape)));
     auto impl = std::make_shared<TensorImpl>();

@@ -2,7 +2,8 @@
 // The checkpoint file's constants, shared by the writer (checkpoint_save.cpp)
 // and the reader (checkpoint_load.cpp, checkpoint_migration.cpp). The format is
 // described in checkpoint.h.
-#include <array>
+#include <zlib.h>
+
 #include <bit>
 #include <cstdint>
 #include <string>
@@ -23,25 +24,11 @@ inline std::uint8_t dtype_code(autograd::Dtype d) {
     return d == autograd::Dtype::float32 ? 0 : d == autograd::Dtype::float64 ? 1 : 2;
 }
 
-// CRC-32 as zlib, PNG and gzip compute it (the reflected polynomial 0xEDB88320, all
-// ones in and out), a byte a step through a table of the 256 bytes' remainders.
-// Computed here rather than by zlib so that the core needs no zlib: the WebAssembly
-// build has none (docs/web.md). Checkpoints written with zlib's crc32_z read the same.
-inline constexpr std::array<std::uint32_t, 256> kCrcTable = [] {
-    std::array<std::uint32_t, 256> table{};
-    for (std::uint32_t byte = 0; byte < 256; ++byte) {
-        std::uint32_t r = byte;
-        for (int bit = 0; bit < 8; ++bit) r = (r & 1) ? (r >> 1) ^ 0xEDB88320u : r >> 1;
-        table[byte] = r;
-    }
-    return table;
-}();
-
+// The checksum of bytes[from, to): zlib's CRC-32. crc32_z takes a size_t length;
+// zlib's crc32 takes 32 bits and would check only part of a file over 4 GiB.
 inline std::uint32_t crc_of(const std::string& bytes, std::size_t from, std::size_t to) {
-    std::uint32_t crc = 0xFFFFFFFFu;
-    for (std::size_t i = from; i < to; ++i)
-        crc = kCrcTable[(crc ^ static_cast<unsigned char>(bytes[i])) & 0xFFu] ^ (crc >> 8);
-    return crc ^ 0xFFFFFFFFu;
+    return static_cast<std::uint32_t>(
+        crc32_z(0, reinterpret_cast<const Bytef*>(bytes.data() + from), to - from));
 }
 
 }  // namespace nn::checkpoint_format

@@ -179,13 +179,15 @@ TEST_CASE("a config.json that is a FIFO, given or beside the weights, is refused
     const Folder folder("gpt2-config-fifo", small_gpt2());
     std::filesystem::remove(folder.config);
     const std::string refused = "cannot open " + folder.config + ": not a regular file";
-    CHECK(testing::from_a_fifo(folder.config, [](const std::string& path) {
-              return error_of([&] { models::gpt2_config_from_json(path); });
-          }) == refused);
-    std::filesystem::remove(folder.config);
-    CHECK(testing::from_a_fifo(folder.config, [&](const std::string&) {  // found beside the weights
-              return error_of([&] { models::load_gpt2(folder.weights); });
-          }) == refused);
+    if (testing::kFifosExist) {
+        CHECK(testing::from_a_fifo(folder.config, [](const std::string& path) {
+                  return error_of([&] { models::gpt2_config_from_json(path); });
+              }) == refused);
+        std::filesystem::remove(folder.config);
+        CHECK(testing::from_a_fifo(folder.config, [&](const std::string&) {  // found beside the weights
+                  return error_of([&] { models::load_gpt2(folder.weights); });
+              }) == refused);
+    }
     CHECK(error_of([&] { models::gpt2_config_from_json(folder.dir.path.string()); }) ==
           "cannot open " + folder.dir.path.string() + ": not a regular file");
 }

@@ -102,7 +102,8 @@ TEST_CASE("a malformed safetensors file gets one line naming the tensor", "[io][
 TEST_CASE("a safetensors path that is a FIFO, a folder or a device is refused before it is opened", "[io][errors]") {
     // Opening a FIFO that no process writes would wait for a writer for ever.
     const std::string fifo = scratch("fifo.safetensors");
-    CHECK(testing::from_a_fifo(fifo, message_of) == "safetensors: " + fifo + ": cannot open it: not a regular file");
+    if (testing::kFifosExist)
+        CHECK(testing::from_a_fifo(fifo, message_of) == "safetensors: " + fifo + ": cannot open it: not a regular file");
     const std::string folder = scratch("folder.safetensors");
     std::filesystem::create_directory(folder);
     CHECK(message_of(folder) == "safetensors: " + folder + ": cannot open it: not a regular file");
