@@ -32,14 +32,15 @@ experiment_blocks = blocks(experiments, "experiments_doc.sh")
 NOT_QUOTED = [
     r"```.*?```",
     r"<!--.*?-->",
-    r"`[^`\n]*`",
-    r"\b00[0-4]\b",
+    r"`[^`]+`",
+    r"(?<![\d.])\b00[0-4]\b(?!\.\d)",  # the notes' codes, 000 to 004
     r"§[\d.]+",
     r"\beqs?\.\s+[\d.]+(?:(?:-|,\s+|\s+and\s+|\s+to\s+)[\d.]+)*",
     r"\b[Tt]able\s+[\d.]+",
     r"\bFig\.\s+[\d.]+",
 ]
-NUMBER = re.compile(r"(?<![\w.^/-])\d+(?:\.\d+)?%?(?![\w])")
+# A number, or a mean and its standard error (`2.183 +- 0.003`), which must appear together.
+NUMBER = re.compile(r"(?<![\w.^/-])\d+(?:\.\d+)?%?(?:\s+\+-\s+\d+(?:\.\d+)?)?(?![\w])")
 
 
 def prose(text):
@@ -49,8 +50,8 @@ def prose(text):
 
 
 def appears(number, source):
-    n = number.rstrip("%")
-    return re.search(rf"(?<![\d.]){re.escape(n)}(?![\d])", source) is not None
+    parts = [re.escape(p.rstrip("%")) for p in re.split(r"\s+\+-\s+", number)]
+    return re.search(r"(?<![\d.])" + r"%?\s+\+-\s+".join(parts) + r"(?![\d])", source) is not None
 
 
 def is_small_count(number):
@@ -80,6 +81,7 @@ for answer in answers:
             failures.append(f"{page_path}:{line_of(answer.start())}: cites the run \"{name}\", which the page does not hold")
     source = "\n".join(cited.values())
     for number in NUMBER.findall(prose(text)):
+        number = " ".join(number.split())
         if is_small_count(number):
             continue
         if not appears(number, source):
