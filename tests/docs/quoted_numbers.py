@@ -9,6 +9,7 @@ answer or named in it as `the run "NAME"`, or an experiment's block of docs/expe
 answers, the prose quotes no result at all: no decimal number and no percentage. Citations of
 the notes (`004 §15.5.3 eq. 15.57`, table 15.1, Fig. 15.25), code spans (formulas worked by hand)
 and whole numbers below 100 (4 epochs, 16 heads: what was run) are not quotations.
+Each step (`## N. ...`) holds at least three answers.
 Usage: quoted_numbers.py SOURCE_ROOT; prints each number that fails and exits 1.
 """
 import re
@@ -65,8 +66,11 @@ def line_of(offset):
 
 failures = []
 answers = list(re.finditer(r"<details>.*?</details>", page, re.S))
-if len(answers) < 27:
-    failures.append(f"{page_path}: {len(answers)} answers in <details>; the route asks at least three a step")
+steps = re.split(r"\n(?=## \d+\. )", page)[1:]
+for step in steps:
+    if step.count("<details>") < 3:
+        failures.append(f"{page_path}: \"{step.splitlines()[0]}\" has {step.count('<details>')} exercises "
+                        f"with a folded answer; the route asks at least three a step")
 for answer in answers:
     text = answer.group(0)
     cited = {name: source for name, source in route_blocks.items()
@@ -95,6 +99,6 @@ for m in re.finditer(r"(?<![\w.^/-])\d+(?:\.\d+|%)(?![\w])", prose(outside)):
 
 for f in failures:
     print(f)
-print(f"{len(answers)} answers, {len(route_blocks)} runs of the page, "
+print(f"{len(steps)} steps, {len(answers)} answers, {len(route_blocks)} runs of the page, "
       f"{len(experiment_blocks)} experiment blocks; {len(failures)} failures")
 sys.exit(1 if failures else 0)
