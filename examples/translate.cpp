@@ -356,7 +356,7 @@ void train(models::Transformer& model, const Corpus& c, const Options& o, const 
 }
 
 // The cross-attention of one test verse the model translated itself: for each
-// output subword (down), the weights P_{t,s} (002 "The Weighting Coefficients P"; the alpha of 004 §15.4.6 eq. 15.50) over the source
+// output subword (down), the weights p_{t,s} (002's p_{i,j} of "The Weighting Coefficients P", query t, key s) over the source
 // subwords (across), one panel per layer and head; and the same weights as a page to
 // explore in a browser.
 void write_cross_attention(models::Transformer& model, const Corpus& c, const Options& o) {

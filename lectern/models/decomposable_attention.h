@@ -1,11 +1,12 @@
 #pragma once
-// Attention for entailment (004 §15.4.6 eq. 15.49-15.53; Parikh et al.'s decomposable attention,
-// which 004 follows): is the hypothesis b_1..b_n entailed by, contradicted by or neutral to the
-// premise a_1..a_m? Each word of one sentence is softly aligned with the words of the other, the
-// aligned pairs compared word by word, and the comparisons summed:
-//   e_ij    = f(a_i)^T f(b_j)                                   alignment scores [B, m, n]
-//   beta_i  = sum_j softmax_j(e_ij) b_j                         the hypothesis aligned to a_i
-//   v_{A,i} = g([a_i, beta_i]),   v_A = sum_i v_{A,i}           (15.49)
+// Attention for entailment (004 §15.4.6 eq. 15.46-15.53; the notes' excerpt starts at eq. 15.49,
+// and eqs. 15.46-15.48 are the book's, docs/notes_to_code.md; Parikh et al.'s decomposable
+// attention, which 004 follows): is the hypothesis b_1..b_n entailed by, contradicted by or
+// neutral to the premise a_1..a_m? Each word of one sentence is softly aligned with the words of
+// the other, the aligned pairs compared word by word, and the comparisons summed:
+//   e_ij    = f(a_i)^T f(b_j)                                   (15.46) alignment scores [B, m, n]
+//   beta_i  = sum_j softmax_j(e_ij) b_j                         (15.47) the hypothesis aligned to a_i
+//   v_{A,i} = g([a_i, beta_i]) (15.48),   v_A = sum_i v_{A,i}   (15.49)
 //   alpha_j = sum_i softmax_i(e_ij) a_i                         (15.50) the premise aligned to b_j
 //   v_{B,j} = g([b_j, alpha_j]),  v_B = sum_j v_{B,j}           (15.51, 15.52)
 //   y_hat   = h([v_A, v_B])                                     (15.53) logits of the 3 classes

@@ -3,7 +3,7 @@
 // show it: one self-contained HTML page (inline CSS, script and data; no
 // network, no external script or font). The head view puts the query tokens in
 // a column on the left and the key tokens on the right; pointing at a query
-// token draws its weights alpha_{t,s} (004 §15.5.1) as lines to the keys, as
+// token draws its weights p_{t,s} (002's p_{i,j}, query t, key s) as lines to the keys, as
 // opaque and as wide as the weight, one colour per head, and lists them to
 // three decimals. A layer and a head (or all heads) are chosen by selectors,
 // and the model view below is a grid of thumbnails, layers down and heads

@@ -2,7 +2,7 @@
 // What attention looks at, drawn as the Annotated Transformer draws it: one
 // figure per kind of attention, a grid of panels, layers down and heads
 // across; in each panel the query tokens run down and the key tokens across,
-// and a cell's colour is the weight P_{t,s} (002 "The Weighting Coefficients P"; the alpha of 004 §15.4.6 eq. 15.50) from 0 to 1.
+// and a cell's colour is the weight p_{t,s} (002's p_{i,j} of "The Weighting Coefficients P", query t, key s) from 0 to 1.
 #include <string>
 #include <vector>
 

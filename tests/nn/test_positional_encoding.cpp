@@ -5,6 +5,7 @@
 #include "check.h"
 #include "lectern/nn/binary_positional_encoding.h"
 #include "lectern/nn/concatenated_positional_encoding.h"
+#include "lectern/nn/embedding.h"
 #include "lectern/nn/learned_positional_embedding.h"
 #include "lectern/nn/make_positional_encoding.h"
 #include "lectern/nn/no_positional_encoding.h"
@@ -130,6 +131,29 @@ TEST_CASE("the concatenated sinusoid puts eq. 15.57 of width K beside the embedd
     require_values(narrow(wide(ones({2, 3, 4})), 2, 0, 4), std::vector<double>(24, 1.0));
     nn::SinusoidalPositionalEncoding code(4, 0.0, 10);
     require_values(narrow(wide(ones({2, 3, 4})), 2, 4, 4), broadcast_to(narrow(code.table, 0, 0, 3), {2, 3, 4}).to_vector());
+}
+
+TEST_CASE("adding a code zero where the embeddings are not is concatenating them (000 §15.5.3)", "[module]") {
+    // 000 §15.5.3: adding takes less space than concatenating, and learned embeddings could
+    // simulate the concatenation by leaving K coordinates at zero for the code. Here the
+    // concatenation [E'[x] ; P_K] against the sum of an embedding E = [E' ; 0] and a learned
+    // table W_pos = [0 ; P_K], both D wide: the same numbers.
+    const std::int64_t vocab = 6, D = 8, K = 4, max_len = 12;
+    autograd::Generator gen(54);
+    nn::Embedding narrow_table(vocab, D - K, false, gen);  // E' [V, D - K]
+    nn::ConcatenatedPositionalEncoding concatenated(D, K, 0.0, max_len);
+    nn::Embedding wide_table(vocab, D, false, gen);        // E = [E' ; 0]
+    nn::LearnedPositionalEmbedding added(max_len, D, gen); // W_pos = [0 ; P_K]
+    {
+        NoGradGuard no_grad;
+        wide_table.weight.copy_(concat({narrow_table.weight, zeros({vocab, K})}, 1));
+        added.weight.copy_(concat({zeros({max_len, D - K}), concatenated.table}, 1));
+    }
+    Tensor ids = tensor({1, 5, 2, 2, 0, 3, 4, 1}, {2, 4}, Dtype::int64);
+    for (std::int64_t start : {0, 5}) {
+        INFO("positions from " << start);
+        require_values(added.forward(wide_table(ids), start), concatenated.forward(narrow_table(ids), start).to_vector(), 0);
+    }
 }
 
 TEST_CASE("no positions pass x through, with dropout in training only", "[module]") {
