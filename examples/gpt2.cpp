@@ -105,6 +105,31 @@ std::string config_beside(const std::string& save) {
     return (std::filesystem::path(save).parent_path() / "config.json").string();
 }
 
+// Whether the config.json at `path` reads back as `c` (what save_gpt2_config would write).
+bool describes(const std::string& path, const models::GPTConfig& c) {
+    models::GPTConfig found;
+    try {
+        found = models::gpt2_config_from_json(path);
+    } catch (const std::exception&) {
+        return false;
+    }
+    return found.vocab == c.vocab && found.context == c.context && found.d_model == c.d_model &&
+           found.n_layers == c.n_layers && found.heads == c.heads && found.d_ff == c.d_ff &&
+           found.activation == c.activation && found.layer_norm_eps == c.layer_norm_eps &&
+           found.tie_weights == c.tie_weights;
+}
+
+// A config.json already beside --save is another model's, or a user's own: it
+// is never replaced. One that describes this model is kept as it is; any other
+// is refused at flag time.
+void require_config_free(const std::string& save, const models::GPTConfig& c) {
+    const std::string config = config_beside(save);
+    if (run::is_input(config) || !std::filesystem::exists(config) || describes(config, c)) return;
+    throw CLI::ValidationError("--save", fmt::format("{} describes another model and is never overwritten: save into a "
+                                                     "folder of its own",
+                                                     config));
+}
+
 // Continues the model on the text's tokens: random windows of --context,
 // AdamW with a warmup then a cosine to a tenth (char_lm's schedule), from step
 // 0 or from the state --resume names (run::TrainingLoop: it saves the resume
@@ -157,11 +182,16 @@ void fine_tune(models::GPT& model, const data::BytePairEncoding& bpe, const Opti
     models::save_gpt2_weights(model, o.save);
     run::say("weights written to {} (Hugging Face's GPT-2 layout)\n", o.save);
     // Its config.json beside it, so that a model whose heads are not 64 wide reads
-    // back as itself; an input of this run there is its own configuration already.
+    // back as itself; an input of this run there, or a file saying the same, is its
+    // configuration already. Another file there was refused at flag time; one that
+    // appeared during the training is left as it is.
     const std::string config = config_beside(o.save);
-    if (!run::is_input(config)) {
+    if (!run::is_input(config) && !std::filesystem::exists(config)) {
         models::save_gpt2_config(model.config, config);
         run::say("its configuration written to {}\n", config);
+    } else if (!run::is_input(config) && !describes(config, model.config)) {
+        run::say("{} appeared during the fine-tuning and describes another model: left as it is, this model's "
+                 "configuration not written\n", config);
     }
     // The state of a run now finished, and what writes of it killed runs left.
     for (const std::string& partial : nn::stale_temporaries(o.checkpoint.save)) std::filesystem::remove(partial);
@@ -234,7 +264,8 @@ int work(const Options& o, const nn::RunRecord& flags, const std::vector<std::st
         run::say("{}\n", found.description);
         model = models::load_gpt2(file, found.config);
         try {
-            nn::check_finite_parameters(*model);  // NaN weights would generate "?????" without a word
+            // NaN weights would generate "?????" without a word; named as the file names them
+            nn::check_finite_parameters(*model, [&](const std::string& p) { return models::gpt2_tensor_of(found.config, p); });
         } catch (const nn::NonFiniteError& e) {
             throw std::runtime_error(fmt::format("{}: {}: the weights are damaged", o.weights, e.what()));
         }
@@ -309,8 +340,8 @@ void add_flags(CLI::App& app, Options& o) {
                    "also save the resume state every N steps, or every N minutes with Nm (e.g. 500, 10m)")
         ->check(run::save_every_value());
     app.add_option("--resume", o.checkpoint.resume,
-                   "continue the fine-tuning saved in FILE" + kResumeSuffix + ", to the same --save FILE as a run "
-                   "never stopped (its flags are adopted; --save defaults to FILE)")
+                   "continue the fine-tuning saved in FILE" + kResumeSuffix + " (named so, or as FILE), to the same "
+                   "--save FILE as a run never stopped (its flags are adopted; --save defaults to FILE)")
         ->check(run::path_value());
     app.add_option("--figures", o.figures,
                    "draw the attention over the prompt and the generated text (their first 24 tokens) into this "
@@ -357,6 +388,10 @@ std::optional<models::GPTConfig> planned_config(const Options& o) {
 
 void check_flags(CLI::App& app, Options& o, std::vector<std::string>& adopted, Prepared& prepared) {
     if (!o.save.empty()) o.checkpoint.save = o.save + kResumeSuffix;
+    // --resume names the state, FILE.resume, or the weights FILE it was saved beside.
+    if (const std::string& r = o.checkpoint.resume;
+        !r.empty() && !r.ends_with(kResumeSuffix) && std::filesystem::exists(r + kResumeSuffix))
+        o.checkpoint.resume += kResumeSuffix;
     run::check_checkpoint_flags(app, o.checkpoint, "gpt2", kRecorded, adopted);
     if (o.save.empty() && !o.checkpoint.resume.empty()) {
         if (!o.checkpoint.resume.ends_with(kResumeSuffix) || o.checkpoint.resume == kResumeSuffix)
@@ -389,6 +424,7 @@ void check_flags(CLI::App& app, Options& o, std::vector<std::string>& adopted, P
     }
     const auto c = planned_config(o);
     if (!c) return;
+    if (!o.save.empty()) require_config_free(o.save, *c);
     run::require_memory("--batch", memory_estimate(o, *c), !o.fine_tune.empty());
     try {  // a prompt the model cannot continue is refused before hours of fine-tuning
         prepared.bpe.emplace(data::BytePairEncoding::from_directory(tokenizer_dir(o)));
