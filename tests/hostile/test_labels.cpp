@@ -87,9 +87,11 @@ TEST_CASE("labels holding '#' are drawn as they are spelt, the SVG well-formed, 
     CHECK(bad == std::string::npos);
 }
 
-TEST_CASE("a label's control character leaves the SVG well-formed", "[plot][hostile]") {
-    const std::string svg =
-        plot::render({"", 1, 400, 300, {plot::BarChart{"bell\a", "x\x01", "y", {"a\x02", "b"}, {1, 2}}}}, plot::Format::svg);
+TEST_CASE("a label's control character or bytes past U+10FFFF leave the SVG well-formed", "[plot][hostile]") {
+    // "\xF4\x90\x80\x80" would be U+110000 and "\xED\xA0\x80" the surrogate U+D800: no UTF-8 holds them
+    const std::string svg = plot::render(
+        {"", 1, 400, 300, {plot::BarChart{"bell\a", "x\x01", "y", {"a\x02", "b\xF4\x90\x80\x80", "c\xED\xA0\x80"}, {1, 2, 3}}}},
+        plot::Format::svg);
     const std::size_t bad = first_non_xml(svg);
     INFO("at byte " << bad);
     CHECK(bad == std::string::npos);
