@@ -278,8 +278,6 @@ int work(const Options& o, const nn::RunRecord& flags, const std::vector<std::st
              c.vocab, static_cast<double>(model->parameter_count()) / 1e6, o.random ? "made" : "loaded", load_seconds,
              run::machine_summary(o.common.machine));
     run::say_adopted(o.checkpoint, adopted);
-    if (!o.fine_tune.empty() && o.context > c.context)
-        throw std::runtime_error(fmt::format("--context {} is longer than the model's {} positions", o.context, c.context));
     if (!prepared.bpe) prepared.bpe.emplace(data::BytePairEncoding::from_directory(tokenizer_dir(o)));
     const data::BytePairEncoding& bpe = *prepared.bpe;
     if (bpe.vocab_size() != c.vocab)
@@ -330,7 +328,9 @@ void add_flags(CLI::App& app, Options& o) {
     app.add_option("--temperature", o.temperature, "sampling temperature; 0: greedy")->check(run::finite_range(0.0, 100.0));
     app.add_option("--seed", o.seed, "seed of sampling and of the fine-tuning's windows")->check(run::seed_value());
     run::add_common_flags(app, o.common);
-    app.add_option("--fine-tune", o.fine_tune, "continue training on this text before generating")->check(CLI::ExistingFile);
+    app.add_option("--fine-tune", o.fine_tune, "continue training on this text before generating")
+        ->check(CLI::ExistingFile)
+        ->check(run::text_file_value());
     app.add_option("--save", o.save,
                    "write the fine-tuned weights here (safetensors, Hugging Face's layout); the state a stopped run "
                    "resumes from goes beside it, to FILE" + kResumeSuffix + ", at each --save-every and when stopped "
@@ -386,6 +386,22 @@ std::optional<models::GPTConfig> planned_config(const Options& o) {
     }
 }
 
+// A fine-tuning window the model or the text cannot hold, refused from the
+// weights' header and the text's size, before minutes of loading: a window
+// longer than the model's positions, or a text of fewer bytes than a window
+// needs tokens (a token is a byte or more).
+void require_fine_tuning_fits(const Options& o, const models::GPTConfig& c) {
+    if (o.fine_tune.empty()) return;
+    if (o.context > c.context)
+        throw CLI::ValidationError("--context", fmt::format("{} is longer than the model's {} positions", o.context, c.context));
+    std::error_code ec;
+    const std::uintmax_t bytes = std::filesystem::file_size(o.fine_tune, ec);
+    if (!ec && bytes < static_cast<std::uintmax_t>(o.context) + 1)
+        throw CLI::ValidationError("--fine-tune", fmt::format("{} holds {} bytes, fewer than the {} tokens a window of "
+                                                              "--context {} needs with its next token",
+                                                              o.fine_tune, bytes, o.context + 1, o.context));
+}
+
 void check_flags(CLI::App& app, Options& o, std::vector<std::string>& adopted, Prepared& prepared) {
     if (!o.save.empty()) o.checkpoint.save = o.save + kResumeSuffix;
     // --resume names the state, FILE.resume, or the weights FILE it was saved beside.
@@ -414,8 +430,10 @@ void check_flags(CLI::App& app, Options& o, std::vector<std::string>& adopted, P
     run::check_output_file("--save", o.checkpoint.save);
     if (!o.save.empty() && !run::is_input(config_beside(o.save))) run::check_output_file("--save", config_beside(o.save));
     run::check_output_folder("--figures", o.figures);
-    if (const auto c = planned_config(o))
+    if (const auto c = planned_config(o)) {
+        require_fine_tuning_fits(o, *c);
         run::require_memory("--batch", memory_estimate(o, *c), !o.fine_tune.empty());
+    }
     run::lock_output("--save", o.save);  // the weights and the resume state beside them
     try {
         data::decode_utf8(o.prompt);

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <cstdlib>
+#include <filesystem>
 #include <functional>
 #include <string>
 
@@ -59,6 +60,21 @@ inline CLI::Validator seed_value() {
             return "";
         },
         "in [0, 2^64 - 1]");
+}
+
+// A text a program reads whole: a file or a pipe, not a device. /dev/zero or
+// /dev/urandom never ends, and would be read up to the text's bound (a GiB)
+// before it is refused.
+inline CLI::Validator text_file_value() {
+    return CLI::Validator(
+        [](std::string& text) -> std::string {
+            std::error_code ec;
+            const auto status = std::filesystem::status(text, ec);
+            if (std::filesystem::is_character_file(status) || std::filesystem::is_block_file(status))
+                return fmt::format("{} is a device, not a text file", text);
+            return "";
+        },
+        "TEXT");
 }
 
 // A path the program will write or read: "" names no file.
