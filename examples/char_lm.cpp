@@ -352,7 +352,8 @@ void train(models::GPT& model, const Corpus& c, const Options& o, const nn::RunR
 void add_flags(CLI::App& app, Options& o) {
     app.option_defaults()->always_capture_default();  // the values a checkpoint records
     app.add_option("--text", o.text, "a UTF-8 text file to train on (default: Debian's fortunes, /usr/share/games/fortunes)")
-        ->check(CLI::ExistingFile);
+        ->check(CLI::ExistingFile)
+        ->check(run::text_file_value());
     app.add_option("--tokens", o.tokens,
                    "characters (the text's alphabet) or subwords (byte-level BPE merges learnt from the training part)")
         ->check(CLI::IsMember({"characters", "subwords"}));

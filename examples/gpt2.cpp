@@ -105,6 +105,31 @@ std::string config_beside(const std::string& save) {
     return (std::filesystem::path(save).parent_path() / "config.json").string();
 }
 
+// Whether the config.json at `path` reads back as `c` (what save_gpt2_config would write).
+bool describes(const std::string& path, const models::GPTConfig& c) {
+    models::GPTConfig found;
+    try {
+        found = models::gpt2_config_from_json(path);
+    } catch (const std::exception&) {
+        return false;
+    }
+    return found.vocab == c.vocab && found.context == c.context && found.d_model == c.d_model &&
+           found.n_layers == c.n_layers && found.heads == c.heads && found.d_ff == c.d_ff &&
+           found.activation == c.activation && found.layer_norm_eps == c.layer_norm_eps &&
+           found.tie_weights == c.tie_weights;
+}
+
+// A config.json already beside --save is another model's, or a user's own: it
+// is never replaced. One that describes this model is kept as it is; any other
+// is refused at flag time.
+void require_config_free(const std::string& save, const models::GPTConfig& c) {
+    const std::string config = config_beside(save);
+    if (run::is_input(config) || !std::filesystem::exists(config) || describes(config, c)) return;
+    throw CLI::ValidationError("--save", fmt::format("{} describes another model and is never overwritten: save into a "
+                                                     "folder of its own",
+                                                     config));
+}
+
 // Continues the model on the text's tokens: random windows of --context,
 // AdamW with a warmup then a cosine to a tenth (char_lm's schedule), from step
 // 0 or from the state --resume names (run::TrainingLoop: it saves the resume
@@ -157,11 +182,16 @@ void fine_tune(models::GPT& model, const data::BytePairEncoding& bpe, const Opti
     models::save_gpt2_weights(model, o.save);
     run::say("weights written to {} (Hugging Face's GPT-2 layout)\n", o.save);
     // Its config.json beside it, so that a model whose heads are not 64 wide reads
-    // back as itself; an input of this run there is its own configuration already.
+    // back as itself; an input of this run there, or a file saying the same, is its
+    // configuration already. Another file there was refused at flag time; one that
+    // appeared during the training is left as it is.
     const std::string config = config_beside(o.save);
-    if (!run::is_input(config)) {
+    if (!run::is_input(config) && !std::filesystem::exists(config)) {
         models::save_gpt2_config(model.config, config);
         run::say("its configuration written to {}\n", config);
+    } else if (!run::is_input(config) && !describes(config, model.config)) {
+        run::say("{} appeared during the fine-tuning and describes another model: left as it is, this model's "
+                 "configuration not written\n", config);
     }
     // The state of a run now finished, and what writes of it killed runs left.
     for (const std::string& partial : nn::stale_temporaries(o.checkpoint.save)) std::filesystem::remove(partial);
@@ -234,7 +264,8 @@ int work(const Options& o, const nn::RunRecord& flags, const std::vector<std::st
         run::say("{}\n", found.description);
         model = models::load_gpt2(file, found.config);
         try {
-            nn::check_finite_parameters(*model);  // NaN weights would generate "?????" without a word
+            // NaN weights would generate "?????" without a word; named as the file names them
+            nn::check_finite_parameters(*model, [&](const std::string& p) { return models::gpt2_tensor_of(found.config, p); });
         } catch (const nn::NonFiniteError& e) {
             throw std::runtime_error(fmt::format("{}: {}: the weights are damaged", o.weights, e.what()));
         }
@@ -247,8 +278,6 @@ int work(const Options& o, const nn::RunRecord& flags, const std::vector<std::st
              c.vocab, static_cast<double>(model->parameter_count()) / 1e6, o.random ? "made" : "loaded", load_seconds,
              run::machine_summary(o.common.machine));
     run::say_adopted(o.checkpoint, adopted);
-    if (!o.fine_tune.empty() && o.context > c.context)
-        throw std::runtime_error(fmt::format("--context {} is longer than the model's {} positions", o.context, c.context));
     if (!prepared.bpe) prepared.bpe.emplace(data::BytePairEncoding::from_directory(tokenizer_dir(o)));
     const data::BytePairEncoding& bpe = *prepared.bpe;
     if (bpe.vocab_size() != c.vocab)
@@ -299,7 +328,9 @@ void add_flags(CLI::App& app, Options& o) {
     app.add_option("--temperature", o.temperature, "sampling temperature; 0: greedy")->check(run::finite_range(0.0, 100.0));
     app.add_option("--seed", o.seed, "seed of sampling and of the fine-tuning's windows")->check(run::seed_value());
     run::add_common_flags(app, o.common);
-    app.add_option("--fine-tune", o.fine_tune, "continue training on this text before generating")->check(CLI::ExistingFile);
+    app.add_option("--fine-tune", o.fine_tune, "continue training on this text before generating")
+        ->check(CLI::ExistingFile)
+        ->check(run::text_file_value());
     app.add_option("--save", o.save,
                    "write the fine-tuned weights here (safetensors, Hugging Face's layout); the state a stopped run "
                    "resumes from goes beside it, to FILE" + kResumeSuffix + ", at each --save-every and when stopped "
@@ -309,8 +340,8 @@ void add_flags(CLI::App& app, Options& o) {
                    "also save the resume state every N steps, or every N minutes with Nm (e.g. 500, 10m)")
         ->check(run::save_every_value());
     app.add_option("--resume", o.checkpoint.resume,
-                   "continue the fine-tuning saved in FILE" + kResumeSuffix + ", to the same --save FILE as a run "
-                   "never stopped (its flags are adopted; --save defaults to FILE)")
+                   "continue the fine-tuning saved in FILE" + kResumeSuffix + " (named so, or as FILE), to the same "
+                   "--save FILE as a run never stopped (its flags are adopted; --save defaults to FILE)")
         ->check(run::path_value());
     app.add_option("--figures", o.figures,
                    "draw the attention over the prompt and the generated text (their first 24 tokens) into this "
@@ -355,8 +386,28 @@ std::optional<models::GPTConfig> planned_config(const Options& o) {
     }
 }
 
+// A fine-tuning window the model or the text cannot hold, refused from the
+// weights' header and the text's size, before minutes of loading: a window
+// longer than the model's positions, or a text of fewer bytes than a window
+// needs tokens (a token is a byte or more).
+void require_fine_tuning_fits(const Options& o, const models::GPTConfig& c) {
+    if (o.fine_tune.empty()) return;
+    if (o.context > c.context)
+        throw CLI::ValidationError("--context", fmt::format("{} is longer than the model's {} positions", o.context, c.context));
+    std::error_code ec;
+    const std::uintmax_t bytes = std::filesystem::file_size(o.fine_tune, ec);
+    if (!ec && bytes < static_cast<std::uintmax_t>(o.context) + 1)
+        throw CLI::ValidationError("--fine-tune", fmt::format("{} holds {} bytes, fewer than the {} tokens a window of "
+                                                              "--context {} needs with its next token",
+                                                              o.fine_tune, bytes, o.context + 1, o.context));
+}
+
 void check_flags(CLI::App& app, Options& o, std::vector<std::string>& adopted, Prepared& prepared) {
     if (!o.save.empty()) o.checkpoint.save = o.save + kResumeSuffix;
+    // --resume names the state, FILE.resume, or the weights FILE it was saved beside.
+    if (const std::string& r = o.checkpoint.resume;
+        !r.empty() && !r.ends_with(kResumeSuffix) && std::filesystem::exists(r + kResumeSuffix))
+        o.checkpoint.resume += kResumeSuffix;
     run::check_checkpoint_flags(app, o.checkpoint, "gpt2", kRecorded, adopted);
     if (o.save.empty() && !o.checkpoint.resume.empty()) {
         if (!o.checkpoint.resume.ends_with(kResumeSuffix) || o.checkpoint.resume == kResumeSuffix)
@@ -379,8 +430,10 @@ void check_flags(CLI::App& app, Options& o, std::vector<std::string>& adopted, P
     run::check_output_file("--save", o.checkpoint.save);
     if (!o.save.empty() && !run::is_input(config_beside(o.save))) run::check_output_file("--save", config_beside(o.save));
     run::check_output_folder("--figures", o.figures);
-    if (const auto c = planned_config(o))
+    if (const auto c = planned_config(o)) {
+        require_fine_tuning_fits(o, *c);
         run::require_memory("--batch", memory_estimate(o, *c), !o.fine_tune.empty());
+    }
     run::lock_output("--save", o.save);  // the weights and the resume state beside them
     try {
         data::decode_utf8(o.prompt);
@@ -389,6 +442,7 @@ void check_flags(CLI::App& app, Options& o, std::vector<std::string>& adopted, P
     }
     const auto c = planned_config(o);
     if (!c) return;
+    if (!o.save.empty()) require_config_free(o.save, *c);
     run::require_memory("--batch", memory_estimate(o, *c), !o.fine_tune.empty());
     try {  // a prompt the model cannot continue is refused before hours of fine-tuning
         prepared.bpe.emplace(data::BytePairEncoding::from_directory(tokenizer_dir(o)));

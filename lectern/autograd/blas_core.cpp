@@ -1,9 +1,14 @@
 #include "lectern/autograd/blas_core.h"
 
+#include <algorithm>
 #include <array>
+#include <cctype>
+#include <cstdlib>
 #include <string_view>
 
 #include <fmt/format.h>
+
+#include "lectern/autograd/printable.h"
 
 namespace autograd {
 
@@ -43,6 +48,15 @@ std::string best_blas_core() {
 std::string blas_core_warning() {
     if (!blas_is_openblas()) return "";
     const std::string core = blas_core_name();
+    // OpenBLAS ignores a name it has no kernels for, and runs those it picks for the CPU: a run
+    // that asked for others, to repeat another's bits, would silently not get them.
+    if (const char* asked = std::getenv("OPENBLAS_CORETYPE");
+        asked && *asked && !std::ranges::equal(std::string_view(asked), core, [](char a, char b) {
+            return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+        }))
+        return fmt::format("OPENBLAS_CORETYPE={} names no kernels this OpenBLAS runs here: it runs {}, and a run's "
+                           "bits depend on the kernels",
+                           printable(asked, 64), core);
     if (cpu_vector_level() < 2 || blas_core_level(core) >= 2) return "";
     return fmt::format("OpenBLAS runs its {} kernels on a CPU with AVX2, about a third of its speed for matrix "
                        "products: run with OPENBLAS_CORETYPE=Haswell, or add --blas-core auto (the program restarts "

@@ -25,7 +25,9 @@ int cpu_vector_level();
 // AVX2 and FMA, "" without, and "" in the portable build.
 std::string best_blas_core();
 
-// One line when OpenBLAS runs kernels below AVX2 on a CPU with AVX2 (the
+// One line when OPENBLAS_CORETYPE names kernels other than those OpenBLAS
+// runs (a name it does not know, or kernels it lacks: it then picks its own),
+// or when it runs kernels below AVX2 on a CPU with AVX2 (the
 // third-of-the-machine case), naming the fix; "" otherwise. An AVX2 core on an
 // AVX-512 CPU is no such loss and is left alone (it is sometimes the faster).
 // Never one in the portable build.

@@ -2,6 +2,7 @@
 
 #include "lectern/autograd/printable.h"
 
+#include <algorithm>
 #include <fstream>
 #include <functional>
 #include <limits>
@@ -80,6 +81,35 @@ std::string bytes_to_stored(const std::string& bytes) {
     return encode_utf8(s);
 }
 
+// A special token stands outside the merges: GPT-2's one, <|endoftext|>, and
+// those of its kind.
+bool is_special(const std::string& token) {
+    return token.size() > 4 && token.starts_with("<|") && token.ends_with("|>");
+}
+
+// Every token of the vocabulary is a byte, made by a merge, or special: a
+// merges.txt cut short (a partial download) leaves tokens no merge makes, and
+// would encode every text into other tokens than the model was trained on.
+void require_merges_make_vocabulary(const std::vector<std::string>& tokens,
+                                    const std::unordered_map<std::string, std::int64_t>& id_of,
+                                    const std::vector<std::pair<std::int64_t, std::int64_t>>& merges,
+                                    const std::string& vocab_json, const std::string& merges_txt) {
+    std::vector<bool> made(tokens.size());
+    std::size_t by_merges = 0;
+    for (const auto& [a, b] : merges)
+        if (auto it = id_of.find(tokens[a] + tokens[b]); it != id_of.end() && !made[it->second])
+            made[it->second] = true, ++by_merges;
+    for (std::size_t id = 0; id < tokens.size(); ++id)
+        if (tokens[id].size() == 1 || is_special(tokens[id])) made[id] = true;
+    const auto unmade = std::find(made.begin(), made.end(), false);
+    if (unmade == made.end()) return;
+    const auto id = static_cast<std::size_t>(unmade - made.begin());
+    throw DatasetError(fmt::format("tokenizer: {} is short: its {} merges make {} tokens of the {} in {}; none makes "
+                                   "token {} \"{}\" (a partial download? fetch it again)",
+                                   merges_txt, merges.size(), by_merges, tokens.size(), vocab_json, id,
+                                   bytes_to_stored(tokens[id])));
+}
+
 }  // namespace
 
 // GPT-2's bytes_to_unicode: the bytes '!'..'~', 0xA1..0xAC and 0xAE..0xFF are
@@ -126,20 +156,30 @@ BytePairEncoding::BytePairEncoding(std::vector<std::string> tokens, std::vector<
 BytePairEncoding BytePairEncoding::from_files(const std::filesystem::path& vocab_json, const std::filesystem::path& merges_txt) {
     const nlohmann::json vocab = parse_vocabulary(read_file(vocab_json), vocab_json.string());
     if (!vocab.is_object()) throw DatasetError(fmt::format("tokenizer: {} must be a JSON object", vocab_json.string()));
+    const auto n = static_cast<std::int64_t>(vocab.size());
     std::vector<std::string> tokens(vocab.size());
     std::vector<bool> seen(vocab.size());
     std::unordered_map<std::string, std::int64_t> id_of;
+    std::int64_t last = n - 1;  // the largest id given; past n - 1, an id below it has no entry
     for (const auto& [stored, id_value] : vocab.items()) {
-        if (!id_value.is_number_integer() || id_value.get<std::int64_t>() < 0 ||
-            id_value.get<std::int64_t>() >= static_cast<std::int64_t>(tokens.size()))
-            throw DatasetError(fmt::format("tokenizer: {}: token \"{}\" has id {}, not in [0, {})", vocab_json.string(),
-                                           stored, id_value.dump(), tokens.size()));
+        if (!id_value.is_number_integer() || id_value.get<std::int64_t>() < 0)
+            throw DatasetError(fmt::format("tokenizer: {}: token \"{}\" has id {}, not a whole number >= 0",
+                                           vocab_json.string(), stored, id_value.dump()));
         auto id = id_value.get<std::int64_t>();
+        if (id >= n) {
+            last = std::max(last, id);
+            continue;
+        }
         if (seen[id]) throw DatasetError(fmt::format("tokenizer: {}: id {} is given twice", vocab_json.string(), id));
         seen[id] = true;
         tokens[id] = stored_to_bytes(stored, vocab_json.string());
         id_of[tokens[id]] = id;
     }
+    if (last >= n)
+        throw DatasetError(fmt::format("tokenizer: {}: no token has id {}, yet the ids run to {}: an entry is missing "
+                                       "(a damaged file? fetch it again)",
+                                       vocab_json.string(), std::find(seen.begin(), seen.end(), false) - seen.begin(),
+                                       last));
 
     std::istringstream lines(read_file(merges_txt));
     std::vector<std::pair<std::int64_t, std::int64_t>> merges;
@@ -163,6 +203,7 @@ BytePairEncoding BytePairEncoding::from_files(const std::filesystem::path& vocab
         }
         merges.emplace_back(pair[0], pair[1]);
     }
+    require_merges_make_vocabulary(tokens, id_of, merges, vocab_json.string(), merges_txt.string());
     return BytePairEncoding(std::move(tokens), std::move(merges));
 }
 

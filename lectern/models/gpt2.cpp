@@ -257,6 +257,12 @@ GPT2Configuration find_gpt2_config(const nn::SafetensorsFile& file, const std::s
     return found;
 }
 
+std::string gpt2_tensor_of(const GPTConfig& c, const std::string& parameter) {
+    for (const Slot& s : slots(c))
+        if (s.parameter == parameter) return s.name;
+    return parameter;
+}
+
 void load_gpt2_weights(GPT& model, const nn::SafetensorsFile& file) {
     if (!model.learned_pos || model.config.experts > 0)
         throw ValueError("load_gpt2_weights: the model needs learned positions and an MLP in every block, as GPT-2");

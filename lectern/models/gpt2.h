@@ -51,6 +51,12 @@ struct GPT2Configuration {
 // says n_embd 768, <weights>' wte.weight is [50257, 1024]"); then check_gpt2_weights.
 GPT2Configuration find_gpt2_config(const nn::SafetensorsFile& file, const std::string& config_json = "");
 
+// The tensor of a Hugging Face GPT-2 file (without its "transformer." prefix)
+// that fills the parameter of that name of a GPT of configuration `c`:
+// "ln_f.bias" for "norm.beta", "h.0.attn.c_attn.weight" for
+// "blocks.0.attn.w_k.weight"; the parameter's own name if none does.
+std::string gpt2_tensor_of(const GPTConfig& c, const std::string& parameter);
+
 // Copies the weights of `file` into `model` (its dtype), after
 // check_gpt2_weights against the model's configuration; SafetensorsError
 // naming the tensor otherwise, with the model unchanged.

@@ -34,10 +34,13 @@ void check_finite_gradients(const Module& module, std::int64_t step) {
     }
 }
 
-void check_finite_parameters(const Module& module) {
-    for (const auto& [name, p] : module.named_parameters())
-        if (const char* what = non_finite(p))
-            throw NonFiniteError(fmt::format("'{}' {} holds {}", name, autograd::shape_str(p.shape()), what));
+void check_finite_parameters(const Module& module, const std::function<std::string(const std::string&)>& name_in_file) {
+    for (const auto& [name, p] : module.named_parameters()) {
+        const char* what = non_finite(p);
+        if (!what) continue;
+        if (name_in_file) throw NonFiniteError(fmt::format("'{}' holds {}", name_in_file(name), what));
+        throw NonFiniteError(fmt::format("'{}' {} holds {}", name, autograd::shape_str(p.shape()), what));
+    }
 }
 
 }  // namespace nn

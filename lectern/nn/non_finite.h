@@ -4,6 +4,8 @@
 // (the loss, or the first parameter whose gradient is not finite); anomaly mode
 // (autograd::AnomalyGuard) then names the op that made it.
 #include <cstdint>
+#include <functional>
+#include <string>
 
 #include "lectern/autograd/autograd.h"
 #include "lectern/nn/module.h"
@@ -23,7 +25,10 @@ void check_finite_gradients(const Module& module, std::int64_t step);
 
 // Throws NonFiniteError "'h.0.attn.w_q.weight' [768, 768] holds NaN" for the
 // first parameter whose values are not all finite (weights read from a file:
-// a model of NaNs would generate nonsense without a word).
-void check_finite_parameters(const Module& module);
+// a model of NaNs would generate nonsense without a word). With `name_in_file`,
+// the parameter is named as the file it was read from names it ("'ln_f.bias'
+// holds NaN" where the module says norm.beta).
+void check_finite_parameters(const Module& module,
+                             const std::function<std::string(const std::string&)>& name_in_file = nullptr);
 
 }  // namespace nn

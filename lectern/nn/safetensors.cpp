@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "lectern/nn/checkpoint_format.h"
 #include "lectern/nn/json.h"
 #include "lectern/nn/output_file.h"
 #include "lectern/autograd/printable.h"
@@ -90,6 +91,10 @@ Header read_header(const std::string& path, std::ifstream& in) {
     if (file_size < 8) throw fail(fmt::format("is truncated: {} bytes, shorter than the 8-byte header length", file_size));
     std::uint64_t n = 0;
     in.read(reinterpret_cast<char*>(&n), 8);
+    // A file that opens with Lectern's checkpoint magic is no safetensors file, whatever
+    // its first 8 bytes would read as a header length.
+    if (std::memcmp(&n, checkpoint_format::kMagic, sizeof n) == 0)
+        throw fail("not a safetensors file (this is a Lectern checkpoint)");
     if (n > kMaxHeader)
         throw fail(fmt::format("the header is too large: {} bytes, more than the {} this reader allows", n, kMaxHeader));
     if (n > file_size - 8) throw fail(fmt::format("is truncated: the header needs {} bytes, {} follow", n, file_size - 8));

@@ -43,10 +43,13 @@ void pad_linear(double& lo, double& hi) {
 double text_width(const std::string& text, double char_mm) {
     double glyphs = 0;
     for (std::size_t i = 0; i < text.size(); ++i) {
-        if (text[i] == '#' && i + 1 < text.size() && (text[i + 1] == 'u' || text[i + 1] == 'd')) {
+        if (text.compare(i, 2, "##") == 0) {
+            ++i;  // an escaped '#': one character
+            ++glyphs;
+        } else if (text[i] == '#' && i + 1 < text.size() && (text[i + 1] == 'u' || text[i + 1] == 'd')) {
             ++i;  // a super- or subscript switch draws nothing
-        } else if (text.compare(i, 2, "#(") == 0) {
-            i = text.find(')', i);  // a glyph by number: one character
+        } else if (const std::size_t close = text.find(')', i); text.compare(i, 2, "#(") == 0 && close != std::string::npos) {
+            i = close;  // a glyph by number: one character
             ++glyphs;
         } else if (text.compare(i, 2, "×") == 0) {
             ++i;  // the "x" of a log axis's 2×10^6, set with space around it: as wide as two digits

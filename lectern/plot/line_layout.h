@@ -70,6 +70,7 @@ double legend_row_height(double char_mm);
 double legend_height(std::size_t entries, int columns, double char_mm);
 
 // A label's width in millimetres, estimated from its characters (PLplot reports none before drawing).
+// `text` is PLplot's: "##" is one '#', "#u" and "#d" draw nothing; any text ends.
 double text_width(const std::string& text, double char_mm);
 
 }  // namespace plot

@@ -67,6 +67,44 @@ double text_width_glyphs(const std::vector<std::string>& labels, double char_mm)
     return w;
 }
 
+// A caller's text as PLplot draws it literally. '#' is PLplot's escape
+// character ("#u" raises, "#(" draws a glyph by number, "#[" a code point), so
+// each is doubled: a token or a category name is drawn as it is spelt.
+std::string literal(const std::string& text) {
+    std::string out;
+    for (char c : text) {
+        if (c == '#') out += '#';
+        out += c;
+    }
+    return out;
+}
+
+void make_literal(std::vector<std::string>& texts) {
+    for (std::string& t : texts) t = literal(t);
+}
+
+// The figure with all its words literal: the only escapes PLplot then sees are
+// the log axes' own exponents (log_axis.h), added while drawing.
+Figure with_literal_text(Figure figure) {
+    figure.title = literal(figure.title);
+    for (Panel& panel : figure.panels)
+        std::visit(
+            [](auto& p) {
+                p.title = literal(p.title), p.x_label = literal(p.x_label), p.y_label = literal(p.y_label);
+                using P = std::decay_t<decltype(p)>;
+                if constexpr (std::is_same_v<P, LinePlot>) {
+                    for (Curve& c : p.curves) c.name = literal(c.name);
+                } else if constexpr (std::is_same_v<P, HeatMap>) {
+                    make_literal(p.row_labels), make_literal(p.col_labels);
+                    p.scale.label = literal(p.scale.label);
+                } else {
+                    make_literal(p.categories);
+                }
+            },
+            panel);
+    return figure;
+}
+
 // A folder only this process writes to, removed with everything in it.
 class PrivateFolder {
 public:
@@ -452,8 +490,9 @@ void draw(Canvas& canvas, const Box& cell, const BarChart& p) {
 
 }  // namespace
 
-std::string render(const Figure& figure, Format format) {
-    check(figure);
+std::string render(const Figure& given, Format format) {
+    check(given);
+    const Figure figure = with_literal_text(given);
     PrivateFolder folder;
     std::vector<PlacedRaster> rasters;
     std::map<std::string, std::string> dashed;
@@ -509,7 +548,7 @@ std::string render(const Figure& figure, Format format) {
     // drawing is whole only if it ends as its format ends.
     const bool whole = format == Format::svg ? bytes.find("</svg>") != std::string::npos
                                              : bytes.size() >= 12 && bytes.compare(bytes.size() - 8, 4, "IEND") == 0;
-    if (!whole) throw Error(fmt::format("cannot draw \"{}\": the drawing could not be written whole to {}", figure.title, file.string()));
+    if (!whole) throw Error(fmt::format("cannot draw \"{}\": the drawing could not be written whole to {}", given.title, file.string()));
     return format == Format::svg ? finish_svg(bytes, rasters, dashed, figure.width, figure.height) : bytes;
 }
 

@@ -38,8 +38,16 @@ void append_utf8(std::string& out, unsigned long code) {
     }
 }
 
+// Whether XML allows the character: a code point, no surrogate, no control but tab and line breaks.
+bool xml_char(unsigned long code) {
+    return code == 0x9 || code == 0xA || code == 0xD || (code >= 0x20 && code <= 0xD7FF) ||
+           (code >= 0xE000 && code <= 0xFFFD) || (code >= 0x10000 && code <= 0x10FFFF);
+}
+
 // PLplot writes each character of a text as &#xNN;. Written as UTF-8 instead,
-// except the three XML reserves (& < >), which stay references.
+// except the three XML reserves (& < >), which stay references, and what no
+// XML file may hold (a label's stray control, a number past U+10FFFF), which
+// becomes U+FFFD: the file stays well-formed.
 std::string plain_text(const std::string& svg) {
     std::string out;
     out.reserve(svg.size());
@@ -48,7 +56,7 @@ std::string plain_text(const std::string& svg) {
             const std::size_t semi = svg.find(';', i);
             const unsigned long code = std::stoul(svg.substr(i + 3, semi - i - 3), nullptr, 16);
             if (code == '&' || code == '<' || code == '>') out.append(svg, i, semi - i + 1);
-            else append_utf8(out, code);
+            else append_utf8(out, xml_char(code) ? code : 0xFFFD);
             i = semi;
         } else {
             out += svg[i];

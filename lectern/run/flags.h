@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <cstdlib>
+#include <filesystem>
 #include <functional>
 #include <string>
 
@@ -61,10 +62,61 @@ inline CLI::Validator seed_value() {
         "in [0, 2^64 - 1]");
 }
 
+// A text a program reads whole: a file or a pipe, not a device. /dev/zero or
+// /dev/urandom never ends, and would be read up to the text's bound (a GiB)
+// before it is refused.
+inline CLI::Validator text_file_value() {
+    return CLI::Validator(
+        [](std::string& text) -> std::string {
+            std::error_code ec;
+            const auto status = std::filesystem::status(text, ec);
+            if (std::filesystem::is_character_file(status) || std::filesystem::is_block_file(status))
+                return fmt::format("{} is a device, not a text file", text);
+            return "";
+        },
+        "TEXT");
+}
+
 // A path the program will write or read: "" names no file.
 inline CLI::Validator path_value() {
     return CLI::Validator([](std::string& text) -> std::string { return text.empty() ? "an empty path names no file" : ""; },
                           "FILE");
+}
+
+// What is wrong with `text` as a whole number in decimal digits ("" if
+// nothing): a '-' before the digits only when `negative_ok`, no leading 0.
+// CLI11 reads integers as C's strtoll with base 0 does: "010" as 8 (octal),
+// "0x3" as 3, " 3" as 3.
+inline std::string decimal_error(const std::string& text, bool negative_ok) {
+    const std::size_t digits = negative_ok && text.starts_with('-') ? 1 : 0;
+    if (text.size() == digits || text.find_first_not_of("0123456789", digits) != std::string::npos)
+        return fmt::format("'{}' is not a whole number in decimal digits", text);
+    if (text[digits] == '0' && text.size() > digits + 1)
+        return fmt::format("'{}' begins with 0: write a whole number in decimal, without leading zeros", text);
+    return "";
+}
+
+// Every integer flag of `app` takes decimal digits alone, checked before the
+// flag's own checks (a Range would let "010" through as 8). The values --load
+// and --resume adopt from a checkpoint run the same checks.
+inline void require_decimal_integers(CLI::App& app) {
+    for (CLI::Option* opt : app.get_options()) {
+        const std::string type = opt->get_type_name();
+        const bool is_signed = type.starts_with("INT"), is_unsigned = type.starts_with("UINT");
+        if (!is_signed && !is_unsigned) continue;
+        auto decimal = [is_signed](std::string& text) { return decimal_error(text, is_signed); };
+        CLI::Validator* first = nullptr;
+        try {
+            first = opt->get_validator(0);
+        } catch (const CLI::OptionNotFound&) {  // the flag has no check of its own
+            opt->check(CLI::Validator(decimal, ""));
+            continue;
+        }
+        first->operation([decimal, own = *first](std::string& text) mutable {
+            const std::string error = decimal(text);
+            return error.empty() ? own(text) : error;
+        });
+    }
 }
 
 // Parses the flags and runs `validate` (which throws CLI::ValidationError for
@@ -73,6 +125,7 @@ inline CLI::Validator path_value() {
 inline int parse_flags(CLI::App& app, int argc, char** argv, const char* program,
                        const std::function<void()>& validate) {
     try {
+        require_decimal_integers(app);
         app.parse(argc, argv);
         validate();
     } catch (const CLI::CallForHelp& e) {

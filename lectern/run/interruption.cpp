@@ -1,6 +1,11 @@
 #include "lectern/run/interruption.h"
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <csignal>
+#include <cstring>
+#include <iterator>
 
 #include <fmt/format.h>
 
@@ -9,6 +14,29 @@ namespace run {
 namespace {
 
 volatile std::sig_atomic_t g_stop = 0;
+volatile std::sig_atomic_t g_saving = 0;
+
+// What the handler reads: fixed buffers, written before a signal can need them
+// (the notes at a loop's start, the lock files at flag time).
+struct Note {
+    char text[1024] = {};
+    volatile std::sig_atomic_t size = 0;
+};
+Note g_first_note, g_saving_note;
+char g_kill_files[8][4096] = {};
+volatile std::sig_atomic_t g_kill_file_count = 0;
+
+void set_note(Note& note, const std::string& text) {
+    note.size = 0;  // a signal meanwhile prints nothing rather than half a line
+    const std::size_t n = std::min(text.size(), sizeof note.text);
+    std::memcpy(note.text, text.data(), n);
+    note.size = static_cast<std::sig_atomic_t>(n);
+}
+
+void print_note(const Note& note) {
+    if (note.size == 0) return;
+    [[maybe_unused]] const ssize_t written = ::write(STDOUT_FILENO, note.text, static_cast<std::size_t>(note.size));  // what stdout takes, or nothing
+}
 
 struct Boundary {
     std::int64_t step = -1, steps = 0;
@@ -19,7 +47,22 @@ Boundary& last_boundary() {
     return b;
 }
 
-extern "C" void on_stop_signal(int sig) { g_stop = sig; }
+extern "C" void on_stop_signal(int sig) {
+    if (g_stop == 0) {
+        g_stop = sig;
+        print_note(g_first_note);
+        return;
+    }
+    if (sig == SIGPIPE) return;  // each write to a closed reader raises it again
+    if (g_saving) {
+        print_note(g_saving_note);
+        return;
+    }
+    // A second Ctrl-C before the save began: the run ends now, as killed by it.
+    for (std::sig_atomic_t i = 0; i < g_kill_file_count; ++i) ::unlink(g_kill_files[i]);
+    std::signal(sig, SIG_DFL);
+    std::raise(sig);
+}
 
 }  // namespace
 
@@ -27,13 +70,25 @@ void install_stop_handlers() {
     struct sigaction sa {};
     sa.sa_handler = on_stop_signal;
     sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESETHAND;  // the second signal takes its default action
-    for (int sig : {SIGINT, SIGTERM}) sigaction(sig, &sa, nullptr);
-    sa.sa_flags = 0;  // every failed write raises SIGPIPE again: stay handled
-    sigaction(SIGPIPE, &sa, nullptr);
+    for (int sig : {SIGINT, SIGTERM, SIGPIPE}) sigaction(sig, &sa, nullptr);
 }
 
 int stop_signal() { return g_stop; }
+
+void set_stop_note(const std::string& first, const std::string& while_saving) {
+    set_note(g_first_note, first);
+    set_note(g_saving_note, while_saving);
+}
+
+SavingCheckpoint::SavingCheckpoint() { g_saving = 1; }
+SavingCheckpoint::~SavingCheckpoint() { g_saving = 0; }
+
+void remove_if_killed(const std::string& path) {
+    if (static_cast<std::size_t>(g_kill_file_count) == std::size(g_kill_files) || path.size() >= sizeof g_kill_files[0])
+        throw std::logic_error(fmt::format("remove_if_killed: no room for {}", path));
+    std::memcpy(g_kill_files[g_kill_file_count], path.c_str(), path.size() + 1);
+    g_kill_file_count = g_kill_file_count + 1;
+}
 
 std::string signal_name(int sig) {
     switch (sig) {

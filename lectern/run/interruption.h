@@ -2,9 +2,12 @@
 // A run that is asked to stop (Ctrl-C: SIGINT, `kill`: SIGTERM, a reader that
 // went away: SIGPIPE) stops at the next step boundary, saves a checkpoint it
 // can be resumed from, and exits with 128 + the signal's number, as a shell
-// reports a killed program. The handlers only set a flag; the training loop
-// asks stop_signal() after each step. A second Ctrl-C kills at once (the
-// handler is one-shot); the save is atomic, so even that loses nothing older.
+// reports a killed program. The handlers set a flag, and print at once what
+// the stop will do (set_stop_note); the training loop asks stop_signal() after
+// each step. A second SIGINT or SIGTERM while that checkpoint is being written
+// is noted and the save finishes; one before the save began ends the run at
+// once: the previous checkpoint stays whole (saves are atomic) and the run's
+// lock files are removed (remove_if_killed), so nothing is left half done.
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -17,6 +20,25 @@ void install_stop_handlers();
 
 // The signal that asked the run to stop, or 0.
 int stop_signal();
+
+// The line the handler prints on stdout at the first stop signal ("stopping:
+// saving m.ckpt at the end of this step ..."), and the one it prints at a
+// further signal during that save; "" prints nothing. Each at most 1 KiB.
+void set_stop_note(const std::string& first, const std::string& while_saving);
+
+// While one lives, this process is writing the checkpoint a stop saves: a
+// further stop signal is noted, not fatal.
+class SavingCheckpoint {
+public:
+    SavingCheckpoint();
+    ~SavingCheckpoint();
+    SavingCheckpoint(const SavingCheckpoint&) = delete;
+    SavingCheckpoint& operator=(const SavingCheckpoint&) = delete;
+};
+
+// A file a second stop signal removes before it ends the run (output_lock.h's
+// lock files); at most 8, each path under 4 KiB.
+void remove_if_killed(const std::string& path);
 
 // Thrown by a training loop after it saved on a stop signal; run_program turns
 // it into the exit status 128 + signal.

@@ -42,11 +42,15 @@ std::string joined(const std::vector<std::string>& lines) {
 std::vector<std::string> job_description(const nn::RunRecord& record, const nn::Module& model,
                                          const std::vector<std::pair<std::string, bool>>& writes) {
     std::vector<std::string> lines;
-    for (const auto& [name, value] : record.text)
+    // The program first: two programs are told apart by it, not by the first flag they differ in.
+    if (auto it = record.text.find("program"); it != record.text.end()) lines.push_back("program: " + it->second);
+    for (const auto& [name, value] : record.text) {
+        if (name == "program") continue;
         lines.push_back(name.starts_with("flag.") ? fmt::format("flag {}: {}", name.substr(5), value)
                         : value.size() <= 64 && value.find('\n') == std::string::npos
                             ? fmt::format("{}: {}", name, value)
                             : fmt::format("{}: {} bytes, crc32 {:08x}", name, value.size(), crc_of(value)));
+    }
     for (const auto& [name, p] : model.named_parameters())
         lines.push_back(fmt::format("parameter {}: {}", name, autograd::shape_str(p.shape())));
     for (const auto& [flag, given] : writes) lines.push_back(fmt::format("writes {}: {}", flag, given ? "yes" : "no"));
@@ -79,6 +83,11 @@ void require_same_job(const distributed::Communicator& comm, const std::vector<s
         };
         const std::string other = broadcast_text(comm, comm.rank() == r ? line(description) : "", r);
         const std::string first = broadcast_text(comm, comm.rank() == 0 ? line(description) : "", 0);
+        if (first.starts_with("program: ") && other.starts_with("program: "))
+            throw JobMismatch(fmt::format("the processes of this job run different programs: rank 0 runs {}, rank {} "
+                                          "{} (start every process with the same program and flags)",
+                                          autograd::printable(first.substr(9), 200), r,
+                                          autograd::printable(other.substr(9), 200)));
         throw JobMismatch(fmt::format("the processes of this job run different jobs: rank 0 has \"{}\", rank {} \"{}\" "
                                       "(give every process the same flags, text and model)",
                                       autograd::printable(first, 200), r, autograd::printable(other, 200)));

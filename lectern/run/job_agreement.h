@@ -23,7 +23,7 @@ struct JobMismatch : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-// A run's description: "flag --lr: 0.001", "parameter w_q.weight: [64, 64]",
+// A run's description: "program: copy_task" first, then "flag --lr: 0.001", "parameter w_q.weight: [64, 64]",
 // "text alphabet: crc32 1a2b3c4d", "writes --save: yes", one a line.
 std::vector<std::string> job_description(const nn::RunRecord& record, const nn::Module& model,
                                          const std::vector<std::pair<std::string, bool>>& writes);

@@ -40,7 +40,8 @@ void require_memory(const std::string& flag, const MemoryEstimate& e, bool train
     throw CLI::ValidationError(
         flag, fmt::format("this run needs about {:.3g} GB ({:.3g} GB of weights{}, {:.3g} GB of activations), and this "
                           "machine has {:.3g} GB available: {}",
-                          needed / 1e9, 4 * e.parameters / 1e9, training ? " with their gradients and Adam's moments" : "",
+                          needed / 1e9, 4 * e.parameters * (training ? 4 : 1) / 1e9,
+                          training ? " with their gradients and Adam's moments" : "",
                           4 * e.activations / 1e9, available / 1e9, advice));
 }
 

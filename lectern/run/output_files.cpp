@@ -99,6 +99,15 @@ void check_output_folder(const std::string& flag, const std::string& path) {
     if (ec) throw CLI::ValidationError(flag, fmt::format("cannot make the folder {}: {}", path, ec.message()));
     if (!fs::is_directory(path)) throw CLI::ValidationError(flag, fmt::format("{} is not a folder", path));
     probe_writable(flag, path);
+    // What the programs write there are figures and pages (.png, .svg, .html): one of those
+    // names held by a folder or a device would fail its write after the work.
+    for (const fs::directory_entry& entry : fs::directory_iterator(path, ec)) {
+        const std::string extension = entry.path().extension().string();
+        if ((extension == ".png" || extension == ".svg" || extension == ".html") && !entry.is_regular_file(ec))
+            throw CLI::ValidationError(flag, fmt::format("{} is not a file, and a figure written there would fail "
+                                                         "after the run: move it, or give another folder",
+                                                         entry.path().string()));
+    }
 }
 
 void check_run_outputs(const std::string& save, const std::string& csv, const std::string& figures) {

@@ -24,7 +24,8 @@ bool is_input(const std::string& path);
 // Flag time: `path` may be written later by this program. Empty paths are the
 // caller's "not asked for". Throws CLI::ValidationError naming `flag`.
 void check_output_file(const std::string& flag, const std::string& path);
-// A folder the program will fill: made now if missing, and writable.
+// A folder the program will fill: made now if missing, writable, and with no
+// folder or device named as a figure or page (.png, .svg, .html) in it.
 void check_output_folder(const std::string& flag, const std::string& path);
 
 // A training program's outputs at flag time: the files --save and --csv, the

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "lectern/distributed/communicator.h"
+#include "lectern/run/interruption.h"
 
 namespace run {
 
@@ -87,6 +88,7 @@ void lock_output(const std::string& flag, const std::string& path) {
             if (ftruncate(fd, 0) != 0 || pwrite(fd, pid.data(), pid.size(), 0) != static_cast<ssize_t>(pid.size()))
                 throw CLI::ValidationError(flag, fmt::format("cannot write the lock file {}: {}", lock, std::strerror(errno)));
             held().fds.emplace(lock, fd);
+            remove_if_killed(lock);
             return;
         }
         close(fd);

@@ -70,7 +70,13 @@ std::vector<std::string> adopt_flags(CLI::App& app, const nn::RunRecord& record,
                                                          autograd::printable(saved)));
         opt.clear();
         opt.add_result(saved);
-        opt.run_callback();
+        try {
+            opt.run_callback();
+        } catch (const CLI::ParseError& e) {  // the file's value, not one given on the command line
+            throw CLI::ValidationError(flag, fmt::format("{} is damaged: its record of {} is not a value the flag "
+                                                         "takes ({})",
+                                                         path, name, autograd::printable(e.what(), 300)));
+        }
         adopted.push_back(is_switch(opt) ? fmt::format("{}={}", name, autograd::printable(saved))
                                          : fmt::format("{} {}", name, autograd::printable(saved)));
     }

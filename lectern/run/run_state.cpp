@@ -46,6 +46,10 @@ void SaveSchedule::saved() { last_ = std::chrono::steady_clock::now(); }
 CLI::Validator save_every_value() {
     return CLI::Validator(
         [](std::string& text) -> std::string {
+            const bool minutes = text.ends_with('m');
+            const std::string digits = minutes ? text.substr(0, text.size() - 1) : text;
+            if (digits.size() > 9 && digits.find_first_not_of("0123456789") == std::string::npos)
+                return fmt::format("'{}' is more than 999999999 {}", text, minutes ? "minutes" : "steps");
             if (parse_every(text).first < 1)
                 return fmt::format("'{}' is neither N steps nor Nm minutes, N >= 1 (e.g. 500 or 10m)", text);
             return "";

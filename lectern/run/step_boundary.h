@@ -17,8 +17,12 @@ namespace run {
 
 class StepBoundary {
 public:
+    // From here to its end, a stop signal says at once what the stop will save (interruption.h).
     StepBoundary(const CheckpointFlags& flags, std::int64_t steps, const distributed::Communicator& comm,
                  bool save_at_end = true);
+    ~StepBoundary();
+    StepBoundary(const StepBoundary&) = delete;
+    StepBoundary& operator=(const StepBoundary&) = delete;
 
     // After step `step`: when a save is due, calls save(path) on every rank
     // (it may gather from the ranks; rank 0 writes), then throws Interrupted if

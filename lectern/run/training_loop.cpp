@@ -1,6 +1,7 @@
 #include "lectern/run/training_loop.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <stdexcept>
 
@@ -96,6 +97,27 @@ void TrainingLoop::restore(const nn::RunRecord& r, const std::string& path) {
     for (const auto& [save, restore] : kept_) restore(r, path);
 }
 
+namespace {
+
+// The weights after `step`, checked before they are saved or handed back: an
+// update can overflow them although the loss and gradients it came from were finite.
+void check_finite_weights(const nn::Module& module, std::int64_t step) {
+    try {
+        nn::check_finite_parameters(module);
+    } catch (const nn::NonFiniteError& e) {
+        throw nn::NonFiniteError(fmt::format("after step {}: {}", step, e.what()));
+    }
+}
+
+}  // namespace
+
+void TrainingLoop::check_finite_evaluation(std::int64_t step) const {
+    for (const auto& [name, c] : curves_)
+        if (name != "loss" && name != "lr" && !c.empty() && c.back().first == static_cast<double>(step) &&
+            !std::isfinite(c.back().second))
+            throw nn::NonFiniteError(fmt::format("after step {}: the evaluation's {} is {}", step, name, c.back().second));
+}
+
 void TrainingLoop::run(const std::function<StepLoss(std::int64_t)>& step_loss) {
     require_same_job(comm_, job_description(flags_, model_, {{"--save", !checkpoint_.save.empty()}}));
     dp_ = std::make_unique<distributed::DataParallel>(model_);
@@ -108,7 +130,9 @@ void TrainingLoop::run(const std::function<StepLoss(std::int64_t)>& step_loss) {
     StepBoundary boundary(checkpoint_, plan_.steps, comm_, plan_.save_at_end);
     auto save = [&](const std::string& path) {
         nn::RunRecord r = record();
-        if (comm_.is_root()) nn::save_checkpoint(path, *saved_, &opt_, &r);
+        if (!comm_.is_root()) return;
+        check_finite_weights(*saved_, step_);
+        nn::save_checkpoint(path, *saved_, &opt_, &r);
     };
     // A run resumed at its last step has no step left to run; its --save still gets the
     // checkpoint a run that ended here would have written.
@@ -148,9 +172,13 @@ void TrainingLoop::run(const std::function<StepLoss(std::int64_t)>& step_loss) {
         const std::string note = bar_note ? bar_note() : "";
         bar->update(plan_.epoch_lines ? i : step, s.items,
                     fmt::format("loss {:.4f}  lr {:.1e}{}", running, opt_.lr(), note.empty() ? "" : "  " + note));
-        if (step == epoch_end && evaluate && comm_.is_root()) evaluate(epoch, step);
+        if (step == epoch_end && evaluate && comm_.is_root()) {
+            evaluate(epoch, step);
+            check_finite_evaluation(step);
+        }
         boundary.after(step, save);
     }
+    check_finite_weights(model_, step_);
     boundary.finish(*dp_);
     boundary.stop_if_asked();  // a signal that came during the last save
 }

@@ -20,11 +20,13 @@
 // the batch's mean over the ranks, checked finite; backward, the gradients
 // summed over the ranks (distributed::DataParallel) and checked finite;
 // clipping to the global norm `clip`; the optimizer's step; the curves "loss"
-// and "lr" and the progress bar; at an epoch's end, `evaluate` on rank 0; then
-// the step boundary: a save when --save-every is due, a stop signal was
-// received or the run is at its last step (unless plan.save_at_end is false;
-// rank 0 writes, every rank agrees when), and a stop after a signal
-// (run::Interrupted).
+// and "lr" and the progress bar; at an epoch's end, `evaluate` on rank 0,
+// whose new points on the curves must be finite; then the step boundary: a
+// save when --save-every is due, a stop signal was received or the run is at
+// its last step (unless plan.save_at_end is false; rank 0 writes, every rank
+// agrees when), and a stop after a signal (run::Interrupted). Weights that are
+// not finite are never saved, nor handed back after the last step: training
+// stops with nn::NonFiniteError, what was saved before left as it was.
 //
 // What a checkpoint carries beside the weights and the optimizer's state: the
 // program's flags, the step, every generator (dropout's, one per rank, and
@@ -140,6 +142,8 @@ public:
 
 private:
     nn::RunRecord record() const;  // every rank: dropout's generators are gathered
+    // NonFiniteError naming the first curve `evaluate` gave a NaN or an infinity at `step`.
+    void check_finite_evaluation(std::int64_t step) const;
     void restore(const nn::RunRecord& record, const std::string& path);
 
     nn::Module& model_;

@@ -26,5 +26,5 @@ check() {  # STATUS ARGS...: the status, one line, and only gpt2's flags in it
 }
 check 1 --fine-tune "$dir/huge.txt" --steps 2 --context 8 --tokens 1  # refused by its size, not read
 check 1 --fine-tune "$text" --steps 3 --batch 2 --context 8 --lr 1e30 --tokens 1
-check 1 --fine-tune "$text" --steps 2 --context 64 --tokens 1
+check 2 --fine-tune "$text" --steps 2 --context 64 --tokens 1
 check 2 --prompt "$(printf 'word %.0s' {1..40})" --tokens 1

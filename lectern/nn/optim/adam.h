@@ -31,6 +31,7 @@ public:
 protected:
     // `decoupled` applies the weight decay as AdamW does.
     Adam(std::vector<ParamGroup> groups, AdamOptions options, double default_weight_decay, bool decoupled);
+    std::vector<std::string> state_names() const override { return {"exp_avg", "exp_avg_sq"}; }
     void update(std::size_t i, Tensor& param, const Tensor& grad) override;
     // Every active parameter's elements in one loop split over the threads (a model's many
     // small parameters would each be too small to split).

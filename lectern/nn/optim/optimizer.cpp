@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -96,6 +97,8 @@ void Optimizer::load_state(const std::vector<std::pair<std::string, Tensor>>& st
     if (step_count < 0) throw ValueError(fmt::format("Optimizer: step count {} is negative", step_count));
     std::map<std::pair<std::string, std::size_t>, Tensor> parsed;
     std::vector<std::int64_t> param_steps(params_.size(), 0);
+    std::vector<std::pair<std::string, std::size_t>> keys;  // each record's (kind, parameter), in the file's order
+    std::set<std::pair<std::string, std::size_t>> seen;
     for (const auto& [name, t] : state) {
         auto dot = name.rfind('.');
         std::size_t i = 0;
@@ -107,6 +110,8 @@ void Optimizer::load_state(const std::vector<std::pair<std::string, Tensor>>& st
         if (i >= params_.size())
             throw ValueError(fmt::format("Optimizer: state '{}' is for parameter {}, but there are {}", name, i,
                                          params_.size()));
+        keys.emplace_back(name.substr(0, dot), i);
+        if (!seen.insert(keys.back()).second) throw ValueError(fmt::format("Optimizer: state '{}' appears twice", name));
         if (name.compare(0, dot, "step") == 0) {
             if (t.dtype() != Dtype::int64 || t.shape() != Shape{1} || t.data<std::int64_t>()[0] < 0)
                 throw ValueError(fmt::format("Optimizer: state '{}' must be one int64 count >= 0, got {} {}", name,
@@ -123,6 +128,28 @@ void Optimizer::load_state(const std::vector<std::pair<std::string, Tensor>>& st
         }
         parsed[{name.substr(0, dot), i}] = t.clone();
     }
+    // The names must be exactly the optimizer's: a record renamed, missing or
+    // extra would resume a run other than the one saved, and an unknown one
+    // would be carried into the next file.
+    const std::vector<std::string> kinds = state_names();
+    std::string expected;
+    for (const std::string& kind : kinds) expected += "'" + kind + "', ";
+    expected += "'step' per updated parameter";
+    for (const auto& [kind, i] : keys) {
+        if (kind == "step") continue;
+        if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end())
+            throw ValueError(fmt::format("Optimizer: state '{}.{}' is not this optimizer's (it keeps {})", kind, i, expected));
+        if (param_steps[i] == 0)
+            throw ValueError(fmt::format("Optimizer: state '{}.{}' is for parameter {}, which records no update "
+                                         "('step.{}' absent or 0)",
+                                         kind, i, i, i));
+    }
+    for (std::size_t i = 0; i < params_.size(); ++i)
+        for (const std::string& kind : kinds)
+            if (param_steps[i] > 0 && !parsed.contains({kind, i}))
+                throw ValueError(fmt::format("Optimizer: state '{}.{}' is missing: parameter {} was updated {} times "
+                                             "(it keeps {})",
+                                             kind, i, i, param_steps[i], expected));
     state_ = std::move(parsed);
     param_steps_ = std::move(param_steps);
     steps_ = step_count;

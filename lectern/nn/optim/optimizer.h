@@ -51,9 +51,11 @@ public:
 
     // Per-parameter state (momentum, moments) by name, e.g. "exp_avg.3", and
     // "step.3", parameter 3's update count (int64 [1]), and its restoration:
-    // for checkpoints. load_state checks every name and shape
-    // before changing anything (nn::CheckpointError-free: throws ShapeError /
-    // ValueError, and leaves the optimizer as it was).
+    // for checkpoints. load_state checks every name and shape before changing
+    // anything: the names must be exactly those this optimizer keeps (each of
+    // state_names() and "step" for every parameter updated, nothing for the
+    // others). Throws ShapeError / DtypeError / ValueError naming the first
+    // record that does not fit, and leaves the optimizer as it was.
     std::vector<std::pair<std::string, Tensor>> named_state() const;
     void load_state(const std::vector<std::pair<std::string, Tensor>>& state, std::int64_t step_count);
 
@@ -64,6 +66,9 @@ public:
     double weight_decay_of(std::size_t i) const { return *groups_[group_of_[i]].weight_decay; }
 
 protected:
+    // What the optimizer keeps per updated parameter besides its step count:
+    // "exp_avg" and "exp_avg_sq" (Adam), "momentum_buffer" (SGD with momentum).
+    virtual std::vector<std::string> state_names() const = 0;
     // Updates parameter i given its gradient; state tensors are created lazily
     // by the subclass through state(name, i).
     virtual void update(std::size_t i, Tensor& param, const Tensor& grad) = 0;

@@ -21,6 +21,9 @@ public:
     SGDOptions options;
 
 protected:
+    std::vector<std::string> state_names() const override {
+        return options.momentum != 0 ? std::vector<std::string>{"momentum_buffer"} : std::vector<std::string>{};
+    }
     void update(std::size_t i, Tensor& param, const Tensor& grad) override;
 };
 
