@@ -2,6 +2,10 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
+#include "lectern/autograd/printable.h"
+
 namespace nn {
 namespace {
 
@@ -16,7 +20,24 @@ void convert_in_place(Tensor& t, Dtype dtype) {
 
 }  // namespace
 
+// One namespace for a module's parameters, buffers and submodules: state_dict() and a
+// checkpoint key each by its dotted name, so a second of a name would silently shadow the first.
+void Module::check_new_name(const char* what, const std::string& name) const {
+    if (name.empty() || name.find('.') != std::string::npos)
+        throw autograd::ValueError(fmt::format("{}: the name '{}' must be non-empty and without '.'", what,
+                                               autograd::printable(name)));
+    auto has = [&](const auto& list) {
+        return std::any_of(list.begin(), list.end(), [&](const auto& entry) { return entry.first == name; });
+    };
+    const char* taken = has(params_) ? "parameter" : has(buffers_) ? "buffer" : has(children_) ? "submodule" : nullptr;
+    if (taken)
+        throw autograd::ValueError(fmt::format("{}: this module has a {} named '{}' already; give the second a name "
+                                               "of its own",
+                                               what, taken, autograd::printable(name)));
+}
+
 Tensor Module::register_parameter(std::string name, Tensor t) {
+    check_new_name("register_parameter", name);
     autograd::check_floating("register_parameter", t);
     t.requires_grad_(true);
     params_.emplace_back(std::move(name), t);
@@ -25,6 +46,7 @@ Tensor Module::register_parameter(std::string name, Tensor t) {
 }
 
 Tensor Module::register_buffer(std::string name, Tensor t) {
+    check_new_name("register_buffer", name);
     autograd::check_defined("register_buffer", t);
     buffers_.emplace_back(std::move(name), t);
     return t;

@@ -1,6 +1,7 @@
 // The Tensor handle, factories, element access, the caching allocator and the
 // seeded generator.
 #include <cmath>
+#include <sstream>
 
 #include "check.h"
 
@@ -187,6 +188,13 @@ TEST_CASE("tensors print through fmt", "[tensor]") {
     CHECK(fmt::format("{}", arange(10)) == "tensor([0, 1, 2, ..., 7, 8, 9], dtype=float32)");
 }
 
+TEST_CASE("an empty tensor prints its brackets and its shape", "[tensor]") {
+    CHECK(fmt::format("{}", zeros({0})) == "tensor([], shape=[0], dtype=float32)");
+    CHECK(fmt::format("{}", zeros({2, 0})) == "tensor([[], []], shape=[2, 0], dtype=float32)");
+    CHECK(fmt::format("{}", zeros({0, 3}, Dtype::int64)) == "tensor([], shape=[0, 3], dtype=int64)");
+    CHECK(fmt::format("{}", zeros({2, 0, 4})) == "tensor([[], []], shape=[2, 0, 4], dtype=float32)");
+}
+
 // ASan's allocator aborts on such a request instead of failing it (GCC says
 // __SANITIZE_ADDRESS__, clang __has_feature).
 #if defined(__has_feature)
@@ -203,3 +211,9 @@ TEST_CASE("a tensor the system cannot give is an OutOfMemory naming its size", "
     CHECK(allocator_stats().bytes_in_use == before.bytes_in_use);
 }
 #endif
+
+TEST_CASE("a tensor prints to a std::ostream as through fmt", "[tensor]") {
+    std::ostringstream os;
+    os << tensor({1, 2, 3, 4}, {2, 2}) << "; " << zeros({0}) << "; " << Tensor();
+    CHECK(os.str() == "tensor([[1, 2], [3, 4]], dtype=float32); tensor([], shape=[0], dtype=float32); tensor(undefined)");
+}
