@@ -163,7 +163,8 @@ void Tensor::backward(const Tensor& grad, bool retain_graph) const {
     check_defined("backward");
     autograd::check_defined("backward", grad);
     if (!requires_grad())
-        throw GraphError("backward: this tensor does not require grad (no input of its graph requires grad)");
+        throw GraphError("backward: this tensor does not require grad (no input of its graph requires grad, or it was "
+                         "computed under a NoGradGuard)");
     if (grad.shape() != shape())
         throw ShapeError(fmt::format("backward: gradient of shape {} for a tensor of shape {}",
                                      shape_str(grad.shape()), shape_str(shape())));

@@ -87,7 +87,8 @@ public:
     void backward(bool retain_graph = false) const;
     void backward(const Tensor& grad, bool retain_graph = false) const;
 
-    // Copies (never recorded in the graph).
+    // Copies, recorded in the graph as in PyTorch: clone's dx = dy, to()'s dx = dy converted back
+    // to this tensor's dtype. A copy to int64 has no gradient and does not require grad.
     Tensor clone() const;         // same dtype, fresh storage
     Tensor to(Dtype dtype) const;  // converted copy
 

@@ -12,6 +12,7 @@ namespace {
 // Replaces the tensor's data with a converted copy, keeping its handle.
 void convert_in_place(Tensor& t, Dtype dtype) {
     if (t.dtype() == dtype) return;
+    autograd::NoGradGuard no_grad;  // the parameter itself changes: no graph from it to itself
     Tensor c = t.to(dtype);
     t.impl()->storage = c.impl()->storage;
     t.impl()->dtype = dtype;

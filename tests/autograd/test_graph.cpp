@@ -153,3 +153,19 @@ TEST_CASE("a custom op on its own input leaves no node alive when no backward ru
     }
     CHECK(live_node_count() == 0);
 }
+
+TEST_CASE("clone and to(dtype) are in the graph, as in PyTorch", "[graph]") {
+    Tensor x = tensor({1, 2, 3}).requires_grad_();  // float32
+    Tensor c = x.clone();
+    CHECK_FALSE(c.is_leaf());
+    sum(c * 2.0).backward();
+    require_values(x.grad(), {2, 2, 2});
+    x.zero_grad();
+    Tensor wide = x.to(Dtype::float64);
+    CHECK(wide.requires_grad());
+    sum(wide * tensor({1, 2, 3}, Dtype::float64)).backward();
+    CHECK(x.grad().dtype() == Dtype::float32);  // converted back to x's dtype
+    require_values(x.grad(), {1, 2, 3});
+    CHECK_FALSE(x.to(Dtype::int64).requires_grad());  // an integer copy has no gradient
+    CHECK(live_node_count() == 0);
+}

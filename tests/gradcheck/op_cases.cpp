@@ -64,6 +64,7 @@ std::vector<Case> op_cases() {
            [](auto& x) { return matmul(x[0], x[1], true, false); }),
         op("matmul (B^T)", "[3,4] @ [2,5,4]^T (A shared)", [] { return std::vector{leaf({3, 4}, 1), leaf({2, 5, 4}, 2)}; },
            [](auto& x) { return matmul(x[0], x[1], false, true); }),
+        op("clone", "[2,3]", [] { return std::vector{leaf({2, 3}, 1)}; }, [](auto& x) { return x[0].clone() * x[0]; }),
         op("reshape", "[2,6] -> [3,-1]", [] { return std::vector{leaf({2, 6}, 1)}; },
            [](auto& x) { return reshape(x[0], {3, -1}) * arange(4, Dtype::float64); }),
         op("transpose", "[2,3,4] (0,2)", [] { return std::vector{leaf({2, 3, 4}, 1)}; },
