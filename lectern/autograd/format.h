@@ -1,6 +1,8 @@
 #pragma once
 // Printing tensors through fmt: fmt::print("{}\n", t) gives
-// tensor([[1, 2], [3, 4]], dtype=float32); a shape prints as [2, 2].
+// tensor([[1, 2], [3, 4]], dtype=float32); a shape prints as [2, 2]. std::cout << t
+// writes the same text.
+#include <iosfwd>
 #include <string>
 
 #include <fmt/format.h>
@@ -9,6 +11,7 @@
 
 namespace autograd {
 std::string to_string(const Tensor& t);
+std::ostream& operator<<(std::ostream& os, const Tensor& t);
 }
 
 template <>

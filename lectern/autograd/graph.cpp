@@ -126,6 +126,13 @@ Tensor record(const char* op, std::vector<Tensor> inputs, Tensor out, BackwardFn
     bool any = false;
     for (const Tensor& t : inputs) any = any || (t.defined() && t.requires_grad());
     if (!any) return out;
+    // An output that is one of the op's inputs, or is already in a graph (an identity op:
+    // gradient reversal, a straight-through estimator), is recorded on a view of it, as PyTorch
+    // does: a new handle on the same storage. The input keeps its own node or stays a leaf,
+    // and the new node does not own its output.
+    bool aliased = out.impl()->grad_fn || out.impl()->requires_grad;
+    for (const Tensor& t : inputs) aliased = aliased || t.impl() == out.impl();
+    if (aliased) out = out.detach();
     auto node = std::make_shared<Node>(op, std::move(inputs), std::move(backward));
     node->output_shape = out.shape();
     node->input_versions.reserve(node->inputs.size());
@@ -156,7 +163,8 @@ void Tensor::backward(const Tensor& grad, bool retain_graph) const {
     check_defined("backward");
     autograd::check_defined("backward", grad);
     if (!requires_grad())
-        throw GraphError("backward: this tensor does not require grad (no input of its graph requires grad)");
+        throw GraphError("backward: this tensor does not require grad (no input of its graph requires grad, or it was "
+                         "computed under a NoGradGuard)");
     if (grad.shape() != shape())
         throw ShapeError(fmt::format("backward: gradient of shape {} for a tensor of shape {}",
                                      shape_str(grad.shape()), shape_str(shape())));

@@ -51,7 +51,9 @@ struct Node {
 };
 
 // Records `op` if grad mode is on and an input requires grad; returns `out`
-// (now carrying the node, with the versions of its inputs and of `out`). The ops call this right after their forward; in
+// (now carrying the node, with the versions of its inputs and of `out`). When `out` is one of
+// `inputs` or already requires grad, the node goes on a view of it (a new handle on the same
+// storage), which is returned: use the result, not `out`. The ops call this right after their forward; in
 // anomaly mode (autograd/anomaly.h) it first checks `out` by `check`.
 Tensor record(const char* op, std::vector<Tensor> inputs, Tensor out, BackwardFn backward,
               AnomalyCheck check = AnomalyCheck::finite);

@@ -177,15 +177,17 @@ Tensor Tensor::detach() const {
     return Tensor(std::move(impl));
 }
 
+// y = x in fresh storage;  dx = dy
 Tensor Tensor::clone() const {
     check_defined("clone");
     Tensor out = empty(shape(), dtype());
     std::memcpy(out.raw_data(), raw_data(), static_cast<std::size_t>(numel()) * dtype_size(dtype()));
-    return out;
+    return record("clone", {*this}, out, [](const Tensor& dy) { return std::vector{dy}; });
 }
 
-// Each element through double, as read_element and write_element take it: an int64 past 2^53
-// rounds to double first, a double past float's range becomes infinity.
+// y = x in `target`'s dtype;  dx = dy in x's dtype (none when y is int64). Each element goes
+// through double, as read_element and write_element take it: an int64 past 2^53 rounds to
+// double first, a double past float's range becomes infinity.
 Tensor Tensor::to(Dtype target) const {
     check_defined("to");
     if (target == dtype()) return clone();
@@ -200,7 +202,8 @@ Tensor Tensor::to(Dtype target) const {
             for (std::int64_t i = 0; i < n; ++i) o[i] = static_cast<To>(static_cast<double>(in[i]));
         });
     });
-    return out;
+    if (!is_floating(target)) return out;
+    return record("to", {*this}, out, [from = dtype()](const Tensor& dy) { return std::vector{dy.to(from)}; });
 }
 
 }  // namespace autograd

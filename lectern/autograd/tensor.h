@@ -87,7 +87,8 @@ public:
     void backward(bool retain_graph = false) const;
     void backward(const Tensor& grad, bool retain_graph = false) const;
 
-    // Copies (never recorded in the graph).
+    // Copies, recorded in the graph as in PyTorch: clone's dx = dy, to()'s dx = dy converted back
+    // to this tensor's dtype. A copy to int64 has no gradient and does not require grad.
     Tensor clone() const;         // same dtype, fresh storage
     Tensor to(Dtype dtype) const;  // converted copy
 
@@ -111,6 +112,46 @@ public:
     Tensor sum(std::int64_t dim, bool keepdim = false) const;
     Tensor mean() const;
     Tensor mean(std::int64_t dim, bool keepdim = false) const;
+    Tensor sum(const Shape& dims, bool keepdim = false) const;
+    Tensor mean(const Shape& dims, bool keepdim = false) const;
+    Tensor max(std::int64_t dim, bool keepdim = false) const;
+    Tensor argmax(std::int64_t dim, bool keepdim = false) const;
+    Tensor min(std::int64_t dim, bool keepdim = false) const;
+    Tensor argmin(std::int64_t dim, bool keepdim = false) const;
+    Tensor prod(std::int64_t dim, bool keepdim = false) const;
+    Tensor var() const;
+    Tensor var(std::int64_t dim, bool keepdim = false, std::int64_t correction = 1) const;
+    Tensor std() const;
+    Tensor std(std::int64_t dim, bool keepdim = false, std::int64_t correction = 1) const;
+    Tensor select(std::int64_t dim, std::int64_t index) const;
+    Tensor operator[](std::int64_t index) const;  // select(0, index), as x[i] in PyTorch
+    Tensor slice(std::int64_t dim, std::int64_t start, std::int64_t end, std::int64_t step = 1) const;
+    Tensor gather(std::int64_t dim, const Tensor& index) const;
+    Tensor index_select(std::int64_t dim, const Tensor& index) const;
+    Tensor masked_fill(const Tensor& mask, double value) const;
+    Tensor matmul(const Tensor& other) const;
+    Tensor softmax(std::int64_t dim) const;
+    Tensor log_softmax(std::int64_t dim) const;
+    Tensor pow(double p) const;
+    Tensor exp() const;
+    Tensor log() const;
+    Tensor log1p() const;
+    Tensor sqrt() const;
+    Tensor abs() const;
+    Tensor sin() const;
+    Tensor cos() const;
+    Tensor tanh() const;
+    Tensor sigmoid() const;
+    Tensor relu() const;
+    Tensor clamp(double lo, double hi) const;
+    Tensor maximum(const Tensor& other) const;
+    Tensor minimum(const Tensor& other) const;
+    Tensor eq(const Tensor& other) const;
+    Tensor ne(const Tensor& other) const;
+    Tensor lt(const Tensor& other) const;
+    Tensor gt(const Tensor& other) const;
+    Tensor le(const Tensor& other) const;
+    Tensor ge(const Tensor& other) const;
 
     TensorImpl* impl() const { return impl_.get(); }
     const std::shared_ptr<TensorImpl>& impl_ptr() const { return impl_; }

@@ -2,12 +2,78 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <fmt/format.h>
 
 namespace nn {
 
 using namespace autograd;
+
+namespace {
+
+// ShapeError unless input and target match (no broadcasting: a [N, 1] input against an [N]
+// target would silently pair every input with every target).
+void check_pair(const char* op, const Tensor& input, const Tensor& target) {
+    check_floating(op, input);
+    check_floating(op, target);
+    check_same_dtype(op, input, target);
+    if (input.shape() != target.shape())
+        throw ShapeError(fmt::format("{}: input {} and target {} differ in shape; reshape one to the other's", op,
+                                     shape_str(input.shape()), shape_str(target.shape())));
+}
+
+Tensor reduce(const Tensor& l, Reduction reduction) {
+    switch (reduction) {
+        case Reduction::mean: return mean(l);
+        case Reduction::sum: return sum(l);
+        case Reduction::none: break;
+    }
+    return l;
+}
+
+}  // namespace
+
+// l = (x - y)^2
+Tensor mse_loss(const Tensor& input, const Tensor& target, Reduction reduction) {
+    check_pair("mse_loss", input, target);
+    return reduce(pow(input - target, 2), reduction);
+}
+
+// l = |x - y|
+Tensor l1_loss(const Tensor& input, const Tensor& target, Reduction reduction) {
+    check_pair("l1_loss", input, target);
+    return reduce(abs(input - target), reduction);
+}
+
+// l = -(y max(ln p, -100) + (1 - y) max(ln(1 - p), -100))
+// dl/dp = (p - y) / max(p (1 - p), 1e-12),  dl/dy = max(ln(1 - p), -100) - max(ln p, -100)
+Tensor binary_cross_entropy(const Tensor& probs, const Tensor& target, Reduction reduction) {
+    check_pair("binary_cross_entropy", probs, target);
+    const double inf = std::numeric_limits<double>::infinity();
+    Tensor l, log_p, log_q;
+    {
+        NoGradGuard no_grad;  // the formula is recorded as one op below
+        if (sum(logical_or(lt(probs, zeros({}, probs.dtype())), gt(probs, ones({}, probs.dtype())))).item() > 0)
+            throw ValueError("binary_cross_entropy: a probability is outside [0, 1]; for logits use "
+                             "binary_cross_entropy_with_logits");
+        log_p = clamp(log(probs), -100, inf);
+        log_q = clamp(log(1.0 - probs), -100, inf);
+        l = -(target * log_p + (1.0 - target) * log_q);
+    }
+    l = record("binary_cross_entropy", {probs, target}, l,
+               [p = probs.detach(), y = target.detach(), log_p, log_q](const Tensor& dl) {
+                   const double no_bound = std::numeric_limits<double>::infinity();
+                   return std::vector{dl * (p - y) / clamp(p * (1.0 - p), 1e-12, no_bound), dl * (log_q - log_p)};
+               });
+    return reduce(l, reduction);
+}
+
+// l = softplus(x) - x y
+Tensor binary_cross_entropy_with_logits(const Tensor& logits, const Tensor& target, Reduction reduction) {
+    check_pair("binary_cross_entropy_with_logits", logits, target);
+    return reduce(softplus(logits) - logits * target, reduction);
+}
 
 // loss = -(1/count) sum_rows log_probs[row, target[row]]
 Tensor nll_loss(const Tensor& log_probs, const Tensor& target, std::int64_t ignore_index) {

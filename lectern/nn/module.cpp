@@ -2,12 +2,17 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
+#include "lectern/autograd/printable.h"
+
 namespace nn {
 namespace {
 
 // Replaces the tensor's data with a converted copy, keeping its handle.
 void convert_in_place(Tensor& t, Dtype dtype) {
     if (t.dtype() == dtype) return;
+    autograd::NoGradGuard no_grad;  // the parameter itself changes: no graph from it to itself
     Tensor c = t.to(dtype);
     t.impl()->storage = c.impl()->storage;
     t.impl()->dtype = dtype;
@@ -16,7 +21,24 @@ void convert_in_place(Tensor& t, Dtype dtype) {
 
 }  // namespace
 
+// One namespace for a module's parameters, buffers and submodules: state_dict() and a
+// checkpoint key each by its dotted name, so a second of a name would silently shadow the first.
+void Module::check_new_name(const char* what, const std::string& name) const {
+    if (name.empty() || name.find('.') != std::string::npos)
+        throw autograd::ValueError(fmt::format("{}: the name '{}' must be non-empty and without '.'", what,
+                                               autograd::printable(name)));
+    auto has = [&](const auto& list) {
+        return std::any_of(list.begin(), list.end(), [&](const auto& entry) { return entry.first == name; });
+    };
+    const char* taken = has(params_) ? "parameter" : has(buffers_) ? "buffer" : has(children_) ? "submodule" : nullptr;
+    if (taken)
+        throw autograd::ValueError(fmt::format("{}: this module has a {} named '{}' already; give the second a name "
+                                               "of its own",
+                                               what, taken, autograd::printable(name)));
+}
+
 Tensor Module::register_parameter(std::string name, Tensor t) {
+    check_new_name("register_parameter", name);
     autograd::check_floating("register_parameter", t);
     t.requires_grad_(true);
     params_.emplace_back(std::move(name), t);
@@ -25,6 +47,7 @@ Tensor Module::register_parameter(std::string name, Tensor t) {
 }
 
 Tensor Module::register_buffer(std::string name, Tensor t) {
+    check_new_name("register_buffer", name);
     autograd::check_defined("register_buffer", t);
     buffers_.emplace_back(std::move(name), t);
     return t;

@@ -74,13 +74,19 @@ protected:
     // dtype, so a float64 model holds the formula's float64 values, not
     // widened float32 ones.
     virtual void recompute_buffers() {}
+    // A submodule, named in the dotted names of its parameters. Like register_parameter and
+    // register_buffer, a ValueError naming it if this module has a parameter, buffer or
+    // submodule of that name already, or if the name is empty or has a '.'.
     template <class M>
     std::shared_ptr<M> register_module(std::string name, std::shared_ptr<M> m) {
+        check_new_name("register_module", name);
+        if (!m) throw autograd::ValueError("register_module: the module '" + name + "' is null");
         children_.emplace_back(std::move(name), m);
         return m;
     }
 
 private:
+    void check_new_name(const char* what, const std::string& name) const;
     void collect(const std::string& prefix, std::vector<std::pair<std::string, Tensor>>& out,
                  std::vector<const autograd::TensorImpl*>& seen) const;
     std::vector<std::pair<std::string, Tensor>> params_;

@@ -1,6 +1,7 @@
 #pragma once
 // Lectern's layers, losses, optimizers, schedules and checkpoints: everything in namespace nn
 // (and, through it, autograd).
+#include "lectern/nn/activation.h"
 #include "lectern/nn/additive_attention.h"
 #include "lectern/nn/attention_mask.h"
 #include "lectern/nn/binary_positional_encoding.h"
@@ -35,5 +36,6 @@
 #include "lectern/nn/positional_encoding.h"
 #include "lectern/nn/safetensors.h"
 #include "lectern/nn/scaled_dot_product_attention.h"
+#include "lectern/nn/sequential.h"
 #include "lectern/nn/sinusoidal_positional_encoding.h"
 #include "lectern/nn/sublayer_connection.h"

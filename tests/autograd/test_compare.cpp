@@ -36,3 +36,22 @@ TEST_CASE("comparisons refuse operands of two dtypes or shapes that do not broad
     CHECK_THROWS_AS(lt(zeros({2, 3}), zeros({2})), ShapeError);
     CHECK_THROWS_AS(gt(Tensor(), zeros({2})), ValueError);
 }
+
+TEST_CASE("le and ge hold on ties; the logical ops take any nonzero as true", "[forward]") {
+    Tensor a = tensor({1, 2, 3, 4, 5, 6}, {2, 3}, Dtype::float64);
+    Tensor b = tensor({1, 5, 3}, Dtype::float64);
+    // a = [[1, 2, 3], [4, 5, 6]] against b = [1, 5, 3]
+    require_values(le(a, b), {1, 1, 1, 0, 1, 0});
+    require_values(ge(a, b), {1, 0, 1, 1, 1, 1});
+
+    Tensor p = tensor({0, 0, 2, -3}, Dtype::int64), q = tensor({0, 7, 0, 1}, Dtype::int64);
+    require_values(logical_and(p, q), {0, 0, 0, 1});
+    require_values(logical_or(p, q), {0, 1, 1, 1});
+    require_values(logical_xor(p, q), {0, 1, 1, 0});
+    require_values(logical_not(p), {1, 1, 0, 0});
+    CHECK(logical_not(p).dtype() == Dtype::int64);
+    // masks combine: 2 <= a < 5 on the rows of a
+    require_values(logical_and(ge(a, tensor({2}, {}, Dtype::float64)), lt(a, tensor({5}, {}, Dtype::float64))),
+                   {0, 1, 1, 1, 0, 0});
+    CHECK_THROWS_AS(logical_and(p, a), DtypeError);
+}

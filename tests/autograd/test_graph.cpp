@@ -119,3 +119,53 @@ TEST_CASE("leaves never share a gradient's storage, with each other or with the 
     require_values(leaf.grad(), {8, 9});
     require_values(given, {7, 8});
 }
+
+// A custom op may return its input as its output (gradient reversal, a straight-through
+// estimator): record() puts the node on a view, so the input's own node (or leafness) stays.
+TEST_CASE("a custom op whose output is its input keeps the gradient (gradient reversal)", "[graph]") {
+    auto reverse = [](const Tensor& dy) { return std::vector<Tensor>{-dy}; };
+    Tensor w = tensor({1, 2, 3}, Dtype::float64).requires_grad_();
+    {
+        Tensor h = w * 2.0;
+        Tensor r = record("grad_reverse", {h}, h, reverse);
+        CHECK(h.impl()->grad_fn->name == std::string("mul"));
+        CHECK(r.impl()->grad_fn->name == std::string("grad_reverse"));
+        sum(r * 3.0).backward();  // d/dw = 3 * (-1) * 2
+        require_values(w.grad(), {-6, -6, -6});
+        require_values(r, {2, 4, 6});
+    }
+    CHECK(live_node_count() == 0);
+
+    w.zero_grad();
+    Tensor r = record("grad_reverse", {w}, w, reverse);
+    CHECK(w.is_leaf());
+    CHECK_FALSE(r.is_leaf());
+    sum(r * 3.0).backward();
+    require_values(w.grad(), {-3, -3, -3});
+    CHECK(live_node_count() == 0);
+}
+
+TEST_CASE("a custom op on its own input leaves no node alive when no backward runs", "[graph]") {
+    {
+        Tensor w = ones({3}).requires_grad_();
+        Tensor r = record("identity", {w}, w, [](const Tensor& dy) { return std::vector<Tensor>{dy}; });
+        CHECK(live_node_count() == 1);
+    }
+    CHECK(live_node_count() == 0);
+}
+
+TEST_CASE("clone and to(dtype) are in the graph, as in PyTorch", "[graph]") {
+    Tensor x = tensor({1, 2, 3}).requires_grad_();  // float32
+    Tensor c = x.clone();
+    CHECK_FALSE(c.is_leaf());
+    sum(c * 2.0).backward();
+    require_values(x.grad(), {2, 2, 2});
+    x.zero_grad();
+    Tensor wide = x.to(Dtype::float64);
+    CHECK(wide.requires_grad());
+    sum(wide * tensor({1, 2, 3}, Dtype::float64)).backward();
+    CHECK(x.grad().dtype() == Dtype::float32);  // converted back to x's dtype
+    require_values(x.grad(), {1, 2, 3});
+    CHECK_FALSE(x.to(Dtype::int64).requires_grad());  // an integer copy has no gradient
+    CHECK(live_node_count() == 0);
+}

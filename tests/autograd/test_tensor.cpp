@@ -1,6 +1,7 @@
 // The Tensor handle, factories, element access, the caching allocator and the
 // seeded generator.
 #include <cmath>
+#include <sstream>
 
 #include "check.h"
 
@@ -192,6 +193,13 @@ TEST_CASE("tensors print through fmt", "[tensor]") {
     CHECK(fmt::format("{}", arange(10)) == "tensor([0, 1, 2, ..., 7, 8, 9], dtype=float32)");
 }
 
+TEST_CASE("an empty tensor prints its brackets and its shape", "[tensor]") {
+    CHECK(fmt::format("{}", zeros({0})) == "tensor([], shape=[0], dtype=float32)");
+    CHECK(fmt::format("{}", zeros({2, 0})) == "tensor([[], []], shape=[2, 0], dtype=float32)");
+    CHECK(fmt::format("{}", zeros({0, 3}, Dtype::int64)) == "tensor([], shape=[0, 3], dtype=int64)");
+    CHECK(fmt::format("{}", zeros({2, 0, 4})) == "tensor([[], []], shape=[2, 0, 4], dtype=float32)");
+}
+
 // ASan's allocator aborts on such a request instead of failing it (GCC says
 // __SANITIZE_ADDRESS__, clang __has_feature).
 #if defined(__has_feature)
@@ -213,3 +221,50 @@ TEST_CASE("a tensor the system cannot give is an OutOfMemory naming its size", "
     CHECK(allocator_stats().bytes_in_use == before.bytes_in_use);
 }
 #endif
+
+TEST_CASE("a tensor prints to a std::ostream as through fmt", "[tensor]") {
+    std::ostringstream os;
+    os << tensor({1, 2, 3, 4}, {2, 2}) << "; " << zeros({0}) << "; " << Tensor();
+    CHECK(os.str() == "tensor([[1, 2], [3, 4]], dtype=float32); tensor([], shape=[0], dtype=float32); tensor(undefined)");
+}
+
+TEST_CASE("the method forms are the ops: x.pow(2), x.argmax(-1), x.eq(y)", "[tensor]") {
+    Tensor x = tensor({1, -2, 3, 0.5, 4, -1}, {2, 3}, Dtype::float64);
+    Tensor y = tensor({1, 2, 3}, Dtype::float64);
+    auto same = [](const Tensor& got, const Tensor& want) {
+        REQUIRE(got.shape() == want.shape());
+        CHECK(got.to_vector() == want.to_vector());
+    };
+    same(x.pow(2), pow(x, 2));
+    same(x.argmax(-1), argmax(x, -1));
+    same(x.max(0, true), max(x, 0, true));
+    same(x.eq(y), eq(x, y));
+    same(x.ne(y), ne(x, y));
+    same(x.lt(y), lt(x, y));
+    same(x.gt(y), gt(x, y));
+    same(x.le(y), le(x, y));
+    same(x.ge(y), ge(x, y));
+    same(x.maximum(y), maximum(x, y));
+    same(x.minimum(y), minimum(x, y));
+    same(x.abs().exp(), exp(abs(x)));
+    same(x.abs().log(), log(abs(x)));
+    same(x.abs().log1p(), log1p(abs(x)));
+    same(x.abs().sqrt(), sqrt(abs(x)));
+    same(x.sin(), sin(x));
+    same(x.cos(), cos(x));
+    same(x.tanh(), tanh(x));
+    same(x.sigmoid(), sigmoid(x));
+    same(x.relu(), relu(x));
+    same(x.clamp(-1, 1), clamp(x, -1, 1));
+    same(x.softmax(-1), softmax(x, -1));
+    same(x.log_softmax(0), log_softmax(x, 0));
+    same(x.matmul(y.reshape({3, 1})), matmul(x, reshape(y, {3, 1})));
+    same(x.select(1, -1), select(x, 1, -1));
+    Tensor ids = tensor({2, 0}, Dtype::int64);
+    same(x.index_select(1, ids), index_select(x, 1, ids));
+    Tensor mask = tensor({1, 0, 0}, {1, 3}, Dtype::int64);
+    same(x.masked_fill(mask, 9), masked_fill(x, mask, 9));
+    // by hand, the first two
+    require_values(x.pow(2), {1, 4, 9, 0.25, 16, 1});
+    require_values(x.argmax(-1), {2, 1});
+}

@@ -99,3 +99,29 @@ TEST_CASE("clamp refuses bounds that are not an interval", "[errors]") {
     CHECK_THROWS_WITH(clamp(zeros({2}), 1, -1), "clamp: the bounds [1, -1] are not an interval (lo <= hi)");
     CHECK_THROWS_AS(clamp(zeros({2}), std::nan(""), 1), ValueError);
 }
+
+TEST_CASE("sin, cos, log1p, silu and softplus give the textbook values and slopes", "[forward]") {
+    const double pi = 3.141592653589793;
+    require_values(sin(tensor({0, pi / 2, -pi / 6}, Dtype::float64)), {0, 1, -0.5}, 1e-15);
+    require_values(cos(tensor({0, pi / 3, pi}, Dtype::float64)), {1, 0.5, -1}, 1e-15);
+    // ln(1 + 1e-10) = 1e-10 - 5e-21 + ...; ln(1 + x) formed as written loses it (1.0000000827e-10)
+    require_values(log1p(tensor({0, 2.718281828459045 - 1, 1e-10}, Dtype::float64)), {0, 1, 9.9999999995e-11}, 1e-25);
+    // silu(x) = x sigmoid(x): sigmoid(1) = 0.7310585786300049, sigmoid(-1) = 1 - sigmoid(1)
+    Tensor x = tensor({-1, 0, 1}, Dtype::float64);
+    require_values(silu(x), {-0.2689414213699951, 0, 0.7310585786300049}, 1e-15);
+    // softplus(x) = ln(1 + e^x): ln 2 at 0, ln(1 + e), ln(1 + 1/e); no overflow at +-1000
+    require_values(softplus(tensor({-1, 0, 1, 1000, -1000}, Dtype::float64)),
+                   {0.31326168751822286, 0.6931471805599453, 1.3132616875182228, 1000, 0}, 1e-15);
+
+    auto slope = [](Tensor (*f)(const Tensor&), std::vector<double> at) {
+        Tensor x = tensor(at, Dtype::float64).requires_grad_();
+        sum(f(x)).backward();
+        return x.grad();
+    };
+    require_values(slope(sin, {0, 0.5}), {1, 0.8775825618903728}, 1e-15);                 // cos x
+    require_values(slope(cos, {0, 0.5}), {0, -0.479425538604203}, 1e-15);                 // -sin x
+    require_values(slope(log1p, {0, 1, -0.5}), {1, 0.5, 2}, 1e-15);                       // 1 / (1 + x)
+    // silu' = s (1 + x (1 - s)): 1/2 at 0; at 1, 0.7310585786300049 * 1.2689414213699951
+    require_values(slope(silu, {0, 1, -1}), {0.5, 0.9276705118714869, 0.07232948812851325}, 1e-15);
+    require_values(slope(softplus, {0, 1, -1000}), {0.5, 0.7310585786300049, 0}, 1e-15);  // sigmoid x
+}

@@ -13,6 +13,7 @@
 #include "lectern/models/token_pooling.h"
 #include "lectern/models/transformer.h"
 #include "lectern/models/vit.h"
+#include "lectern/nn/activation.h"
 #include "lectern/nn/additive_attention.h"
 #include "lectern/nn/attention_mask.h"
 #include "lectern/nn/binary_positional_encoding.h"
@@ -30,6 +31,7 @@
 #include "lectern/nn/multi_head_attention.h"
 #include "lectern/nn/no_positional_encoding.h"
 #include "lectern/nn/scaled_dot_product_attention.h"
+#include "lectern/nn/sequential.h"
 #include "lectern/nn/sinusoidal_positional_encoding.h"
 #include "lectern/nn/sublayer_connection.h"
 
@@ -252,6 +254,43 @@ std::vector<Case> module_cases() {
                              return gradcheck([&](auto& x) { return crit(log_softmax(x[0], -1), t); }, {leaf({2, 3, 5}, 15)});
                          }});
     }
+    // The elementwise losses, with respect to the input and the target; probabilities and
+    // targets kept inside (0, 1) by a sigmoid and by (y + 1) / 2.
+    cases.push_back({"nn", "mse_loss", "[2,3] against [2,3], mean", [] {
+                         return gradcheck([](auto& x) { return nn::mse_loss(x[0], x[1]); }, {leaf({2, 3}, 16), leaf({2, 3}, 17)});
+                     }});
+    cases.push_back({"nn", "l1_loss", "[2,3] against [2,3], sum", [] {
+                         return gradcheck([](auto& x) { return nn::l1_loss(x[0], x[1], nn::Reduction::sum); },
+                                          {leaf({2, 3}, 18), leaf({2, 3}, 19)});
+                     }});
+    cases.push_back({"nn", "binary_cross_entropy", "[4] probabilities against [4] soft targets, none", [] {
+                         return gradcheck(
+                             [](auto& x) {
+                                 return nn::binary_cross_entropy(sigmoid(x[0] * 2.0), (x[1] + 1.0) / 2.0, nn::Reduction::none);
+                             },
+                             {leaf({4}, 20), leaf({4}, 21)});
+                     }});
+    cases.push_back({"nn", "binary_cross_entropy_with_logits", "[2,3] logits in (-4, 4) against soft targets, mean", [] {
+                         return gradcheck(
+                             [](auto& x) { return nn::binary_cross_entropy_with_logits(x[0] * 4.0, (x[1] + 1.0) / 2.0); },
+                             {leaf({2, 3}, 22), leaf({2, 3}, 23)});
+                     }});
+    cases.push_back(module_case<nn::Sequential>(
+        "nn", "Sequential (Linear, ReLU, Linear, Tanh)", "[2,3,4] -> 6 -> 2",
+        [] {
+            autograd::Generator g(5);
+            return std::make_shared<nn::Sequential>(std::make_shared<nn::Linear>(4, 6, true, g), std::make_shared<nn::ReLU>(),
+                                                    std::make_shared<nn::Linear>(6, 2, true, g), std::make_shared<nn::Tanh>());
+        },
+        [] { return std::vector{leaf({2, 3, 4}, 24)}; }, [](const nn::Sequential& m, auto& x) { return m(x[0]); }));
+    cases.push_back(module_case<nn::Sequential>(
+        "nn", "Sequential (LayerNorm, GELU, Sigmoid, SiLU, GELU tanh)", "[3,4]",
+        [] {
+            return std::make_shared<nn::Sequential>(std::make_shared<nn::LayerNorm>(4), std::make_shared<nn::GELU>(),
+                                                    std::make_shared<nn::Sigmoid>(), std::make_shared<nn::SiLU>(),
+                                                    std::make_shared<nn::GELU>(true));
+        },
+        [] { return std::vector{leaf({3, 4}, 25)}; }, [](const nn::Sequential& m, auto& x) { return m(x[0]); }));
     using LN = nn::LayerNormFormula;
     using P = nn::Positions;
     for (auto [name, norm, ln, pos] :

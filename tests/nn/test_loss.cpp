@@ -1,4 +1,4 @@
-// Losses: cross-entropy, NLL, the Annotated Transformer's label smoothing.
+// Losses: cross-entropy, NLL, the Annotated Transformer's label smoothing, MSE, L1, binary cross-entropy.
 #include <cmath>
 #include <limits>
 
@@ -47,4 +47,52 @@ TEST_CASE("losses reject mismatched targets", "[errors]") {
     CHECK_THROWS_AS(nn::nll_loss(zeros({2, 5}), tensor({1, 2, 3}, Dtype::int64)), ShapeError);
     CHECK_THROWS_AS(nn::nll_loss(zeros({2, 5}), tensor({1, 2})), DtypeError);
     CHECK_THROWS_AS(nn::LabelSmoothingLoss(5, 0, 1.0), ValueError);
+}
+
+TEST_CASE("mse_loss and l1_loss by hand, with their gradients for input and target", "[module]") {
+    Tensor x = tensor({1, 2, 3}, Dtype::float64).requires_grad_();
+    Tensor y = tensor({1, 0, 5}, Dtype::float64).requires_grad_();
+    // (x - y)^2 = [0, 4, 4]
+    CHECK(nn::mse_loss(x, y).item() == Approx(8.0 / 3).epsilon(1e-15));
+    CHECK(nn::mse_loss(x, y, nn::Reduction::sum).item() == 8);
+    require_values(nn::mse_loss(x, y, nn::Reduction::none), {0, 4, 4});
+    nn::mse_loss(x, y).backward();  // 2 (x - y) / 3
+    require_values(x.grad(), {0, 4.0 / 3, -4.0 / 3}, 1e-15);
+    require_values(y.grad(), {0, -4.0 / 3, 4.0 / 3}, 1e-15);
+    x.zero_grad(), y.zero_grad();
+    // |x - y| = [0, 2, 2]; the slope sign(x - y) / 3, 0 at the tie
+    CHECK(nn::l1_loss(x, y).item() == Approx(4.0 / 3).epsilon(1e-15));
+    nn::l1_loss(x, y).backward();
+    require_values(x.grad(), {0, 1.0 / 3, -1.0 / 3}, 1e-15);
+    CHECK_THROWS_WITH(nn::mse_loss(x, tensor({1, 2, 3}, {3, 1}, Dtype::float64)),
+                      "mse_loss: input [3] and target [3, 1] differ in shape; reshape one to the other's");
+}
+
+TEST_CASE("binary_cross_entropy by hand: -ln p for a 1, -ln(1 - p) for a 0, 100 at a certain miss", "[module]") {
+    Tensor p = tensor({0.5, 0.8, 0, 0}, Dtype::float64).requires_grad_();
+    Tensor y = tensor({1, 0, 0, 1}, Dtype::float64);
+    // -ln 0.5, -ln 0.2, -ln 1, and -ln 0 clamped to 100 as PyTorch does
+    require_values(nn::binary_cross_entropy(p, y, nn::Reduction::none),
+                   {0.6931471805599453, 1.6094379124341003, 0, 100}, 1e-15);
+    nn::binary_cross_entropy(p, y, nn::Reduction::sum).backward();
+    // (p - y) / max(p (1 - p), 1e-12): -0.5 / 0.25, 0.8 / 0.16, 0 / 1e-12, -1 / 1e-12
+    require_values(p.grad(), {-2, 5, 0, -1e12}, 1e-3);
+    CHECK_THROWS_WITH(nn::binary_cross_entropy(tensor({1.5}, Dtype::float64), tensor({1}, Dtype::float64)),
+                      "binary_cross_entropy: a probability is outside [0, 1]; for logits use "
+                      "binary_cross_entropy_with_logits");
+}
+
+TEST_CASE("binary_cross_entropy_with_logits by hand: softplus(x) - x y, finite at any logit", "[module]") {
+    Tensor x = tensor({0, 2, -1, 1000, -1000}, Dtype::float64).requires_grad_();
+    Tensor y = tensor({1, 0, 0.5, 1, 1}, Dtype::float64);
+    // ln 2; ln(1 + e^2); ln(1 + e^-1) + 0.5; 0; 1000
+    require_values(nn::binary_cross_entropy_with_logits(x, y, nn::Reduction::none),
+                   {0.6931471805599453, 2.1269280110429727, 0.8132616875182228, 0, 1000}, 1e-13);
+    nn::binary_cross_entropy_with_logits(x, y, nn::Reduction::sum).backward();
+    // sigmoid(x) - y
+    require_values(x.grad(), {-0.5, 0.8807970779778823, -0.2310585786300049, 0, -1}, 1e-15);
+    // the same as binary_cross_entropy of sigmoid(x), where p is not 0 or 1
+    Tensor z = tensor({-2, 0.5, 3}, Dtype::float64), t = tensor({0, 1, 0.3}, Dtype::float64);
+    require_values(nn::binary_cross_entropy_with_logits(z, t, nn::Reduction::none),
+                   nn::binary_cross_entropy(sigmoid(z), t, nn::Reduction::none).to_vector(), 1e-14);
 }

@@ -78,3 +78,36 @@ TEST_CASE("under SkipInitGuard the random initialisers draw nothing and leave th
     nn::Linear layer(3, 2, true, gen);
     CHECK(layer.weight.at({0, 0}) != 0);
 }
+
+namespace {
+// Registers its pieces under the names given, as a user's module might by mistake.
+struct Named : nn::Module {
+    Named(const std::string& param, const std::string& child, const std::string& buffer = "table") {
+        register_parameter("scale", ones({2}));
+        register_buffer(buffer, zeros({2}));
+        register_module("proj", std::make_shared<nn::Linear>(2, 2));
+        register_module(child, std::make_shared<nn::Linear>(2, 2));
+        register_parameter(param, ones({2}));
+    }
+};
+}  // namespace
+
+// state_dict() keys by dotted name: a second "proj" would drop half the parameters from it,
+// and a checkpoint of the two would not load back.
+TEST_CASE("a second parameter, buffer or submodule of a name is refused, naming it", "[module][errors]") {
+    CHECK_NOTHROW(Named("shift", "out"));
+    CHECK_THROWS_WITH(Named("shift", "proj"),
+                      "register_module: this module has a submodule named 'proj' already; give the second a name of "
+                      "its own");
+    CHECK_THROWS_WITH(Named("scale", "out"),
+                      "register_parameter: this module has a parameter named 'scale' already; give the second a "
+                      "name of its own");
+    CHECK_THROWS_WITH(Named("table", "out"),
+                      "register_parameter: this module has a buffer named 'table' already; give the second a name "
+                      "of its own");
+    CHECK_THROWS_WITH(Named("shift", "out", "proj"),
+                      "register_module: this module has a buffer named 'proj' already; give the second a name of "
+                      "its own");
+    CHECK_THROWS_WITH(Named("a.b", "out"), "register_parameter: the name 'a.b' must be non-empty and without '.'");
+    CHECK_THROWS_WITH(Named("shift", ""), "register_module: the name '' must be non-empty and without '.'");
+}

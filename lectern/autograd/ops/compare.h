@@ -11,5 +11,14 @@ Tensor eq(const Tensor& a, const Tensor& b);  // [a == b]
 Tensor ne(const Tensor& a, const Tensor& b);  // [a != b]
 Tensor lt(const Tensor& a, const Tensor& b);  // [a < b]
 Tensor gt(const Tensor& a, const Tensor& b);  // [a > b]
+Tensor le(const Tensor& a, const Tensor& b);  // [a <= b]
+Tensor ge(const Tensor& a, const Tensor& b);  // [a >= b]
+
+// Logic on truth values, any nonzero being true (torch.logical_*): 1 or 0 in the operands' dtype,
+// which broadcast and share one dtype, as above. A mask of eq/lt/... combines with these.
+Tensor logical_and(const Tensor& a, const Tensor& b);  // [a != 0 and b != 0]
+Tensor logical_or(const Tensor& a, const Tensor& b);   // [a != 0 or b != 0]
+Tensor logical_xor(const Tensor& a, const Tensor& b);  // [(a != 0) != (b != 0)]
+Tensor logical_not(const Tensor& x);                    // [x == 0]
 
 }  // namespace autograd

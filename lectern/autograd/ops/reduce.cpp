@@ -12,6 +12,7 @@
 #include "lectern/autograd/ops/broadcast.h"
 #include "lectern/autograd/kernels/eight_way_sum.h"
 #include "lectern/autograd/ops/reshape.h"
+#include "lectern/autograd/ops/unary.h"
 #include "lectern/autograd/parallel.h"
 
 namespace autograd {
@@ -186,5 +187,110 @@ Tensor argmax(const Tensor& x, std::int64_t dim, bool keepdim) {
     std::copy(idx.begin(), idx.end(), y.data<std::int64_t>());
     return y;
 }
+
+// y = -max(-x, dim): the first minimum is the first maximum of -x, and so is its gradient
+Tensor min(const Tensor& x, std::int64_t dim, bool keepdim) {
+    check_max("min", x, dim);
+    return neg(max(neg(x), dim, keepdim));
+}
+
+Tensor argmin(const Tensor& x, std::int64_t dim, bool keepdim) {
+    check_max("argmin", x, dim);
+    NoGradGuard no_grad;
+    return argmax(neg(x), dim, keepdim);
+}
+
+namespace {
+
+// The dims of `dims` in [0, rank), largest first; ShapeError naming a repeated one.
+std::vector<int> dims_descending(const char* op, const Shape& dims, std::int64_t rank) {
+    std::vector<int> ds;
+    for (std::int64_t d : dims) ds.push_back(normalize_dim(op, d, rank));
+    std::sort(ds.rbegin(), ds.rend());
+    if (std::adjacent_find(ds.begin(), ds.end()) != ds.end())
+        throw ShapeError(fmt::format("{}: dims {} name dim {} twice", op, shape_str(dims),
+                                     *std::adjacent_find(ds.begin(), ds.end())));
+    return ds;
+}
+
+}  // namespace
+
+// y = sum over each dim of dims in turn, the last first so that the others keep their places
+Tensor sum(const Tensor& x, const Shape& dims, bool keepdim) {
+    check_floating("sum", x);
+    Tensor y = x;
+    for (int d : dims_descending("sum", dims, x.dim())) y = sum(y, d, keepdim);
+    return y;
+}
+
+// y = sum(x, dims) / (the product of their sizes)
+Tensor mean(const Tensor& x, const Shape& dims, bool keepdim) {
+    check_floating("mean", x);
+    std::int64_t count = 1;
+    for (int d : dims_descending("mean", dims, x.dim())) count *= x.size(d);
+    if (count == 0) throw ShapeError(fmt::format("mean: dims {} of {} are empty", shape_str(dims), shape_str(x.shape())));
+    return div(sum(x, dims, keepdim), static_cast<double>(count));
+}
+
+// y[o, i] = prod_k x[o, k, i];  dx[o, k, i] = dy[o, i] (prod_{j < k} x[o, j, i]) (prod_{j > k} x[o, j, i]),
+// the products before and after k, so that a zero factor gives no 0 / 0
+Tensor prod(const Tensor& x, std::int64_t dim, bool keepdim) {
+    check_floating("prod", x);
+    const int d = normalize_dim("prod", dim, x.dim());
+    const AroundDim a = around_dim(x.shape(), d);
+    Tensor y = ones(reduced_shape(x.shape(), d, keepdim), x.dtype());
+    dispatch_floating(x.dtype(), [&](auto zero) {
+        using T = decltype(zero);
+        const T* px = x.data<T>();
+        T* py = y.data<T>();
+        for (std::int64_t o = 0; o < a.outer; ++o)
+            for (std::int64_t k = 0; k < a.n; ++k)
+                for (std::int64_t i = 0; i < a.inner; ++i) py[o * a.inner + i] *= px[(o * a.n + k) * a.inner + i];
+    });
+    return record("prod", {x}, y, [x = x.detach(), a, d, keepdim](const Tensor& dy_in) {
+        Tensor dy = keepdim ? dy_in : unsqueeze(dy_in, d);  // [outer, 1, inner]
+        Tensor dx = Tensor::empty(x.shape(), x.dtype());
+        dispatch_floating(x.dtype(), [&](auto zero) {
+            using T = decltype(zero);
+            const T* px = x.data<T>();
+            const T* pdy = dy.data<T>();
+            T* pdx = dx.data<T>();
+            for (std::int64_t o = 0; o < a.outer; ++o)
+                for (std::int64_t i = 0; i < a.inner; ++i) {
+                    auto at = [&](std::int64_t k) { return (o * a.n + k) * a.inner + i; };
+                    T before = 1;  // prod_{j < k}, left to right into dx, then times prod_{j > k}
+                    for (std::int64_t k = 0; k < a.n; ++k) pdx[at(k)] = before, before *= px[at(k)];
+                    T after = pdy[o * a.inner + i];
+                    for (std::int64_t k = a.n - 1; k >= 0; --k) pdx[at(k)] *= after, after *= px[at(k)];
+                }
+        });
+        return std::vector{dx};
+    });
+}
+
+// y = sum((x - mean x)^2) / (n - correction), from the ops: its gradient is theirs
+Tensor var(const Tensor& x, std::int64_t dim, bool keepdim, std::int64_t correction) {
+    check_floating("var", x);
+    const int d = normalize_dim("var", dim, x.dim());
+    const std::int64_t n = x.size(d);
+    if (n - correction <= 0)
+        throw ShapeError(fmt::format("var: {} elements along dim {} of {} leave no degrees of freedom after a "
+                                     "correction of {}",
+                                     n, dim, shape_str(x.shape()), correction));
+    Tensor centred = x - mean(x, d, true);
+    return div(sum(centred * centred, d, keepdim), static_cast<double>(n - correction));
+}
+
+Tensor var(const Tensor& x) {
+    check_floating("var", x);
+    return var(reshape(x, {-1}), 0);
+}
+
+// y = sqrt(var x)
+Tensor std(const Tensor& x, std::int64_t dim, bool keepdim, std::int64_t correction) {
+    return sqrt(var(x, dim, keepdim, correction));
+}
+
+Tensor std(const Tensor& x) { return sqrt(var(x)); }
 
 }  // namespace autograd

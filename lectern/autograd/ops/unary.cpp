@@ -106,6 +106,42 @@ Tensor abs(const Tensor& x) {
         [](auto dy, auto x, auto) { return x > 0 ? dy : x < 0 ? -dy : decltype(dy){0}; });
 }
 
+// y = sin x;  dx = dy cos x
+Tensor sin(const Tensor& x) {
+    return unary(
+        "sin", x, [](auto v) { return std::sin(v); }, [](auto dy, auto x, auto) { return dy * std::cos(x); });
+}
+
+// y = cos x;  dx = -dy sin x
+Tensor cos(const Tensor& x) {
+    return unary(
+        "cos", x, [](auto v) { return std::cos(v); }, [](auto dy, auto x, auto) { return -dy * std::sin(x); });
+}
+
+// y = ln(1 + x);  dx = dy / (1 + x)   (std::log1p keeps the digits of a tiny x that 1 + x would lose)
+Tensor log1p(const Tensor& x) {
+    return unary(
+        "log1p", x, [](auto v) { return std::log1p(v); }, [](auto dy, auto x, auto) { return dy / (1 + x); });
+}
+
+// y = x s with s = 1 / (1 + e^-x) (SiLU, "swish");  dx = dy (s + x s (1 - s)) = dy s (1 + x (1 - s))
+Tensor silu(const Tensor& x) {
+    return unary(
+        "silu", x, [](auto v) { return v / (1 + std::exp(-v)); },
+        [](auto dy, auto x, auto) {
+            const auto s = 1 / (1 + std::exp(-x));
+            return dy * (s * (1 + x * (1 - s)));
+        });
+}
+
+// y = ln(1 + e^x) = max(x, 0) + ln(1 + e^-|x|);  dx = dy / (1 + e^-x) = dy sigmoid x
+Tensor softplus(const Tensor& x) {
+    return unary(
+        "softplus", x,
+        [](auto v) { return std::max(v, decltype(v){0}) + std::log1p(std::exp(-std::abs(v))); },
+        [](auto dy, auto x, auto) { return dy / (1 + std::exp(-x)); });
+}
+
 // y = min(max(x, lo), hi);  dx = dy [lo <= x <= hi] (PyTorch passes the gradient at the bounds)
 Tensor clamp(const Tensor& x, double lo, double hi) {
     if (!(lo <= hi)) throw ValueError(fmt::format("clamp: the bounds [{}, {}] are not an interval (lo <= hi)", lo, hi));

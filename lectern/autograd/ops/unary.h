@@ -12,6 +12,13 @@ Tensor tanh(const Tensor& x);             // y = tanh x;         dx = dy (1 - y^
 Tensor sigmoid(const Tensor& x);          // y = 1/(1+e^-x);     dx = dy y (1 - y)
 Tensor relu(const Tensor& x);             // y = max(0, x);      dx = dy [x > 0]
 Tensor abs(const Tensor& x);              // y = |x|;            dx = dy sign(x), sign(0) = 0 (PyTorch's)
+Tensor sin(const Tensor& x);              // y = sin x;          dx = dy cos x
+Tensor cos(const Tensor& x);              // y = cos x;          dx = -dy sin x
+Tensor log1p(const Tensor& x);            // y = ln(1 + x);      dx = dy / (1 + x), exact for tiny x
+Tensor silu(const Tensor& x);             // y = x s, s = sigmoid x;  dx = dy s (1 + x (1 - s))
+// y = ln(1 + e^x), as max(x, 0) + ln(1 + e^-|x|) so that it never overflows;  dx = dy sigmoid x.
+// PyTorch's softplus returns x itself above x = 20, where the two differ by under 2.1e-9.
+Tensor softplus(const Tensor& x);
 // y = min(max(x, lo), hi), lo <= hi;  dx = dy [lo <= x <= hi]: at a bound the gradient passes,
 // the subgradient 1 that PyTorch's clamp gives there (its derivatives.yaml)
 Tensor clamp(const Tensor& x, double lo, double hi);
