@@ -4,6 +4,7 @@
 #include <array>
 #include <cctype>
 #include <cstdlib>
+#include <cstring>
 #include <string_view>
 
 #include <fmt/format.h>
@@ -50,10 +51,11 @@ std::string blas_core_warning() {
     const std::string core = blas_core_name();
     // OpenBLAS ignores a name it has no kernels for, and runs those it picks for the CPU: a run
     // that asked for others, to repeat another's bits, would silently not get them.
+    const auto same_letter = [](char a, char b) {
+        return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+    };
     if (const char* asked = std::getenv("OPENBLAS_CORETYPE");
-        asked && *asked && !std::ranges::equal(std::string_view(asked), core, [](char a, char b) {
-            return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
-        }))
+        asked && *asked && !std::equal(asked, asked + std::strlen(asked), core.begin(), core.end(), same_letter))
         return fmt::format("OPENBLAS_CORETYPE={} names no kernels this OpenBLAS runs here: it runs {}, and a run's "
                            "bits depend on the kernels",
                            printable(asked, 64), core);
