@@ -34,7 +34,7 @@ expect() {
 expect 2 "--lr: 0.001 here, but $state was saved with --lr 0.0001" --resume "$state" --lr 0.001
 [ -s "$dir/out" ] && fail "work was done before refusing --lr"
 expect 2 "--steps: 39 here, but $state was saved with --steps 40" --resume "$state" --steps 39
-# --resume FILE, as --help spells it, names the same state (issue 51)
+# --resume FILE, as --help spells it, names the same state
 expect 2 "--lr: 0.001 here, but $state was saved with --lr 0.0001" --resume "$dir/tuned.safetensors" --lr 0.001
 cp "$state" "$dir/copy.ckpt"
 expect 2 "--resume: $dir/copy.ckpt is not named FILE.resume: give --save FILE" --resume "$dir/copy.ckpt"
