@@ -14,6 +14,7 @@
 #include "lectern/nn/checkpoint.h"
 
 #include "lectern/autograd/printable.h"
+#include "lectern/nn/checkpoint_checksum.h"
 #include "lectern/nn/checkpoint_format.h"
 #include "lectern/nn/checkpoint_migration.h"
 #include "lectern/autograd/printable.h"

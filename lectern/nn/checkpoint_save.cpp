@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "lectern/nn/checkpoint.h"
+#include "lectern/nn/checkpoint_checksum.h"
 #include "lectern/nn/checkpoint_format.h"
 #include "lectern/nn/output_file.h"
 

@@ -14,6 +14,7 @@
 #include "check.h"
 #include "temp_files.h"
 #include "lectern/nn/checkpoint.h"
+#include "lectern/nn/checkpoint_checksum.h"
 #include "lectern/nn/checkpoint_format.h"
 #include "lectern/nn/feed_forward.h"
 #include "lectern/nn/learned_positional_embedding.h"
