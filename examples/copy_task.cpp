@@ -21,15 +21,12 @@
 #include "lectern/nn/lr_schedule.h"
 #include "lectern/nn/optim/adam.h"
 #include "lectern/run/attention_figures.h"
-#include "lectern/run/checkpoint_flags.h"
 #include "lectern/run/console.h"
 #include "lectern/run/data_parallel_run.h"
 #include "lectern/run/flags.h"
-#include "lectern/run/load_or_train.h"
 #include "lectern/run/memory_budget.h"
 #include "lectern/run/model_flags.h"
 #include "lectern/run/output_files.h"
-#include "lectern/run/presets.h"
 #include "lectern/run/program.h"
 #include "lectern/run/training_loop.h"
 
@@ -38,7 +35,6 @@ using namespace autograd;
 namespace {
 
 struct Options {
-    std::string preset = "default";
     std::int64_t vocab = 11, seq_len = 10;
     run::ModelFlags model{.layers = 2, .d_model = 64, .heads = 4, .d_ff = 256, .dropout = 0.0};
     std::string norm = "pre";
@@ -50,10 +46,8 @@ struct Options {
     double smoothing = 0.0;
     double beta2 = 0.98, adam_eps = 1e-9;
     std::uint64_t seed = 1;
-    run::CommonFlags common;
     std::int64_t eval_sequences = 1000, show = 5;
     std::string csv, figures;
-    run::CheckpointFlags checkpoint;
     bool share_embeddings = false;  // 001 "Embeddings and Softmax"; 001's own make_model does not tie
     // The knobs of the notes (docs/start-here.md): the task (data/sequence_tasks.h), the positional
     // code (nn/make_positional_encoding.h), the 1/sqrt(d_k) of 001 "Scaled Dot-Product Attention",
@@ -64,30 +58,21 @@ struct Options {
     std::string attention = "dot";
 };
 
-// The flags a checkpoint records (recorded_flags.h): --load adopts the model's,
-// --resume all of them.
-const run::FlagGroups kRecorded{
-    .model = {"--vocab", "--seq-len", "--layers", "--d-model", "--d-ff", "--heads", "--dropout", "--norm",
-              "--layer-norm", "--share-embeddings", "--task", "--positions", "--unscaled", "--attention"},
-    .training = {"--batch", "--epochs", "--batches-per-epoch", "--schedule", "--lr", "--warmup", "--smoothing"},
-    .run = {"--seed", "--preset"},
-};
-
 // The Annotated Transformer's copy task (001's full post, beyond the excerpt): V=11,
 // N=2, d_model=512, d_ff=2048, h=8, dropout 0.1, pre-norm with 001's LayerNorm, Adam
 // (betas (0.9, 0.98), eps 1e-9) under the warmup schedule with warmup 400, no smoothing,
 // start symbol 1. The 2018 post (001's): batch 30, 10 epochs of 20 batches,
 // NoamOpt(d_model, 1, 400), step k at rate(k). Its 2022 revision: batch 80, 20 epochs of
 // 20 batches, Adam(lr 0.5) under LambdaLR, so the factor is 0.5.
-void apply_preset(Options& o) {
-    if (o.preset == "annotated" || o.preset == "annotated2022") {
+void apply_preset(Options& o, const std::string& preset) {
+    if (preset == "annotated" || preset == "annotated2022") {
         o.model = {.layers = 2, .d_model = 512, .heads = 8, .d_ff = 2048, .dropout = 0.1};
         o.norm = "pre";
         o.layer_norm = "annotated";
         o.warmup = 400;
     }
-    if (o.preset == "annotated") o.batch = 30, o.epochs = 10, o.batches_per_epoch = 20, o.lr = 1.0;
-    if (o.preset == "annotated2022") o.batch = 80, o.epochs = 20, o.batches_per_epoch = 20, o.lr = 0.5;
+    if (preset == "annotated") o.batch = 30, o.epochs = 10, o.batches_per_epoch = 20, o.lr = 1.0;
+    if (preset == "annotated2022") o.batch = 80, o.epochs = 20, o.batches_per_epoch = 20, o.lr = 0.5;
 }
 
 models::TransformerConfig model_config(const Options& o) {
@@ -129,7 +114,7 @@ double eval_loss(const models::Transformer& model, const Options& o, const nn::L
 // Trains from step 0, or from the checkpoint --resume names, to the last step
 // (run::TrainingLoop: it saves, resumes, stops on signals and shares the
 // batches between the ranks of an mpirun job).
-void train(models::Transformer& model, const Options& o, const nn::RunRecord& flags) {
+void train(models::Transformer& model, const Options& o, run::Run& r) {
     nn::optim::Adam opt(model.parameters(), {.lr = 0, .beta1 = 0.9, .beta2 = o.beta2, .eps = o.adam_eps});
     const std::int64_t steps = o.epochs * o.batches_per_epoch;
     nn::WarmupSchedule warmup(o.model.d_model, o.warmup, 1.0);
@@ -140,7 +125,7 @@ void train(models::Transformer& model, const Options& o, const nn::RunRecord& fl
     run::TrainingLoop loop(model, opt,
                            {.steps = steps, .epoch_steps = o.batches_per_epoch, .unit = "tok",
                             .lr = [&](std::int64_t step) { return cosine ? cosine->lr(step) : o.lr * warmup.lr(step); }},
-                           o.checkpoint, flags);
+                           r);
     Generator batches(o.seed);
     loop.keep("batches", batches);
     loop.evaluate = [&](std::int64_t epoch, std::int64_t step) {
@@ -205,56 +190,50 @@ void write_figures(models::Transformer& model, const Options& o) {
         run::say("  {}\n", path);
 }
 
-// The flags; the preset, read first, sets the defaults the other flags override.
-void add_flags(CLI::App& app, Options& o, int argc, char** argv) {
-    app.option_defaults()->always_capture_default();  // the values a checkpoint records
-    const std::vector<std::string> presets = {"default", "annotated", "annotated2022"};
-    o.preset = run::chosen_preset(argc, argv, presets, o.preset);  // the preset sets defaults, flags override them
-    apply_preset(o);
-    run::add_preset_flags(app, o.preset, presets,
-                          "default (about 10 seconds on 2 cores), annotated (the Annotated Transformer's run, 2018 "
-                          "post) or annotated2022 (its 2022 revision's run)");
-    app.add_option("--vocab", o.vocab, "vocabulary size V (0 pads, symbols 1..V-1)")->check(CLI::Range(3, 100000));
-    app.add_option("--seq-len", o.seq_len, "sequence length, start symbol included")->check(CLI::Range(2, 4096));
-    run::add_model_flags(app, o.model, {.help = "N, layers in each stack"});
-    app.add_option("--norm", o.norm, "residual form: pre or post (003)")->check(CLI::IsMember({"pre", "post"}));
-    app.add_option("--layer-norm", o.layer_norm,
-                   "standard ((a - mu) / sqrt(var + 1e-5), 003) or annotated (001: (a - mu) / (unbiased std + 1e-6))")
+// The flags, in the groups a checkpoint records (run/flag_groups.h). The
+// preset, applied first, sets the defaults the other flags override.
+void add_flags(run::Flags& f, Options& o) {
+    run::FlagGroup model = f.group("Model", run::Recorded::model);
+    model.add("--vocab", o.vocab, "vocabulary size V (0 pads, symbols 1..V-1)")->check(CLI::Range(3, 100000));
+    model.add("--seq-len", o.seq_len, "sequence length, start symbol included")->check(CLI::Range(2, 4096));
+    run::add_model_flags(model, o.model, {.help = "N, layers in each stack"});
+    model.add("--norm", o.norm, "residual form: pre or post (003)")->check(CLI::IsMember({"pre", "post"}));
+    model.add("--layer-norm", o.layer_norm,
+              "standard ((a - mu) / sqrt(var + 1e-5), 003) or annotated (001: (a - mu) / (unbiased std + 1e-6))")
         ->check(CLI::IsMember({"standard", "annotated"}));
-    app.add_option("--batch", o.batch, "sequences per batch")->check(CLI::Range(1, 100000));
-    app.add_option("--epochs", o.epochs, "epochs")->check(CLI::Range(1, 100000));
-    app.add_option("--batches-per-epoch", o.batches_per_epoch, "batches per epoch")->check(CLI::Range(1, 1000000));
-    app.add_option("--schedule", o.schedule, "warmup (001: lr = factor * d_model^-0.5 * min(s^-0.5, s w^-1.5)) or cosine")
-        ->check(CLI::IsMember({"warmup", "cosine"}));
-    app.add_option("--lr", o.lr, "warmup: the factor; cosine: the peak learning rate")
-        ->check(run::finite_positive());
-    app.add_option("--warmup", o.warmup, "warmup steps of the schedule")->check(CLI::Range(1, 100000000));
-    app.add_flag("--share-embeddings", o.share_embeddings,
-                 "one matrix for the source and target embeddings and the generator (001 \"Embeddings and Softmax\")");
-    app.add_option("--task", o.task,
-                   "copy the sequence, reverse it or sort it (reverse needs positions: 002's permutation argument)")
+    model.flag("--share-embeddings", o.share_embeddings,
+               "one matrix for the source and target embeddings and the generator (001 \"Embeddings and Softmax\")");
+    model.add("--task", o.task, "copy the sequence, reverse it or sort it (reverse needs positions: 002's permutation argument)")
         ->check(CLI::IsMember({"copy", "reverse", "sort"}));
-    app.add_option("--positions", o.positions,
-                   "how tokens learn where they are: sinusoidal (004 eq. 15.57, added), learned, binary (004 §15.5.3), "
-                   "concatenated (eq. 15.57 beside narrower embeddings) or none")
+    model.add("--positions", o.positions,
+              "how tokens learn where they are: sinusoidal (004 eq. 15.57, added), learned, binary (004 §15.5.3), "
+              "concatenated (eq. 15.57 beside narrower embeddings) or none")
         ->check(CLI::IsMember({"sinusoidal", "learned", "binary", "concatenated", "none"}));
-    app.add_flag("--unscaled", o.unscaled,
-                 "attention without the 1/sqrt(d_k) (001's plain dot-product attention); d_k = d_model / heads");
-    app.add_option("--attention", o.attention,
-                   "the compatibility function of query and key (001 \"Scaled Dot-Product Attention\"): dot, q.k "
-                   "(scaled unless --unscaled), or additive, v^T tanh(W_q q + W_k k)")
+    model.flag("--unscaled", o.unscaled,
+               "attention without the 1/sqrt(d_k) (001's plain dot-product attention); d_k = d_model / heads");
+    model.add("--attention", o.attention,
+              "the compatibility function of query and key (001 \"Scaled Dot-Product Attention\"): dot, q.k "
+              "(scaled unless --unscaled), or additive, v^T tanh(W_q q + W_k k)")
         ->check(CLI::IsMember({"dot", "additive"}));
-    app.add_option("--smoothing", o.smoothing, "label smoothing")->check(run::finite_range(0.0, 0.99));
-    app.add_option("--seed", o.seed, "seed of initialisation and data")->check(run::seed_value());
-    run::add_common_flags(app, o.common);
-    app.add_option("--eval-sequences", o.eval_sequences, "held-out sequences for the accuracy")->check(CLI::Range(1, 10000000));
-    app.add_option("--show", o.show, "held-out sequences to print")->check(CLI::Range(0, 100));
-    run::add_checkpoint_flags(app, o.checkpoint, "the model, Adam's state, the generators, the loss curve");
-    app.add_option("--csv", o.csv, "write the curves (step,loss,lr,eval: the held-out loss) here")
-        ->check(run::path_value());
-    app.add_option("--figures", o.figures,
-                   "after training, draw the loss curve and the attention maps of a held-out sequence into this folder (PNG and SVG, and the "
-                   "attention as a page to explore in a browser, attention.html)")
+
+    run::FlagGroup training = f.group("Training", run::Recorded::training);
+    training.add("--batch", o.batch, "sequences per batch")->check(CLI::Range(1, 100000));
+    training.add("--epochs", o.epochs, "epochs")->check(CLI::Range(1, 100000));
+    training.add("--batches-per-epoch", o.batches_per_epoch, "batches per epoch")->check(CLI::Range(1, 1000000));
+    training.add("--schedule", o.schedule, "warmup (001: lr = factor * d_model^-0.5 * min(s^-0.5, s w^-1.5)) or cosine")
+        ->check(CLI::IsMember({"warmup", "cosine"}));
+    training.add("--lr", o.lr, "warmup: the factor; cosine: the peak learning rate")->check(run::finite_positive());
+    training.add("--warmup", o.warmup, "warmup steps of the schedule")->check(CLI::Range(1, 100000000));
+    training.add("--smoothing", o.smoothing, "label smoothing")->check(run::finite_range(0.0, 0.99));
+    f.group("Run", run::Recorded::run).add("--seed", o.seed, "seed of initialisation and data")->check(run::seed_value());
+
+    run::FlagGroup output = f.group("Evaluation and output", run::Recorded::none);
+    output.add("--eval-sequences", o.eval_sequences, "held-out sequences for the accuracy")->check(CLI::Range(1, 10000000));
+    output.add("--show", o.show, "held-out sequences to print")->check(CLI::Range(0, 100));
+    output.add("--csv", o.csv, "write the curves (step,loss,lr,eval: the held-out loss) here")->check(run::path_value());
+    output.add("--figures", o.figures,
+               "after training, draw the loss curve and the attention maps of a held-out sequence into this folder "
+               "(PNG and SVG, and the attention as a page to explore in a browser, attention.html)")
         ->check(run::path_value());
 }
 
@@ -274,11 +253,9 @@ run::MemoryEstimate memory_estimate(const Options& o, bool training) {
     return e;
 }
 
-// What no single flag's check can see, before any work starts: the checkpoint
-// read (and the flags it records, adopted or refused), flags that must agree,
-// output paths that can be written and destroy no input, and the memory.
-void check_flags(CLI::App& app, Options& o, std::vector<std::string>& adopted) {
-    run::check_checkpoint_flags(app, o.checkpoint, "copy_task", kRecorded, adopted);
+// What no single flag's check can see, before any work starts: flags that must
+// agree, output paths that can be written and destroy no input, and the memory.
+void check_flags(const run::Run& r, const Options& o) {
     run::check_model_flags(o.model);
     run::check_positions_flag(o.positions, o.model);
     if (o.share_embeddings && o.positions == "concatenated")
@@ -287,29 +264,22 @@ void check_flags(CLI::App& app, Options& o, std::vector<std::string>& adopted) {
     if (o.unscaled && o.attention == "additive")
         throw CLI::ValidationError("--unscaled", "scales dot-product scores, and --attention additive has none");
     run::require_batch_per_rank("--batch", o.batch);
-    run::check_run_outputs(o.checkpoint.save, o.csv, o.figures);
-    run::require_memory("--batch", memory_estimate(o, o.checkpoint.load.empty()), o.checkpoint.load.empty());
+    run::check_run_outputs(r.checkpoint.save, o.csv, o.figures);
+    run::require_memory("--batch", memory_estimate(o, r.training()), r.training());
 }
 
 // Trains (or loads), saves, decodes held-out sequences and draws the figures asked for.
-int work(const Options& o, const nn::RunRecord& flags, const std::vector<std::string>& adopted) {
-    const distributed::Communicator& comm = distributed::Communicator::world();
-    run::seed_dropout(o.seed, comm);
+int work(run::Run& r, const Options& o) {
     auto model = models::make_transformer(model_config(o));
-    run::say("{} task: V={} length {} | Transformer N={} d_model={} d_ff={} h={} (d_k={}{}) dropout {} {}-norm ({} "
-               "LayerNorm), {} positions{}, {} parameters | batch {}, {} epochs x {} batches, Adam, {} schedule (warmup {}, "
-               "lr {}) | {}\n",
-               o.task, o.vocab, o.seq_len, o.model.layers, o.model.d_model, o.model.d_ff, o.model.heads,
-               o.model.d_model / o.model.heads, o.unscaled ? ", unscaled" : o.attention == "additive" ? ", additive" : "", o.model.dropout, o.norm, o.layer_norm,
-               o.positions,
-               o.share_embeddings ? ", shared embeddings" : "", model->parameter_count(), o.batch, o.epochs,
-               o.batches_per_epoch, o.schedule, o.warmup, o.lr, run::machine_summary(o.common.machine));
-    run::say_adopted(o.checkpoint, adopted);
-    if (o.checkpoint.load.empty())
-        run::timed("trained", [&] { train(*model, o, flags); });
-    else
-        run::load_model(*model, o.checkpoint, flags);
-    if (!comm.is_root()) return 0;  // rank 0 evaluates the model every rank holds
+    r.announce(fmt::format(
+        "{} task: V={} length {} | Transformer N={} d_model={} d_ff={} h={} (d_k={}{}) dropout {} {}-norm ({} LayerNorm), "
+        "{} positions{}, {} parameters | batch {}, {} epochs x {} batches, Adam, {} schedule (warmup {}, lr {})",
+        o.task, o.vocab, o.seq_len, o.model.layers, o.model.d_model, o.model.d_ff, o.model.heads,
+        o.model.d_model / o.model.heads, o.unscaled ? ", unscaled" : o.attention == "additive" ? ", additive" : "",
+        o.model.dropout, o.norm, o.layer_norm, o.positions, o.share_embeddings ? ", shared embeddings" : "",
+        model->parameter_count(), o.batch, o.epochs, o.batches_per_epoch, o.schedule, o.warmup, o.lr));
+    r.train_or_load(*model, [&] { train(*model, o, r); });
+    if (!r.is_root()) return 0;  // rank 0 evaluates the model every rank holds
     evaluate(*model, o);
     if (!o.figures.empty()) write_figures(*model, o);
     return 0;
@@ -319,9 +289,16 @@ int work(const Options& o, const nn::RunRecord& flags, const std::vector<std::st
 
 int main(int argc, char** argv) {
     Options o;
-    CLI::App app{"Train a Transformer on the copy task, then decode held-out sequences."};
-    add_flags(app, o, argc, argv);
-    std::vector<std::string> adopted;
-    return run::program_main("copy_task", app, argc, argv, o.common, [&] { check_flags(app, o, adopted); },
-                             [&] { return work(o, run::recorded_flags(app, "copy_task", kRecorded), adopted); });
+    return run::main(argc, argv,
+                     {.name = "copy_task",
+                      .about = "Train a Transformer on the copy task, then decode held-out sequences.",
+                      .saves = "the model, Adam's state, the generators, the loss curve",
+                      .presets = {.names = {"default", "annotated", "annotated2022"},
+                                  .help = "default (about 10 seconds on 2 cores), annotated (the Annotated Transformer's "
+                                          "run, 2018 post) or annotated2022 (its 2022 revision's run)",
+                                  .apply = [&](const std::string& preset) { apply_preset(o, preset); }},
+                      .seed = &o.seed,
+                      .flags = [&](run::Flags& f) { add_flags(f, o); },
+                      .check = [&](run::Run& r) { check_flags(r, o); },
+                      .work = [&](run::Run& r) { return work(r, o); }});
 }

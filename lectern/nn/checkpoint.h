@@ -36,6 +36,7 @@
 // failed or interrupted save leaves the previous checkpoint intact, and a path
 // that is a device, a FIFO or a folder is never replaced.
 #include <map>
+#include <memory>
 #include <string>
 
 #include "lectern/nn/module.h"
@@ -68,5 +69,29 @@ void load_checkpoint(const std::string& path, Module& module, optim::Optimizer* 
 // The run record alone, from a file checked as load_checkpoint checks it: what a
 // program reads to build the model the file was saved from.
 RunRecord read_run_record(const std::string& path);
+
+// A checkpoint read once and checked whole (layout, sizes, checksum) when it is
+// opened: its run record at hand before any model exists (to build the model the
+// file was saved from), its weights and optimizer state loaded later from the
+// same bytes. A program that needs both reads the file once, as load_checkpoint
+// and read_run_record would read it twice. Holds the file's bytes until
+// destroyed.
+class CheckpointFile {
+public:
+    explicit CheckpointFile(const std::string& path);  // CheckpointError as load_checkpoint's
+    ~CheckpointFile();
+    CheckpointFile(CheckpointFile&&) noexcept;
+    CheckpointFile& operator=(CheckpointFile&&) noexcept;
+
+    const std::string& path() const;
+    const RunRecord& run_record() const;
+    bool holds_optimizer_state() const;
+    // load_checkpoint's checks and copies, from the bytes read when opened.
+    void load(Module& module, optim::Optimizer* optimizer = nullptr) const;
+
+private:
+    struct Checked;
+    std::unique_ptr<Checked> file_;
+};
 
 }  // namespace nn

@@ -17,7 +17,6 @@
 #include "lectern/nn/checkpoint_checksum.h"
 #include "lectern/nn/checkpoint_format.h"
 #include "lectern/nn/checkpoint_migration.h"
-#include "lectern/autograd/printable.h"
 
 namespace nn {
 
@@ -204,14 +203,11 @@ RunRecord run_record_of(const CheckedFile& file, const std::string& path) {
     return run;
 }
 
-}  // namespace
-
-void load_checkpoint(const std::string& path, Module& module, optim::Optimizer* optimizer, RunRecord* run) {
-    CheckedFile file = read_checked(path);
-    // Validate against the module and optimizer before touching either.
+// The parameters and optimizer state of a checked file, validated against the
+// module and optimizer before either is touched, then copied in.
+void load_checked(const CheckedFile& file, const std::string& path, Module& module, optim::Optimizer* optimizer) {
     std::map<std::string, Tensor> saved;
     std::vector<std::pair<std::string, Tensor>> state;
-    RunRecord record = run_record_of(file, path);
     for (const Record& rec : file.records) {
         if (rec.kind == kRunRecord) continue;
         if (rec.kind == kOptimizerState) {
@@ -238,12 +234,39 @@ void load_checkpoint(const std::string& path, Module& module, optim::Optimizer* 
     }
     NoGradGuard no_grad;
     for (auto& [name, p] : params) p.copy_(saved.at(name));
-    if (run) *run = std::move(record);
 }
 
-RunRecord read_run_record(const std::string& path) {
+}  // namespace
+
+struct CheckpointFile::Checked {
+    std::string path;
+    CheckedFile file;
+    RunRecord run;
+};
+
+CheckpointFile::CheckpointFile(const std::string& path) {
     CheckedFile file = read_checked(path);
-    return run_record_of(file, path);
+    RunRecord run = run_record_of(file, path);
+    file_ = std::make_unique<Checked>(Checked{path, std::move(file), std::move(run)});
 }
+CheckpointFile::~CheckpointFile() = default;
+CheckpointFile::CheckpointFile(CheckpointFile&&) noexcept = default;
+CheckpointFile& CheckpointFile::operator=(CheckpointFile&&) noexcept = default;
+
+const std::string& CheckpointFile::path() const { return file_->path; }
+const RunRecord& CheckpointFile::run_record() const { return file_->run; }
+bool CheckpointFile::holds_optimizer_state() const { return (file_->file.flags & 1u) != 0; }
+
+void CheckpointFile::load(Module& module, optim::Optimizer* optimizer) const {
+    load_checked(file_->file, file_->path, module, optimizer);
+}
+
+void load_checkpoint(const std::string& path, Module& module, optim::Optimizer* optimizer, RunRecord* run) {
+    const CheckpointFile file(path);
+    file.load(module, optimizer);
+    if (run) *run = file.run_record();
+}
+
+RunRecord read_run_record(const std::string& path) { return CheckpointFile(path).run_record(); }
 
 }  // namespace nn

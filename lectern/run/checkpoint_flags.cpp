@@ -16,9 +16,15 @@ std::vector<std::string> FlagGroups::all() const {
     return out;
 }
 
+std::vector<DeclaredFlag> declared(const std::vector<std::string>& names) {
+    std::vector<DeclaredFlag> out;
+    for (const std::string& n : names) out.push_back({n, Recorded::model, std::nullopt});
+    return out;
+}
+
 nn::RunRecord recorded_flags(const CLI::App& app, const std::string& program, const FlagGroups& groups) {
     nn::RunRecord record;
-    record_flags(app, program, groups.all(), record);
+    record_flags(app, program, declared(groups.all()), record);
     return record;
 }
 
@@ -52,7 +58,7 @@ nn::RunRecord check_checkpoint_flags(CLI::App& app, CheckpointFlags& flags, cons
         } catch (const std::runtime_error& e) {
             throw CLI::ValidationError("--resume", e.what());
         }
-        adopted = adopt_flags(app, record, program, groups.all(), "--resume", flags.resume);
+        adopted = adopt_flags(app, record, program, declared(groups.all()), "--resume", flags.resume);
         if (flags.save.empty()) flags.save = flags.resume;  // the run's checkpoint, carried on
         else if (!same_file(flags.save, flags.resume)) register_input(flags.resume);
     } else if (!flags.load.empty()) {
@@ -61,10 +67,54 @@ nn::RunRecord check_checkpoint_flags(CLI::App& app, CheckpointFlags& flags, cons
                 throw CLI::ValidationError(name, "does nothing with --load, which evaluates the saved model (--resume "
                                                  "FILE continues its training)");
         record = read_record_for_flag("--load", flags.load);
-        adopted = adopt_flags(app, record, program, groups.model, "--load", flags.load);
+        adopted = adopt_flags(app, record, program, declared(groups.model), "--load", flags.load);
         register_input(flags.load);
     }
     return record;
+}
+
+nn::CheckpointFile open_checkpoint(const std::string& flag, const std::string& path) {
+    try {
+        return nn::CheckpointFile(path);
+    } catch (const nn::CheckpointError& e) {
+        throw CLI::ValidationError(flag, e.what());
+    }
+}
+
+void check_checkpoint_combination(const CheckpointFlags& flags) {
+    if (!flags.load.empty() && !flags.resume.empty())
+        throw CLI::ValidationError("--resume", "and --load exclude each other: --load evaluates, --resume trains on");
+    if (!flags.save_every.empty() && flags.save.empty() && flags.resume.empty())
+        throw CLI::ValidationError("--save-every", "needs --save FILE to say where");
+}
+
+std::vector<std::string> check_checkpoint_flags(CLI::App& app, CheckpointFlags& flags, const std::string& program,
+                                                const Flags& declared, const nn::CheckpointFile* file) {
+    check_checkpoint_combination(flags);
+    if (!flags.resume.empty()) {
+        const nn::RunRecord& record = file->run_record();
+        try {
+            saved_step(record, flags.resume);
+        } catch (const std::runtime_error& e) {
+            throw CLI::ValidationError("--resume", e.what());
+        }
+        std::vector<std::string> adopted =
+            adopt_flags(app, record, program, declared.recorded(), "--resume", flags.resume);
+        if (flags.save.empty()) flags.save = flags.resume;  // the run's checkpoint, carried on
+        else if (!same_file(flags.save, flags.resume)) register_input(flags.resume);
+        return adopted;
+    }
+    if (!flags.load.empty()) {
+        for (const DeclaredFlag& f : declared.recorded(Recorded::training))
+            if (app.get_option(f.name)->count() > 0)
+                throw CLI::ValidationError(f.name, "does nothing with --load, which evaluates the saved model (--resume "
+                                                   "FILE continues its training)");
+        std::vector<std::string> adopted =
+            adopt_flags(app, file->run_record(), program, declared.recorded(Recorded::model), "--load", flags.load);
+        register_input(flags.load);
+        return adopted;
+    }
+    return {};
 }
 
 }  // namespace run

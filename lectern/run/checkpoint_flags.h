@@ -17,6 +17,7 @@
 #include <CLI/CLI.hpp>
 
 #include "lectern/nn/checkpoint.h"
+#include "lectern/run/flag_groups.h"
 
 namespace run {
 
@@ -37,6 +38,7 @@ struct FlagGroups {
     std::vector<std::string> model, training, run;
     std::vector<std::string> all() const;
 };
+std::vector<DeclaredFlag> declared(const std::vector<std::string>& names);
 
 // The run record of the flags `groups` names, for the checkpoints the run writes.
 nn::RunRecord recorded_flags(const CLI::App& app, const std::string& program, const FlagGroups& groups);
@@ -49,5 +51,19 @@ void add_checkpoint_flags(CLI::App& app, CheckpointFlags& flags, const std::stri
 // Prints nothing: the adopted flags are returned in `adopted`.
 nn::RunRecord check_checkpoint_flags(CLI::App& app, CheckpointFlags& flags, const std::string& program,
                                      const FlagGroups& groups, std::vector<std::string>& adopted);
+
+// CLI::ValidationError for checkpoint flags that do not go together: --load
+// with --resume, --save-every with nowhere to save.
+void check_checkpoint_combination(const CheckpointFlags& flags);
+
+// The checkpoint --resume or --load names, read and checked once; CLI::ValidationError
+// naming the flag, with the loader's one-line reason.
+nn::CheckpointFile open_checkpoint(const std::string& flag, const std::string& path);
+
+// The checks of check_checkpoint_flags, with the checkpoint already opened
+// (`file`: null without --load or --resume) and the flags that a checkpoint
+// records declared in `flags`. Returns the adopted flags ("--heads 4").
+std::vector<std::string> check_checkpoint_flags(CLI::App& app, CheckpointFlags& flags, const std::string& program,
+                                                const Flags& declared, const nn::CheckpointFile* file);
 
 }  // namespace run

@@ -15,6 +15,14 @@ void add_model_flags(CLI::App& app, ModelFlags& m, const LayersFlag& layers) {
     app.add_option("--dropout", m.dropout, "dropout probability")->check(finite_range(0.0, 0.99));
 }
 
+void add_model_flags(FlagGroup& group, ModelFlags& m, const LayersFlag& layers) {
+    group.add(layers.name, m.layers, layers.help)->check(CLI::Range(1, 64));
+    group.add("--d-model", m.d_model, "model width D")->check(CLI::Range(2, 8192));
+    group.add("--heads", m.heads, "attention heads h (must divide --d-model)")->check(CLI::Range(1, 256));
+    group.add("--d-ff", m.d_ff, "feed-forward width")->check(CLI::Range(1, 65536));
+    group.add("--dropout", m.dropout, "dropout probability")->check(finite_range(0.0, 0.99));
+}
+
 void check_model_flags(const ModelFlags& m) {
     if (m.d_model % m.heads != 0)
         throw CLI::ValidationError("--heads", fmt::format("must divide --d-model ({} does not divide {})", m.heads, m.d_model));

@@ -7,6 +7,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "lectern/run/flag_groups.h"
+
 namespace run {
 
 struct ModelFlags {
@@ -20,6 +22,8 @@ struct LayersFlag {
 };
 
 void add_model_flags(CLI::App& app, ModelFlags& m, const LayersFlag& layers = {});
+// The same, declared in `group` (the model's: a checkpoint records them).
+void add_model_flags(FlagGroup& group, ModelFlags& m, const LayersFlag& layers = {});
 
 // CLI::ValidationError("--heads", ...) unless h divides D.
 void check_model_flags(const ModelFlags& m);

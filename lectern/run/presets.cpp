@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "lectern/nn/checkpoint.h"
 
 namespace run {
 
@@ -14,7 +13,7 @@ bool has_quick(const std::vector<std::string>& names) {
 
 }  // namespace
 
-std::string chosen_preset(int argc, char** argv, const std::vector<std::string>& names, const std::string& fallback) {
+EarlyFlags early_flags(int argc, char** argv, const std::vector<std::string>& names) {
     std::string preset, resume, load;
     bool quick = false;
     CLI::App pre;
@@ -27,19 +26,31 @@ std::string chosen_preset(int argc, char** argv, const std::vector<std::string>&
     try {
         pre.parse(argc, argv);
     } catch (const CLI::ParseError&) {
-        return fallback;  // the full parse reports it
+        return {};  // the full parse reports it
     }
-    if (quick) return "quick";
-    if (!preset.empty()) return preset;
-    if (const std::string& file = resume.empty() ? load : resume; !file.empty()) {
+    EarlyFlags early{quick ? "quick" : preset, "", ""};
+    if (!resume.empty()) early.checkpoint_flag = "--resume", early.checkpoint = resume;
+    else if (!load.empty()) early.checkpoint_flag = "--load", early.checkpoint = load;
+    return early;
+}
+
+std::string chosen_preset(const EarlyFlags& early, const nn::RunRecord& saved, const std::string& fallback) {
+    if (!early.preset.empty()) return early.preset;
+    if (auto it = saved.text.find("flag.--preset"); it != saved.text.end()) return it->second;
+    return fallback;
+}
+
+std::string chosen_preset(int argc, char** argv, const std::vector<std::string>& names, const std::string& fallback) {
+    const EarlyFlags early = early_flags(argc, argv, names);
+    nn::RunRecord saved;
+    if (!early.checkpoint.empty()) {
         try {
-            const nn::RunRecord record = nn::read_run_record(file);
-            if (auto it = record.text.find("flag.--preset"); it != record.text.end()) return it->second;
+            saved = nn::read_run_record(early.checkpoint);
         } catch (const nn::CheckpointError&) {
             // the checkpoint flags' check names the file and what is wrong with it
         }
     }
-    return fallback;
+    return chosen_preset(early, saved, fallback);
 }
 
 void add_preset_flags(CLI::App& app, std::string& preset, const std::vector<std::string>& names, const std::string& help) {
@@ -47,6 +58,15 @@ void add_preset_flags(CLI::App& app, std::string& preset, const std::vector<std:
     if (has_quick(names))
         app.add_flag_callback("--quick", [&preset] { preset = "quick"; }, "the preset quick: a short run on less (the test suite's)")
             ->excludes(named);
+}
+
+void add_preset_flags(FlagGroup& group, std::string& preset, const std::vector<std::string>& names, const std::string& help) {
+    CLI::Option* named = group.add("--preset", preset, help)->check(CLI::IsMember(names));
+    if (has_quick(names))
+        group.app()
+            .add_flag_callback("--quick", [&preset] { preset = "quick"; }, "the preset quick: a short run on less (the test suite's)")
+            ->excludes(named)
+            ->group(named->get_group());
 }
 
 }  // namespace run

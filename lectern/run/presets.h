@@ -8,6 +8,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include "lectern/nn/checkpoint.h"
+#include "lectern/run/flag_groups.h"
+
 namespace run {
 
 // The preset the command line names (--preset NAME, or --quick for "quick");
@@ -17,7 +20,22 @@ namespace run {
 // that cannot be read, is left for the full parse and its checks to refuse.
 std::string chosen_preset(int argc, char** argv, const std::vector<std::string>& names, const std::string& fallback);
 
+// What the command line says before its full parse: the preset it names and
+// the checkpoint --resume or --load names (flag and path; both empty if none).
+// A command line the full parse will refuse says nothing here.
+struct EarlyFlags {
+    std::string preset;
+    std::string checkpoint_flag, checkpoint;
+};
+EarlyFlags early_flags(int argc, char** argv, const std::vector<std::string>& names);
+
+// The preset `early` names; else the one `saved` (the checkpoint's run record)
+// records; else `fallback`.
+std::string chosen_preset(const EarlyFlags& early, const nn::RunRecord& saved, const std::string& fallback);
+
 // Adds --preset (one of `names`), and --quick when "quick" is one of them.
 void add_preset_flags(CLI::App& app, std::string& preset, const std::vector<std::string>& names, const std::string& help);
+// The same, --preset declared in `group` (the run's: a checkpoint records it).
+void add_preset_flags(FlagGroup& group, std::string& preset, const std::vector<std::string>& names, const std::string& help);
 
 }  // namespace run

@@ -2,11 +2,115 @@
 
 #include <cstdio>
 
+#include "lectern/run/console.h"
 #include "lectern/run/data_parallel_run.h"
 #include "lectern/run/flags.h"
+#include "lectern/run/load_or_train.h"
+#include "lectern/run/presets.h"
+#include "lectern/run/recorded_flags.h"
 #include "lectern/run/run_program.h"
 
 namespace run {
+
+const nn::RunRecord& Run::saved() const { return saved_; }
+
+nn::RunRecord Run::record() const {
+    nn::RunRecord r;
+    record_flags(app_, program_.name, flags_.recorded(), r);
+    return r;
+}
+
+void Run::announce(const std::string& line) const {
+    say("{} | {}\n", line, machine_summary(machine));
+    say_adopted(checkpoint, adopted_);
+}
+
+void Run::train_or_load(nn::Module& model, const std::function<void()>& train) {
+    train_or_load(model, train, record());
+}
+
+void Run::train_or_load(nn::Module& model, const std::function<void()>& train, const nn::RunRecord& record) {
+    if (training()) {
+        timed("trained", train);
+        return;
+    }
+    take_checkpoint()->load(model);
+    say("loaded {}\n", checkpoint.load);
+    if (checkpoint.save.empty()) return;
+    require_not_an_input(checkpoint.save);
+    nn::save_checkpoint(checkpoint.save, model, nullptr, &record);
+    say("checkpoint written to {}\n", checkpoint.save);
+}
+
+std::shared_ptr<const nn::CheckpointFile> Run::take_checkpoint() { return std::move(file_); }
+
+void Run::open_checkpoint(const std::string& flag, const std::string& path) {
+    if (file_ && file_->path() == path) return;
+    file_ = std::make_shared<const nn::CheckpointFile>(run::open_checkpoint(flag, path));
+    saved_ = file_->run_record();
+}
+
+namespace {
+
+void set_group(CLI::App& app, const std::vector<std::string>& names, const std::string& heading) {
+    for (const std::string& name : names) app.get_option(name)->group(heading);
+}
+
+}  // namespace
+
+int main(int argc, char** argv, const Program& program) {
+    join_job();  // under mpirun: one rank of a data-parallel job
+    // A line reaches a log as soon as it is printed, so a run killed with its
+    // output redirected leaves the log of what it did.
+    std::setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);
+    CLI::App app{program.about};
+    app.option_defaults()->always_capture_default();  // the values a checkpoint records
+    Flags flags(app);
+    Run run(program, app, flags);
+
+    const std::vector<std::string>& presets = program.presets.names;
+    const EarlyFlags early = early_flags(argc, argv, presets);
+    // The checkpoint is read before the flags are declared: its preset sets their
+    // defaults. One that cannot be read is left for the checkpoint flags' check,
+    // which names the file and what is wrong with it.
+    if (!early.checkpoint.empty()) {
+        try {
+            run.open_checkpoint(early.checkpoint_flag, early.checkpoint);
+        } catch (const CLI::ValidationError&) {
+        }
+    }
+    if (!presets.empty()) {
+        run.preset_ = chosen_preset(early, run.saved_, presets.front());
+        program.presets.apply(run.preset_);  // the preset sets defaults, flags override them
+    }
+
+    program.flags(flags);
+    if (!presets.empty()) {
+        FlagGroup preset = flags.group("Run", Recorded::run);
+        add_preset_flags(preset, run.preset_, presets, program.presets.help);
+    }
+    add_checkpoint_flags(app, run.checkpoint, program.saves);
+    set_group(app, {"--save", "--save-every", "--load", "--resume"}, "Checkpoints");
+    add_machine_flags(app, run.machine);
+    app.add_flag("--detect-anomaly", run.detect_anomaly,
+                 "check every op's output and gradient, and name the first op that makes a NaN or an infinity (slow)");
+    set_group(app, {"--threads", "--blas-core", "--detect-anomaly"}, "Machine");
+
+    const int status = parse_flags(app, argc, argv, program.name.c_str(), [&] {
+        check_checkpoint_combination(run.checkpoint);
+        if (!run.checkpoint.resume.empty()) run.open_checkpoint("--resume", run.checkpoint.resume);
+        else if (!run.checkpoint.load.empty()) run.open_checkpoint("--load", run.checkpoint.load);
+        else run.file_.reset(), run.saved_ = {};
+        run.adopted_ = check_checkpoint_flags(app, run.checkpoint, program.name, flags, run.file_.get());
+        program.check(run);
+    });
+    if (status >= 0) return status;
+    return run_program(program.name.c_str(), run.detect_anomaly, [&] {
+        apply_machine_flags(run.machine, argv);
+        if (program.seed) seed_dropout(*program.seed, run.comm());
+        return program.work(run);
+    });
+}
 
 void add_common_flags(CLI::App& app, CommonFlags& flags) {
     add_machine_flags(app, flags.machine);
@@ -17,8 +121,6 @@ void add_common_flags(CLI::App& app, CommonFlags& flags) {
 int program_main(const char* program, CLI::App& app, int argc, char** argv, CommonFlags& common,
                  const std::function<void()>& check_flags, const std::function<int()>& work) {
     join_job();  // under mpirun: one rank of a data-parallel job
-    // A line reaches a log as soon as it is printed, so a run killed with its
-    // output redirected leaves the log of what it did.
     std::setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);
     if (int status = parse_flags(app, argc, argv, program, check_flags); status >= 0) return status;
     return run_program(program, common.detect_anomaly, [&] {

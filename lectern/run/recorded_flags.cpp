@@ -35,31 +35,32 @@ std::string flag_value(const CLI::App& app, const std::string& name) {
     return opt.count() > 0 ? opt.results().back() : opt.get_default_str();
 }
 
-void record_flags(const CLI::App& app, const std::string& program, const std::vector<std::string>& names,
+void record_flags(const CLI::App& app, const std::string& program, const std::vector<DeclaredFlag>& flags,
                   nn::RunRecord& record) {
     record.text["program"] = program;
-    for (const std::string& name : names) record.text["flag." + name] = flag_value(app, name);
+    for (const DeclaredFlag& f : flags) record.text["flag." + f.name] = flag_value(app, f.name);
 }
 
 std::vector<std::string> adopt_flags(CLI::App& app, const nn::RunRecord& record, const std::string& program,
-                                     const std::vector<std::string>& names, const std::string& flag,
+                                     const std::vector<DeclaredFlag>& flags, const std::string& flag,
                                      const std::string& path) {
     if (auto it = record.text.find("program"); it != record.text.end() && it->second != program)
         throw CLI::ValidationError(flag, fmt::format("{} is a checkpoint of {}, not of {}", path,
                                                      autograd::printable(it->second), program));
     std::vector<std::string> adopted;
-    for (const std::string& name : names) {
+    for (const auto& [name, recorded, absent] : flags) {
         auto it = record.text.find("flag." + name);
-        if (it == record.text.end()) {
-            // The current format holds every flag its program records; an older
-            // file may predate the flag, which then keeps its value here.
+        if (it == record.text.end() && !absent) {
+            // The current format holds every flag its program records, but for
+            // those declared with their meaning when absent; an older file may
+            // predate the flag, which then keeps its value here.
             if (record.current_format)
                 throw CLI::ValidationError(flag, fmt::format("{} is damaged: it holds no record of {}, which every {} "
                                                              "checkpoint of this format version holds",
                                                              path, name, program));
             continue;
         }
-        const std::string& saved = it->second;
+        const std::string& saved = it == record.text.end() ? *absent : it->second;
         CLI::Option& opt = *app.get_option(name);
         const std::string now = flag_value(app, name);
         if (same_value(now, saved)) continue;

@@ -22,19 +22,24 @@ namespace run {
 using autograd::Tensor;
 
 TrainingLoop::TrainingLoop(nn::Module& model, nn::optim::Optimizer& opt, LoopPlan plan, const CheckpointFlags& checkpoint,
-                           nn::RunRecord flags)
+                           nn::RunRecord flags, std::shared_ptr<const nn::CheckpointFile> resume_from)
     : model_(model),
       saved_(&model),
       opt_(opt),
       plan_(std::move(plan)),
       checkpoint_(checkpoint),
       flags_(std::move(flags)),
+      resume_from_(std::move(resume_from)),
       comm_(distributed::Communicator::world()) {
     if (plan_.steps < 1 || plan_.epoch_steps < 1)
         throw std::logic_error(fmt::format("TrainingLoop: {} steps in epochs of {}", plan_.steps, plan_.epoch_steps));
     curve("loss");
     curve("lr");
 }
+
+TrainingLoop::TrainingLoop(nn::Module& model, nn::optim::Optimizer& opt, LoopPlan plan, Run& run)
+    : TrainingLoop(model, opt, std::move(plan), run.checkpoint, run.record(),
+                   run.checkpoint.resume.empty() ? nullptr : run.take_checkpoint()) {}
 
 void TrainingLoop::keep(const std::string& name, autograd::Generator& gen) { generators_.emplace_back(name, &gen); }
 
@@ -122,9 +127,10 @@ void TrainingLoop::run(const std::function<StepLoss(std::int64_t)>& step_loss) {
     require_same_job(comm_, job_description(flags_, model_, {{"--save", !checkpoint_.save.empty()}}));
     dp_ = std::make_unique<distributed::DataParallel>(model_);
     if (resumed()) {
-        nn::RunRecord saved;
-        nn::load_checkpoint(checkpoint_.resume, *saved_, &opt_, &saved);
-        restore(saved, checkpoint_.resume);
+        if (!resume_from_) resume_from_ = std::make_shared<const nn::CheckpointFile>(checkpoint_.resume);
+        resume_from_->load(*saved_, &opt_);
+        restore(resume_from_->run_record(), checkpoint_.resume);
+        resume_from_.reset();  // the file's bytes, no longer needed
         say("resumed {} at step {} of {}\n", checkpoint_.resume, step_, plan_.steps);
     }
     StepBoundary boundary(checkpoint_, plan_.steps, comm_, plan_.save_at_end);

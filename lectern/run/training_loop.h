@@ -5,7 +5,7 @@
 //
 //   run::TrainingLoop loop(model, opt, {.steps = 600, .epoch_steps = 50, .unit = "tok",
 //                                      .lr = [&](std::int64_t s) { return schedule.lr(s); }},
-//                          o.checkpoint, flags);
+//                          run);                    // the program's run::Run
 //   loop.keep("batches", batches);               // a generator a resumed run restores
 //   loop.evaluate = [&](std::int64_t epoch, std::int64_t step) {   // rank 0, at each epoch's end
 //       loop.curve("eval").emplace_back(step, eval_loss(model));
@@ -48,6 +48,7 @@
 #include "lectern/nn/module.h"
 #include "lectern/nn/optim/optimizer.h"
 #include "lectern/run/checkpoint_flags.h"
+#include "lectern/run/program.h"
 #include "lectern/run/run_state.h"
 
 namespace run {
@@ -80,9 +81,12 @@ struct StepLoss {
 class TrainingLoop {
 public:
     // The checkpoint flags say where to save and what to resume from; `flags`
-    // is the run record of the program's flags (run::recorded_flags).
+    // is the run record of the program's flags. `resume_from` is the checkpoint
+    // --resume names, already read (run::Run reads it once); null: read here.
     TrainingLoop(nn::Module& model, nn::optim::Optimizer& opt, LoopPlan plan, const CheckpointFlags& checkpoint,
-                 nn::RunRecord flags);
+                 nn::RunRecord flags, std::shared_ptr<const nn::CheckpointFile> resume_from = nullptr);
+    // A program's loop: the run's checkpoint flags, its record, the checkpoint it read.
+    TrainingLoop(nn::Module& model, nn::optim::Optimizer& opt, LoopPlan plan, Run& run);
 
     // What a checkpoint carries and a resumed run restores (before run()):
     // a generator, by name; or anything, by a pair of functions that write it
@@ -152,6 +156,7 @@ private:
     LoopPlan plan_;
     CheckpointFlags checkpoint_;
     nn::RunRecord flags_;
+    std::shared_ptr<const nn::CheckpointFile> resume_from_;
     const distributed::Communicator& comm_;
     std::unique_ptr<distributed::DataParallel> dp_;
     std::int64_t step_ = 0;

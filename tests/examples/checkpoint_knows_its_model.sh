@@ -28,7 +28,7 @@ echo "ok: --save onto a FIFO or a device is refused and leaves it as it was"
 
 "$copy_task" "${small[@]}" --save "$dir/ct.ckpt" >/dev/null 2>"$dir/err" || fail "training the copy task failed"
 "$copy_task" --load "$dir/ct.ckpt" --eval-sequences 10 >"$dir/out" 2>"$dir/err" || fail "--load alone failed"
-grep -q "from $dir/ct.ckpt: --d-model 32, --d-ff 64, --heads 2" "$dir/out" || fail "--load did not say which flags it adopted: $(head -3 "$dir/out")"
+grep -q "from $dir/ct.ckpt: --d-model 32, --heads 2, --d-ff 64" "$dir/out" || fail "--load did not say which flags it adopted: $(head -3 "$dir/out")"
 "$copy_task" --load "$dir/ct.ckpt" --heads 4 >"$dir/out" 2>"$dir/err"
 [ $? -eq 2 ] || fail "--load with another --heads did not exit 2"
 grep -q -- "--heads: 4 here, but $dir/ct.ckpt was saved with --heads 2" "$dir/err" || fail "the refusal does not name both values"

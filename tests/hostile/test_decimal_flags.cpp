@@ -60,13 +60,13 @@ TEST_CASE("a checkpoint's flag record is decimal too, and a bad one is named as 
     nn::RunRecord record;
     record.text["program"] = "test";
     record.text["flag.--epochs"] = "010";
-    CHECK_THROWS_WITH(run::adopt_flags(p.app, record, "test", {"--epochs"}, "--resume", "m.ckpt"),
+    CHECK_THROWS_WITH(run::adopt_flags(p.app, record, "test", {{"--epochs", run::Recorded::training, std::nullopt}}, "--resume", "m.ckpt"),
                       "--resume: m.ckpt is damaged: its record of --epochs is not a value the flag takes (--epochs: '010' "
                       "begins with 0: write a whole number in decimal, without leading zeros)");
     Program q;
     REQUIRE(q.error({}) == "");
     record.text["flag.--epochs"] = "12";
-    CHECK(run::adopt_flags(q.app, record, "test", {"--epochs"}, "--resume", "m.ckpt") ==
+    CHECK(run::adopt_flags(q.app, record, "test", {{"--epochs", run::Recorded::training, std::nullopt}}, "--resume", "m.ckpt") ==
           std::vector<std::string>{"--epochs 12"});
     CHECK(q.epochs == 12);
 }

@@ -64,6 +64,13 @@ TEST_CASE("a write that fails is an error naming the file, and the old file surv
     CHECK(read_all(csv) == "step,loss\n");
 }
 
+// Flags a checkpoint records as the model's, none with a meaning when absent.
+std::vector<run::DeclaredFlag> model_flags(const std::vector<std::string>& names) {
+    std::vector<run::DeclaredFlag> out;
+    for (const std::string& n : names) out.push_back({n, run::Recorded::model, std::nullopt});
+    return out;
+}
+
 TEST_CASE("recorded flags are adopted when not given and refused when given otherwise", "[io][errors]") {
     auto make = [](std::int64_t& heads, double& dropout, bool& untie) {
         auto app = std::make_unique<CLI::App>();
@@ -80,7 +87,7 @@ TEST_CASE("recorded flags are adopted when not given and refused when given othe
     const char* saved_argv[] = {"p", "--heads", "8", "--untie"};
     saver->parse(4, const_cast<char**>(saved_argv));
     nn::RunRecord record;
-    run::record_flags(*saver, "copy_task", {"--heads", "--dropout", "--untie"}, record);
+    run::record_flags(*saver, "copy_task", model_flags({"--heads", "--dropout", "--untie"}), record);
     CHECK(record.text.at("flag.--heads") == "8");
     CHECK(record.text.at("flag.--dropout") == "0.1");
     CHECK(record.text.at("flag.--untie") == "true");
@@ -91,7 +98,7 @@ TEST_CASE("recorded flags are adopted when not given and refused when given othe
     auto loader = make(h2, d2, u2);
     const char* load_argv[] = {"p", "--dropout", "0.10"};  // the same value, written otherwise
     loader->parse(3, const_cast<char**>(load_argv));
-    auto adopted = run::adopt_flags(*loader, record, "copy_task", {"--heads", "--dropout", "--untie"}, "--load", "m");
+    auto adopted = run::adopt_flags(*loader, record, "copy_task", model_flags({"--heads", "--dropout", "--untie"}), "--load", "m");
     CHECK(adopted == std::vector<std::string>{"--heads 8", "--untie=true"});
     CHECK(h2 == 8);
     CHECK(u2);
@@ -102,9 +109,9 @@ TEST_CASE("recorded flags are adopted when not given and refused when given othe
     auto refuser = make(h3, d3, u3);
     const char* refuse_argv[] = {"p", "--heads", "2"};
     refuser->parse(3, const_cast<char**>(refuse_argv));
-    CHECK_THROWS_WITH(run::adopt_flags(*refuser, record, "copy_task", {"--heads"}, "--load", "m"),
+    CHECK_THROWS_WITH(run::adopt_flags(*refuser, record, "copy_task", model_flags({"--heads"}), "--load", "m"),
                       Catch::Contains("2 here, but m was saved with --heads 8"));
-    CHECK_THROWS_WITH(run::adopt_flags(*refuser, record, "char_lm", {"--heads"}, "--load", "m"),
+    CHECK_THROWS_WITH(run::adopt_flags(*refuser, record, "char_lm", model_flags({"--heads"}), "--load", "m"),
                       Catch::Contains("m is a checkpoint of copy_task, not of char_lm"));
 }
 
@@ -126,16 +133,46 @@ TEST_CASE("a checkpoint of the current format missing a recorded flag is refused
     record.text = {{"program", "copy_task"}, {"flag.--dropout", "0.2"}};
     record.current_format = true;
     auto app = make();
-    CHECK_THROWS_WITH(run::adopt_flags(*app, record, "copy_task", {"--heads", "--dropout"}, "--load", "m"),
+    CHECK_THROWS_WITH(run::adopt_flags(*app, record, "copy_task", model_flags({"--heads", "--dropout"}), "--load", "m"),
                       "--load: m is damaged: it holds no record of --heads, which every copy_task checkpoint of this "
                       "format version holds");
     // A file of an older version may predate the flag: what it records is adopted, the rest kept.
     record.current_format = false;
     auto older = make();
-    CHECK(run::adopt_flags(*older, record, "copy_task", {"--heads", "--dropout"}, "--load", "m") ==
+    CHECK(run::adopt_flags(*older, record, "copy_task", model_flags({"--heads", "--dropout"}), "--load", "m") ==
           std::vector<std::string>{"--dropout 0.2"});
     CHECK(heads == 4);
     CHECK(dropout == 0.2);
+}
+
+TEST_CASE("a flag declared with its meaning when absent takes it from a checkpoint without its record", "[io][errors]") {
+    std::int64_t heads = 4;
+    std::string positions = "learned";
+    CLI::App app;
+    app.option_defaults()->always_capture_default();
+    run::Flags flags(app);
+    run::FlagGroup model = flags.group("Model", run::Recorded::model);
+    model.add("--heads", heads, "h");
+    model.absent("sinusoidal").add("--positions", positions, "the code");
+    CHECK(app.get_option("--positions")->get_group() == "Model");
+    const char* argv[] = {"p"};
+    app.parse(1, const_cast<char**>(argv));
+    // Saved before --positions existed, when every model's positions were sinusoidal.
+    nn::RunRecord record;
+    record.text = {{"program", "copy_task"}, {"flag.--heads", "2"}};
+    record.current_format = true;
+    CHECK(run::adopt_flags(app, record, "copy_task", flags.recorded(), "--load", "m") ==
+          std::vector<std::string>{"--heads 2", "--positions sinusoidal"});
+    CHECK(positions == "sinusoidal");
+    // Given otherwise on the command line, it is refused as a recorded value would be.
+    CLI::App given;
+    given.option_defaults()->always_capture_default();
+    run::Flags given_flags(given);
+    given_flags.group("Model", run::Recorded::model).absent("sinusoidal").add("--positions", positions, "the code");
+    const char* given_argv[] = {"p", "--positions", "learned"};
+    given.parse(3, const_cast<char**>(given_argv));
+    CHECK_THROWS_WITH(run::adopt_flags(given, record, "copy_task", given_flags.recorded(), "--load", "m"),
+                      Catch::Contains("learned here, but m was saved with --positions sinusoidal"));
 }
 
 TEST_CASE("--save-every takes N steps or N minutes", "[io]") {

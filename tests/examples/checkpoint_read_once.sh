@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# A program given a checkpoint reads it once: the file is opened for reading
+# one time in a resumed run (its preset, its flags, the training state) and in
+# a loaded one (its flags, the model), as strace sees the open calls.
+#   checkpoint_read_once.sh PROGRAM ARGS...   (ARGS: a short run's flags)
+set -euo pipefail
+program=$1
+shift
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+"$program" "$@" --save "$dir/run.ckpt" --save-every 1 >/dev/null 2>"$dir/err" || fail "the first run failed: $(cat "$dir/err")"
+
+# How many times `run.ckpt` itself was opened read-only during the command.
+opens() {
+  strace -f -qq -e trace=openat -o "$dir/trace" "$@" >/dev/null 2>"$dir/err" || fail "$* failed: $(cat "$dir/err")"
+  grep -c "\"$dir/run.ckpt\", O_RDONLY" "$dir/trace" || true
+}
+
+n=$(opens "$program" --resume "$dir/run.ckpt" --save "$dir/resumed.ckpt")
+[ "$n" = 1 ] || fail "--resume opened the checkpoint $n times for reading, not once"
+echo "ok: --resume reads its checkpoint once"
+n=$(opens "$program" --load "$dir/run.ckpt")
+[ "$n" = 1 ] || fail "--load opened the checkpoint $n times for reading, not once"
+echo "ok: --load reads its checkpoint once"
