@@ -19,16 +19,14 @@
 #include "lectern/nn/lr_schedule.h"
 #include "lectern/nn/optim/adamw.h"
 #include "lectern/nn/optim/param_groups.h"
-#include "lectern/run/checkpoint_flags.h"
+#include "lectern/run/adamw_flags.h"
 #include "lectern/run/console.h"
 #include "lectern/run/data_parallel_run.h"
 #include "lectern/run/figure_files.h"
 #include "lectern/run/flags.h"
-#include "lectern/run/load_or_train.h"
 #include "lectern/run/memory_budget.h"
 #include "lectern/run/model_flags.h"
 #include "lectern/run/output_files.h"
-#include "lectern/run/presets.h"
 #include "lectern/run/program.h"
 #include "lectern/run/progress_bar.h"
 #include "lectern/run/run_state.h"
@@ -40,33 +38,21 @@ using namespace autograd;
 namespace {
 
 struct Options {
-    std::string preset = "default";
     std::int64_t patch = 4;
     run::ModelFlags model{.layers = 4, .d_model = 64, .heads = 4, .d_ff = 128, .dropout = 0.0};  // layers: L, d_ff: the MLP
     std::string pooling = "cls";
     std::int64_t epochs = 5, batch = 128;
-    double lr = 3e-3, weight_decay = 0.05, min_lr = 1e-5, smoothing = 0.1, clip = 1.0;
+    run::AdamWFlags adamw{.lr = 3e-3, .weight_decay = 0.05, .clip = 1.0};
+    double min_lr = 1e-5, smoothing = 0.1;
     std::int64_t warmup = 400;  // steps
     std::uint64_t seed = 1;
-    run::CommonFlags common;
     std::int64_t train_limit = 0;  // 0: all 60,000
     std::string data_dir = "/usr/share/datasets/fashion-mnist";
     std::string csv, figures;
-    run::CheckpointFlags checkpoint;
 };
 
-// The flags a checkpoint records (recorded_flags.h): --load adopts the model's,
-// --resume all of them. --data is not one: it says where the images are, not
-// which (the same Fashion-MNIST wherever it is installed).
-const run::FlagGroups kRecorded{
-    .model = {"--patch", "--d-model", "--depth", "--heads", "--d-ff", "--pooling", "--dropout"},
-    .training = {"--epochs", "--batch", "--lr", "--weight-decay", "--warmup", "--min-lr", "--smoothing", "--clip",
-                 "--train-limit"},
-    .run = {"--seed", "--preset"},
-};
-
-void apply_preset(Options& o) {
-    if (o.preset == "long") {
+void apply_preset(Options& o, const std::string& preset) {
+    if (preset == "long") {
         o.epochs = 30;
         o.model = {.layers = 6, .d_model = 96, .heads = 4, .d_ff = 192, .dropout = 0.1};
     }
@@ -136,14 +122,14 @@ void restore_position(data::ImageBatches& batches, const nn::RunRecord& r, const
 // batches between the ranks of an mpirun job); the test set is scored after
 // each epoch.
 void train(models::ViT& model, data::ImageBatches& train_set, data::ImageBatches& test_set, const Options& o,
-           const nn::RunRecord& flags) {
-    nn::optim::AdamW opt(nn::optim::weight_decay_groups(model, o.weight_decay), {.lr = o.lr});
+           run::Run& r) {
+    nn::optim::AdamW opt(nn::optim::weight_decay_groups(model, o.adamw.weight_decay), {.lr = o.adamw.lr});
     const std::int64_t per_epoch = train_set.batches_per_epoch(), steps = o.epochs * per_epoch;
-    nn::WarmupCosineSchedule schedule(o.lr, std::min(o.warmup, steps - 1), steps, o.min_lr);
+    nn::WarmupCosineSchedule schedule(o.adamw.lr, std::min(o.warmup, steps - 1), steps, o.min_lr);
     run::TrainingLoop loop(model, opt,
                            {.steps = steps, .epoch_steps = per_epoch, .unit = "img",
-                            .lr = [&](std::int64_t step) { return schedule.lr(step); }, .clip = o.clip},
-                           o.checkpoint, flags);
+                            .lr = [&](std::int64_t step) { return schedule.lr(step); }, .clip = o.adamw.clip},
+                           r);
     loop.keep([&](nn::RunRecord& r) { save_position(train_set, r); },
               [&](const nn::RunRecord& r, const std::string& path) { restore_position(train_set, r, path); });
     const auto start = std::chrono::steady_clock::now();
@@ -209,40 +195,35 @@ void write_figures(const models::ViT& model, const data::ImageSet& test, double 
         for (const std::string& path : run::write_figure(dir + "/" + name, figure)) run::say("  {}\n", path);
 }
 
-// The flags; the preset, read first, sets the defaults the other flags override.
-void add_flags(CLI::App& app, Options& o, int argc, char** argv) {
-    app.option_defaults()->always_capture_default();  // the values a checkpoint records
-    const std::vector<std::string> presets = {"default", "long"};
-    o.preset = run::chosen_preset(argc, argv, presets, o.preset);  // the preset sets defaults, flags override them
-    apply_preset(o);
-    run::add_preset_flags(app, o.preset, presets, "default (>= 88% in about 2 minutes) or long (aims at 91%)");
-    app.add_option("--patch", o.patch, "patch size P (divides 28)")->check(CLI::IsMember({1, 2, 4, 7, 14, 28}));
-    run::add_model_flags(app, o.model, {"--depth", "encoder layers L"});
-    app.get_option("--d-ff")->description("the MLP's hidden width");
-    app.add_option("--pooling", o.pooling,
-                   "cls: the head reads a [CLASS] token; mean: the mean of the patch outputs, no [CLASS] token (002)")
+// The flags, in the groups a checkpoint records (run/flag_groups.h). --data
+// is not recorded: it says where the images are, not which (the same
+// Fashion-MNIST wherever it is installed).
+void add_flags(run::Flags& f, Options& o) {
+    run::FlagGroup model = f.group("Model", run::Recorded::model);
+    model.add("--patch", o.patch, "patch size P (divides 28)")->check(CLI::IsMember({1, 2, 4, 7, 14, 28}));
+    run::add_model_flags(model, o.model, {"--depth", "encoder layers L"});
+    f.app().get_option("--d-ff")->description("the MLP's hidden width");
+    model.add("--pooling", o.pooling,
+              "cls: the head reads a [CLASS] token; mean: the mean of the patch outputs, no [CLASS] token (002)")
         ->check(CLI::IsMember({"cls", "mean"}));
-    app.add_option("--epochs", o.epochs, "epochs")->check(CLI::Range(1, 10000));
-    app.add_option("--batch", o.batch, "images per batch")->check(CLI::Range(1, 60000));
-    app.add_option("--lr", o.lr, "peak learning rate (AdamW)")->check(run::finite_positive());
-    app.add_option("--weight-decay", o.weight_decay,
-                   "AdamW's decoupled weight decay of the weight matrices and embeddings (none on biases and "
-                   "LayerNorm gains)")
-        ->check(run::finite_range(0.0, 10.0));
-    app.add_option("--warmup", o.warmup, "linear warmup steps before the cosine decay")->check(CLI::Range(0, 10000000));
-    app.add_option("--min-lr", o.min_lr, "learning rate at the end of the cosine")->check(run::finite_range(0.0, 1.0));
-    app.add_option("--smoothing", o.smoothing, "label smoothing")->check(run::finite_range(0.0, 0.99));
-    app.add_option("--clip", o.clip, "gradient clipping: max global norm")->check(run::finite_positive());
-    app.add_option("--seed", o.seed, "seed of initialisation and shuffling")->check(run::seed_value());
-    run::add_common_flags(app, o.common);
-    app.add_option("--train-limit", o.train_limit, "train on the first N images only (0: all)")->check(CLI::Range(0, 60000));
-    app.add_option("--data", o.data_dir, "folder of the gzipped IDX files")->check(run::path_value());
-    run::add_checkpoint_flags(app, o.checkpoint, "the model, AdamW's state, the generators, the data's position");
-    app.add_option("--csv", o.csv, "write the curves (step,loss,lr,test: the test loss after each epoch) here")
+
+    run::FlagGroup training = f.group("Training", run::Recorded::training);
+    training.add("--epochs", o.epochs, "epochs")->check(CLI::Range(1, 10000));
+    training.add("--batch", o.batch, "images per batch")->check(CLI::Range(1, 60000));
+    run::add_adamw_flags(training, o.adamw, "peak learning rate (AdamW)");
+    training.add("--warmup", o.warmup, "linear warmup steps before the cosine decay")->check(CLI::Range(0, 10000000));
+    training.add("--min-lr", o.min_lr, "learning rate at the end of the cosine")->check(run::finite_range(0.0, 1.0));
+    training.add("--smoothing", o.smoothing, "label smoothing")->check(run::finite_range(0.0, 0.99));
+    training.add("--train-limit", o.train_limit, "train on the first N images only (0: all)")->check(CLI::Range(0, 60000));
+    f.group("Run", run::Recorded::run).add("--seed", o.seed, "seed of initialisation and shuffling")->check(run::seed_value());
+
+    run::FlagGroup files = f.group("Data and output", run::Recorded::none);
+    files.add("--data", o.data_dir, "folder of the gzipped IDX files")->check(run::path_value());
+    files.add("--csv", o.csv, "write the curves (step,loss,lr,test: the test loss after each epoch) here")
         ->check(run::path_value());
-    app.add_option("--figures", o.figures,
-                   "draw the loss curve, the attention rollout of 8 test images and the confusion matrix into this "
-                   "folder (PNG and SVG)")
+    files.add("--figures", o.figures,
+              "draw the loss curve, the attention rollout of 8 test images and the confusion matrix into this folder "
+              "(PNG and SVG)")
         ->check(run::path_value());
 }
 
@@ -258,21 +239,17 @@ run::MemoryEstimate memory_estimate(const Options& o, bool training) {
     return e;
 }
 
-// What no single flag's check can see, before any work starts: the checkpoint
-// read (and the flags it records, adopted or refused), flags that must agree,
-// output paths that can be written and destroy no input, and the memory.
-void check_flags(CLI::App& app, Options& o, std::vector<std::string>& adopted) {
-    run::check_checkpoint_flags(app, o.checkpoint, "vit_fashion_mnist", kRecorded, adopted);
+// What no single flag's check can see, before any work starts: flags that must
+// agree, output paths that can be written and destroy no input, and the memory.
+void check_flags(const run::Run& r, const Options& o) {
     run::check_model_flags(o.model);
     run::require_batch_per_rank("--batch", o.batch);
-    run::check_run_outputs(o.checkpoint.save, o.csv, o.figures);
-    run::require_memory("--batch", memory_estimate(o, o.checkpoint.load.empty()), o.checkpoint.load.empty());
+    run::check_run_outputs(r.checkpoint.save, o.csv, o.figures);
+    run::require_memory("--batch", memory_estimate(o, r.training()), r.training());
 }
 
 // Loads Fashion-MNIST, trains (or loads), saves, reports test accuracy and draws the figures asked for.
-int work(const Options& o, const nn::RunRecord& flags, const std::vector<std::string>& adopted) {
-    const distributed::Communicator& comm = distributed::Communicator::world();
-    run::seed_dropout(o.seed, comm);
+int work(run::Run& r, const Options& o) {
     data::ImageSet train_images = data::load_fashion_mnist(data::Split::train, o.data_dir);
     data::ImageSet test_images = data::load_fashion_mnist(data::Split::test, o.data_dir);
     // Normalised with the whole training set's statistics, so a checkpoint
@@ -290,22 +267,17 @@ int work(const Options& o, const nn::RunRecord& flags, const std::vector<std::st
     data::ImageBatches train_set(train_images, o.batch, mean, std, true, o.seed);
     data::ImageBatches test_set(test_images, 500, mean, std, false, 0);
     models::ViT model(model_config(o));
-    run::say("ViT on Fashion-MNIST: {} training / {} test images | patch {} ({} patches), {} pooling, D={} L={} "
-             "heads={} MLP={} dropout {}, {} parameters | AdamW lr {} wd {}, warmup {} + cosine, smoothing {}, batch {}, "
-             "{} epochs | {}\n",
-             train_set.size(), test_set.size(), o.patch, model.embed->n_patches, o.pooling == "cls" ? "[CLASS]" : "mean",
-             o.model.d_model, o.model.layers, o.model.heads, o.model.d_ff, o.model.dropout, model.parameter_count(), o.lr,
-             o.weight_decay, o.warmup, o.smoothing, o.batch, o.epochs, run::machine_summary(o.common.machine));
-    run::say_adopted(o.checkpoint, adopted);
-    if (o.checkpoint.load.empty()) {
-        double seconds = run::timed("trained", [&] { train(model, train_set, test_set, o, flags); });
-        if (o.checkpoint.resume.empty())
-            run::say("{:.0f} images/s, including the per-epoch test passes\n",
-                     static_cast<double>(o.epochs * train_set.size()) / seconds);
-    } else {
-        run::load_model(model, o.checkpoint, flags);
-    }
-    if (!comm.is_root()) return 0;  // rank 0 evaluates the model every rank holds
+    r.announce(fmt::format(
+        "ViT on Fashion-MNIST: {} training / {} test images | patch {} ({} patches), {} pooling, D={} L={} heads={} "
+        "MLP={} dropout {}, {} parameters | AdamW lr {} wd {}, warmup {} + cosine, smoothing {}, batch {}, {} epochs",
+        train_set.size(), test_set.size(), o.patch, model.embed->n_patches, o.pooling == "cls" ? "[CLASS]" : "mean",
+        o.model.d_model, o.model.layers, o.model.heads, o.model.d_ff, o.model.dropout, model.parameter_count(),
+        o.adamw.lr, o.adamw.weight_decay, o.warmup, o.smoothing, o.batch, o.epochs));
+    const double seconds = r.train_or_load(model, [&] { train(model, train_set, test_set, o, r); });
+    if (r.training() && r.checkpoint.resume.empty())
+        run::say("{:.0f} images/s, including the per-epoch test passes\n",
+                 static_cast<double>(o.epochs * train_set.size()) / seconds);
+    if (!r.is_root()) return 0;  // rank 0 evaluates the model every rank holds
     const auto confusion = report(model, test_set);
     if (!o.figures.empty()) {
         run::say("\nfigures written:\n");
@@ -318,9 +290,15 @@ int work(const Options& o, const nn::RunRecord& flags, const std::vector<std::st
 
 int main(int argc, char** argv) {
     Options o;
-    CLI::App app{"Train a Vision Transformer on Fashion-MNIST and evaluate it on the test set."};
-    add_flags(app, o, argc, argv);
-    std::vector<std::string> adopted;
-    return run::program_main("vit_fashion_mnist", app, argc, argv, o.common, [&] { check_flags(app, o, adopted); },
-                             [&] { return work(o, run::recorded_flags(app, "vit_fashion_mnist", kRecorded), adopted); });
+    return run::main(argc, argv,
+                     {.name = "vit_fashion_mnist",
+                      .about = "Train a Vision Transformer on Fashion-MNIST and evaluate it on the test set.",
+                      .saves = "the model, AdamW's state, the generators, the data's position",
+                      .presets = {.names = {"default", "long"},
+                                  .help = "default (>= 88% in about 2 minutes) or long (aims at 91%)",
+                                  .apply = [&](const std::string& preset) { apply_preset(o, preset); }},
+                      .seed = &o.seed,
+                      .flags = [&](run::Flags& f) { add_flags(f, o); },
+                      .check = [&](run::Run& r) { check_flags(r, o); },
+                      .work = [&](run::Run& r) { return work(r, o); }});
 }

@@ -25,21 +25,19 @@ void Run::announce(const std::string& line) const {
     say_adopted(checkpoint, adopted_);
 }
 
-void Run::train_or_load(nn::Module& model, const std::function<void()>& train) {
-    train_or_load(model, train, record());
+double Run::train_or_load(nn::Module& model, const std::function<void()>& train) {
+    return train_or_load(model, train, record());
 }
 
-void Run::train_or_load(nn::Module& model, const std::function<void()>& train, const nn::RunRecord& record) {
-    if (training()) {
-        timed("trained", train);
-        return;
-    }
+double Run::train_or_load(nn::Module& model, const std::function<void()>& train, const nn::RunRecord& record) {
+    if (training()) return timed("trained", train);
     take_checkpoint()->load(model);
     say("loaded {}\n", checkpoint.load);
-    if (checkpoint.save.empty()) return;
+    if (checkpoint.save.empty()) return 0;
     require_not_an_input(checkpoint.save);
     nn::save_checkpoint(checkpoint.save, model, nullptr, &record);
     say("checkpoint written to {}\n", checkpoint.save);
+    return 0;
 }
 
 std::shared_ptr<const nn::CheckpointFile> Run::take_checkpoint() { return std::move(file_); }

@@ -91,10 +91,11 @@ public:
     // The program's header line, then " | " and the machine it runs on, then the
     // flags the checkpoint supplied.
     void announce(const std::string& line) const;
-    // Trains, timed ("trained in 12.3 s"); or, with --load, loads the model and
-    // writes it again to --save with `record` (by default record()).
-    void train_or_load(nn::Module& model, const std::function<void()>& train);
-    void train_or_load(nn::Module& model, const std::function<void()>& train, const nn::RunRecord& record);
+    // Trains, timed ("trained in 12.3 s"), and returns the seconds; or, with
+    // --load, loads the model, writes it again to --save with `record` (by
+    // default record()) and returns 0.
+    double train_or_load(nn::Module& model, const std::function<void()>& train);
+    double train_or_load(nn::Module& model, const std::function<void()>& train, const nn::RunRecord& record);
     // The opened checkpoint, handed to the one that loads from it (the training
     // loop, the model's load); its bytes are freed with the last holder.
     std::shared_ptr<const nn::CheckpointFile> take_checkpoint();
