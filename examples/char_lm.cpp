@@ -35,15 +35,14 @@
 #include "lectern/nn/optim/param_groups.h"
 #include "lectern/run/attention_figures.h"
 #include "lectern/run/attention_pages.h"
-#include "lectern/run/checkpoint_flags.h"
 #include "lectern/run/console.h"
+#include "lectern/run/adamw_flags.h"
 #include "lectern/run/data_parallel_run.h"
 #include "lectern/run/expert_routing_figure.h"
 #include "lectern/run/figure_files.h"
 #include "lectern/run/flags.h"
 #include "lectern/run/interruption.h"
 #include "lectern/run/learn_subwords.h"
-#include "lectern/run/load_or_train.h"
 #include "lectern/run/memory_budget.h"
 #include "lectern/run/model_flags.h"
 #include "lectern/run/output_files.h"
@@ -71,29 +70,15 @@ struct Options {
     // steps learn faster per character than fewer large ones (measured: 1.94
     // nats/char against 2.03 for 32 windows and 2.27 for context 128, 16 windows).
     std::int64_t batch = 16, epochs = 6, steps = 200;
-    double lr = 3e-3, weight_decay = 0.1, clip = 1.0;
+    run::AdamWFlags adamw{.lr = 3e-3, .weight_decay = 0.1, .clip = 1.0};
     double val_fraction = 0.1;
     std::int64_t val_windows = 128;
     std::uint64_t seed = 1;
-    run::CommonFlags common;
     std::string prompt;
     double temperature = 0.8;
     std::int64_t top_k = 0, sample_chars = 300;
     std::string csv, figures;
     std::int64_t max_text_bytes = std::int64_t{1} << 30;
-    run::CheckpointFlags checkpoint;
-};
-
-// The flags a checkpoint records (recorded_flags.h): --load adopts the model's,
-// --resume all of them. The text, its split and the validation windows make the
-// run's curves; the sampling flags its samples after each epoch.
-// --max-text-bytes only refuses a text, and the text read is checked against the
-// saved one's digest on resume.
-const run::FlagGroups kRecorded{
-    .model = {"--tokens", "--bpe-vocab", "--context", "--layers", "--d-model", "--heads", "--d-ff", "--positions", "--untie", "--block",
-              "--experts", "--top-k-experts", "--dropout"},
-    .training = {"--aux", "--batch", "--epochs", "--steps", "--lr", "--weight-decay", "--clip"},
-    .run = {"--text", "--val-fraction", "--val-windows", "--seed", "--prompt", "--temperature", "--top-k", "--sample-chars"},
 };
 
 struct Corpus {
@@ -141,7 +126,7 @@ data::TextTokens text_tokens(const Options& o, const std::string& bytes, const n
 }
 
 // The text, its tokens, and the train/validation split.
-Corpus load_corpus(const Options& o, const nn::RunRecord& saved) {
+Corpus load_corpus(const Options& o, const nn::RunRecord& saved, const std::string& resumed) {
     Corpus c;
     bool fortunes = o.text.empty();
     c.name = fortunes ? fmt::format("fortunes ({} files of {})", data::kFortuneFiles.size(), kFortunesDir) : o.text;
@@ -150,10 +135,10 @@ Corpus load_corpus(const Options& o, const nn::RunRecord& saved) {
                                      : data::read_text_file(o.text, static_cast<std::size_t>(o.max_text_bytes));
         c.digest = fmt::format("{} bytes, CRC-32 {:08x}", bytes.size(),
                                crc32_z(0L, reinterpret_cast<const Bytef*>(bytes.data()), bytes.size()));
-        if (auto was = saved.text.find("corpus"); !o.checkpoint.resume.empty() && was != saved.text.end() &&
+        if (auto was = saved.text.find("corpus"); !resumed.empty() && was != saved.text.end() &&
                                                   was->second != c.digest)  // a resumed run reads the text it began on
             throw std::runtime_error(fmt::format("{} was trained on a text of {}; {} has {}: resume on the same text",
-                                                 o.checkpoint.resume, was->second, c.name, c.digest));
+                                                 resumed, was->second, c.name, c.digest));
         c.tokens = std::make_unique<data::TextTokens>(text_tokens(o, bytes, saved));
         try {
             c.ids = c.tokens->encode_text(bytes);
@@ -294,15 +279,16 @@ void write_attention_figure(const models::GPT& model, const Corpus& c, const Opt
 // (run::TrainingLoop: it saves, resumes, stops on signals and shares the
 // windows between the ranks of an mpirun job); after each epoch, the
 // validation loss and a sample.
-void train(models::GPT& model, const Corpus& c, const Options& o, const nn::RunRecord& flags) {
+void train(models::GPT& model, const Corpus& c, const Options& o, run::Run& r) {
     using Clock = std::chrono::steady_clock;
-    nn::optim::AdamW opt(nn::optim::weight_decay_groups(model, o.weight_decay), {.lr = o.lr, .beta1 = 0.9, .beta2 = 0.95});
+    const run::AdamWFlags& a = o.adamw;
+    nn::optim::AdamW opt(nn::optim::weight_decay_groups(model, a.weight_decay), {.lr = a.lr, .beta1 = 0.9, .beta2 = 0.95});
     const std::int64_t total = o.epochs * o.steps;
-    nn::WarmupCosineSchedule schedule(o.lr, std::min<std::int64_t>({50, total / 10 + 1, total - 1}), total, o.lr / 10);
+    nn::WarmupCosineSchedule schedule(a.lr, std::min<std::int64_t>({50, total / 10 + 1, total - 1}), total, a.lr / 10);
     run::TrainingLoop loop(model, opt,
                            {.steps = total, .epoch_steps = o.steps, .unit = "tok",
-                            .lr = [&](std::int64_t step) { return schedule.lr(step); }, .clip = o.clip},
-                           o.checkpoint, flags);
+                            .lr = [&](std::int64_t step) { return schedule.lr(step); }, .clip = a.clip},
+                           r);
     Generator windows(o.seed);
     loop.keep("windows", windows);
     loop.keep_text(c.tokens->is_subwords() ? "bpe_merges" : "alphabet", c.tokens->saved());
@@ -348,62 +334,68 @@ void train(models::GPT& model, const Corpus& c, const Options& o, const nn::RunR
                               routed);
 }
 
-// The flags.
-void add_flags(CLI::App& app, Options& o) {
-    app.option_defaults()->always_capture_default();  // the values a checkpoint records
-    app.add_option("--text", o.text, "a UTF-8 text file to train on (default: Debian's fortunes, /usr/share/games/fortunes)")
+// The flags, in the groups a checkpoint records (run/flag_groups.h). The
+// text, its split and the validation windows make the run's curves, and the
+// sampling flags its samples after each epoch: --resume compares them.
+// --max-text-bytes only refuses a text, and the text read is checked against
+// the saved one's digest on resume.
+void add_flags(run::Flags& f, Options& o) {
+    run::FlagGroup model = f.group("Model", run::Recorded::model);
+    model.add("--tokens", o.tokens,
+              "characters (the text's alphabet) or subwords (byte-level BPE merges learnt from the training part)")
+        ->check(CLI::IsMember({"characters", "subwords"}));
+    model.add("--bpe-vocab", o.bpe_vocab, "subwords: the vocabulary, the 256 bytes and the merges learnt")
+        ->check(CLI::Range(257, 65536));
+    model.add("--context", o.context, "T, tokens the model sees (the positions' table)")->check(CLI::Range(2, 8192));
+    run::add_model_flags(model, o.model, {.help = "N, blocks"});
+    f.app().get_option("--d-ff")->description("MLP width (each expert's, with --experts)");
+    model.add("--positions", o.positions,
+              "learned, sinusoidal, binary (004 §15.5.3), concatenated (the sinusoid beside the embeddings; needs "
+              "--untie) or none")
+        ->check(CLI::IsMember({"learned", "sinusoidal", "binary", "concatenated", "none"}));
+    model.flag("--untie", o.untie, "an output projection of its own instead of the token embedding's transpose");
+    model.add("--block", o.block, "block-local attention over blocks of L tokens (004 §15.6.1); 0: full")
+        ->check(CLI::Range(0, 8192));
+    model.add("--experts", o.experts, "a mixture of E expert MLPs in every block (004 §15.5.7); 0: one MLP")
+        ->check(CLI::Range(0, 256));
+    model.add("--top-k-experts", o.top_k_experts, "experts per token")->check(CLI::Range(1, 256));
+
+    run::FlagGroup training = f.group("Training", run::Recorded::training);
+    training.add("--aux", o.aux, "coefficient of the MoE load-balancing loss")->check(run::finite_range(0.0, 100.0));
+    training.add("--batch", o.batch, "windows per batch")->check(CLI::Range(1, 100000));
+    training.add("--epochs", o.epochs, "epochs (each --steps batches, then validation and a sample)")
+        ->check(CLI::Range(1, 100000));
+    training.add("--steps", o.steps, "batches per epoch")->check(CLI::Range(1, 10000000));
+    run::add_adamw_flags(training, o.adamw, "peak learning rate (AdamW; warmup, then cosine to a tenth)");
+
+    run::FlagGroup data = f.group("Data", run::Recorded::run);
+    data.add("--text", o.text, "a UTF-8 text file to train on (default: Debian's fortunes, /usr/share/games/fortunes)")
         ->check(CLI::ExistingFile)
         ->check(run::text_file_value());
-    app.add_option("--tokens", o.tokens,
-                   "characters (the text's alphabet) or subwords (byte-level BPE merges learnt from the training part)")
-        ->check(CLI::IsMember({"characters", "subwords"}));
-    app.add_option("--bpe-vocab", o.bpe_vocab, "subwords: the vocabulary, the 256 bytes and the merges learnt")
-        ->check(CLI::Range(257, 65536));
-    app.add_option("--max-text-bytes", o.max_text_bytes, "refuse a --text larger than this")
+    f.group("Data", run::Recorded::none)
+        .add("--max-text-bytes", o.max_text_bytes, "refuse a --text larger than this")
         ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
-    app.add_option("--context", o.context, "T, tokens the model sees (the positions' table)")->check(CLI::Range(2, 8192));
-    run::add_model_flags(app, o.model, {.help = "N, blocks"});
-    app.get_option("--d-ff")->description("MLP width (each expert's, with --experts)");
-    app.add_option("--positions", o.positions,
-                   "learned, sinusoidal, binary (004 §15.5.3), concatenated (the sinusoid beside the embeddings; "
-                   "needs --untie) or none")
-        ->check(CLI::IsMember({"learned", "sinusoidal", "binary", "concatenated", "none"}));
-    app.add_flag("--untie", o.untie, "an output projection of its own instead of the token embedding's transpose");
-    app.add_option("--block", o.block, "block-local attention over blocks of L tokens (004 §15.6.1); 0: full")
-        ->check(CLI::Range(0, 8192));
-    app.add_option("--experts", o.experts, "a mixture of E expert MLPs in every block (004 §15.5.7); 0: one MLP")
-        ->check(CLI::Range(0, 256));
-    app.add_option("--top-k-experts", o.top_k_experts, "experts per token")->check(CLI::Range(1, 256));
-    app.add_option("--aux", o.aux, "coefficient of the MoE load-balancing loss")->check(run::finite_range(0.0, 100.0));
-    app.add_option("--batch", o.batch, "windows per batch")->check(CLI::Range(1, 100000));
-    app.add_option("--epochs", o.epochs, "epochs (each --steps batches, then validation and a sample)")
-        ->check(CLI::Range(1, 100000));
-    app.add_option("--steps", o.steps, "batches per epoch")->check(CLI::Range(1, 10000000));
-    app.add_option("--lr", o.lr, "peak learning rate (AdamW; warmup, then cosine to a tenth)")->check(run::finite_positive());
-    app.add_option("--weight-decay", o.weight_decay,
-                   "AdamW's decoupled weight decay of the weight matrices and embeddings (none on biases and "
-                   "LayerNorm gains)")
-        ->check(run::finite_range(0.0, 10.0));
-    app.add_option("--clip", o.clip, "gradient-norm clipping")->check(run::finite_positive());
-    app.add_option("--val-fraction", o.val_fraction, "the text's last part held out for validation")
+    data.add("--val-fraction", o.val_fraction, "the text's last part held out for validation")
         ->check(run::finite_range(0.01, 0.5));
-    app.add_option("--val-windows", o.val_windows, "validation windows of --context tokens, at most")
+    data.add("--val-windows", o.val_windows, "validation windows of --context tokens, at most")
         ->check(CLI::Range(1, 10000000));
-    app.add_option("--seed", o.seed, "seed of initialisation, batches and samples")->check(run::seed_value());
-    run::add_common_flags(app, o.common);
-    app.add_option("--prompt", o.prompt, "text the samples continue (default: a new entry / a new line)");
-    app.add_option("--temperature", o.temperature, "sampling temperature; 0: greedy")->check(run::finite_range(0.0, 100.0));
-    app.add_option("--top-k", o.top_k, "sample among the k most probable tokens; 0: all")->check(CLI::Range(0, 100000));
-    app.add_option("--sample-chars", o.sample_chars, "tokens (characters or subwords) per sample, at most")->check(CLI::Range(1, 1000000));
-    run::add_checkpoint_flags(app, o.checkpoint,
-                                   "the model, its alphabet, AdamW's state, the generators, the loss curve");
-    app.add_option("--csv", o.csv,
-                   "write the curves here (step,loss,lr,val: the validation loss per token after each epoch; with "
-                   "--experts, expert.0 ...: each expert's share of the routing)")
+    data.add("--seed", o.seed, "seed of initialisation, batches and samples")->check(run::seed_value());
+
+    run::FlagGroup sampling = f.group("Sampling", run::Recorded::run);
+    sampling.add("--prompt", o.prompt, "text the samples continue (default: a new entry / a new line)");
+    sampling.add("--temperature", o.temperature, "sampling temperature; 0: greedy")->check(run::finite_range(0.0, 100.0));
+    sampling.add("--top-k", o.top_k, "sample among the k most probable tokens; 0: all")->check(CLI::Range(0, 100000));
+    sampling.add("--sample-chars", o.sample_chars, "tokens (characters or subwords) per sample, at most")
+        ->check(CLI::Range(1, 1000000));
+
+    run::FlagGroup output = f.group("Output", run::Recorded::none);
+    output.add("--csv", o.csv,
+               "write the curves here (step,loss,lr,val: the validation loss per token after each epoch; with "
+               "--experts, expert.0 ...: each expert's share of the routing)")
         ->check(run::path_value());
-    app.add_option("--figures", o.figures,
-                   "draw the loss curve and the attention over the start of the validation text into this folder (PNG and "
-                   "SVG, and the attention as a page to explore in a browser, attention.html)")
+    output.add("--figures", o.figures,
+               "draw the loss curve and the attention over the start of the validation text into this folder (PNG "
+               "and SVG, and the attention as a page to explore in a browser, attention.html)")
         ->check(run::path_value());
 }
 
@@ -422,12 +414,10 @@ run::MemoryEstimate memory_estimate(const Options& o) {
     return e;
 }
 
-// What no single flag's check can see, before any work starts: the checkpoint
-// read (and the flags it records, adopted or refused), flags that must agree,
-// output paths that can be written and destroy no input, and the memory.
-void check_flags(CLI::App& app, Options& o, nn::RunRecord& saved, std::vector<std::string>& adopted) {
+// What no single flag's check can see, before any work starts: flags that must
+// agree, output paths that can be written and destroy no input, and the memory.
+void check_flags(const run::Run& r, const Options& o) {
     run::register_input(o.text);
-    saved = run::check_checkpoint_flags(app, o.checkpoint, "char_lm", kRecorded, adopted);
     run::check_model_flags(o.model);
     run::check_positions_flag(o.positions, o.model);
     if (o.positions == "concatenated" && !o.untie)
@@ -444,15 +434,13 @@ void check_flags(CLI::App& app, Options& o, nn::RunRecord& saved, std::vector<st
     } catch (const data::DatasetError&) {
         throw CLI::ValidationError("--prompt", "is not valid UTF-8");
     }
-    run::check_run_outputs(o.checkpoint.save, o.csv, o.figures);
-    run::require_memory("--batch", memory_estimate(o), o.checkpoint.load.empty());
+    run::check_run_outputs(r.checkpoint.save, o.csv, o.figures);
+    run::require_memory("--batch", memory_estimate(o), r.training());
 }
 
 // Reads the text, trains (or loads), saves, reports validation loss and samples.
-int work(const Options& o, const nn::RunRecord& flags, const nn::RunRecord& saved, const std::vector<std::string>& adopted) {
-    const distributed::Communicator& comm = distributed::Communicator::world();
-    run::seed_dropout(o.seed, comm);
-    Corpus corpus = load_corpus(o, saved);
+int work(run::Run& r, const Options& o) {
+    Corpus corpus = load_corpus(o, r.saved(), r.checkpoint.resume);
     if (static_cast<std::int64_t>(corpus.train().size()) < o.context + 1 ||
         static_cast<std::int64_t>(corpus.val().size()) < o.context + 1)
         throw data::DatasetError(fmt::format("{}: {} training and {} validation characters; both need more than "
@@ -468,21 +456,16 @@ int work(const Options& o, const nn::RunRecord& flags, const nn::RunRecord& save
                   corpus.train().size() + corpus.val().size(), corpus.tokens->is_subwords() ? "subwords" : "characters",
                   corpus.train().size(), corpus.val().size(),
                   corpus.tokens->is_subwords() ? "a vocabulary" : "an alphabet", corpus.tokens->size());
-    run::say("GPT N={} d_model={} h={} d_ff={} context {} {} positions{}{}{}, {} parameters | batch {}, {} epochs x {} "
-               "steps, AdamW lr {} | {}\n",
-               o.model.layers, o.model.d_model, o.model.heads, o.model.d_ff, o.context, o.positions, o.untie ? "" : ", tied output",
-               o.block > 0 ? fmt::format(", block-local L={}", o.block) : "",
-               o.experts > 0 ? fmt::format(", MoE {} experts top-{}", o.experts, o.top_k_experts) : "",
-               model->parameter_count(), o.batch, o.epochs, o.steps, o.lr, run::machine_summary(o.common.machine));
-    run::say_adopted(o.checkpoint, adopted);
-    if (o.checkpoint.load.empty()) {
-        run::timed("trained", [&] { train(*model, corpus, o, flags); });
-    } else {
-        nn::RunRecord record = flags;
-        record.text[corpus.tokens->is_subwords() ? "bpe_merges" : "alphabet"] = corpus.tokens->saved();
-        run::load_model(*model, o.checkpoint, record);
-    }
-    if (!comm.is_root()) return 0;  // rank 0 evaluates the model every rank holds
+    r.announce(fmt::format("GPT N={} d_model={} h={} d_ff={} context {} {} positions{}{}{}, {} parameters | batch {}, {} "
+                           "epochs x {} steps, AdamW lr {}",
+                           o.model.layers, o.model.d_model, o.model.heads, o.model.d_ff, o.context, o.positions,
+                           o.untie ? "" : ", tied output", o.block > 0 ? fmt::format(", block-local L={}", o.block) : "",
+                           o.experts > 0 ? fmt::format(", MoE {} experts top-{}", o.experts, o.top_k_experts) : "",
+                           model->parameter_count(), o.batch, o.epochs, o.steps, o.adamw.lr));
+    nn::RunRecord record = r.record();  // what --load writes to --save: the model's flags and its tokens
+    record.text[corpus.tokens->is_subwords() ? "bpe_merges" : "alphabet"] = corpus.tokens->saved();
+    r.train_or_load(*model, [&] { train(*model, corpus, o, r); }, record);
+    if (!r.is_root()) return 0;  // rank 0 evaluates the model every rank holds
     double val = validation_loss(*model, corpus, o);
     if (!o.figures.empty()) write_attention_figure(*model, corpus, o);
     const Sample final = sample(*model, corpus, o, o.seed,
@@ -509,10 +492,12 @@ int work(const Options& o, const nn::RunRecord& flags, const nn::RunRecord& save
 
 int main(int argc, char** argv) {
     Options o;
-    CLI::App app{"Train a character-level GPT on a text and sample from it."};
-    add_flags(app, o);
-    nn::RunRecord saved;
-    std::vector<std::string> adopted;
-    return run::program_main("char_lm", app, argc, argv, o.common, [&] { check_flags(app, o, saved, adopted); },
-                             [&] { return work(o, run::recorded_flags(app, "char_lm", kRecorded), saved, adopted); });
+    return run::main(argc, argv,
+                     {.name = "char_lm",
+                      .about = "Train a character-level GPT on a text and sample from it.",
+                      .saves = "the model, its alphabet, AdamW's state, the generators, the loss curve",
+                      .seed = &o.seed,
+                      .flags = [&](run::Flags& f) { add_flags(f, o); },
+                      .check = [&](run::Run& r) { check_flags(r, o); },
+                      .work = [&](run::Run& r) { return work(r, o); }});
 }
