@@ -36,7 +36,6 @@
 #include "lectern/nn/optim/adam.h"
 #include "lectern/run/attention_figures.h"
 #include "lectern/run/attention_pages.h"
-#include "lectern/run/checkpoint_flags.h"
 #include "lectern/run/console.h"
 #include "lectern/run/data_parallel_run.h"
 #include "lectern/run/figure_files.h"
@@ -47,7 +46,6 @@
 #include "lectern/run/memory_budget.h"
 #include "lectern/run/model_flags.h"
 #include "lectern/run/output_files.h"
-#include "lectern/run/presets.h"
 #include "lectern/run/program.h"
 #include "lectern/run/progress_bar.h"
 #include "lectern/run/training_loop.h"
@@ -73,7 +71,6 @@ const Task& task_named(const std::string& name) {
 }
 
 struct Options {
-    std::string preset = "default";
     std::string task = "kjv-web";
     std::int64_t vocab = 4000;  // byte-level BPE tokens, the 256 bytes included
     std::int64_t context = 96;  // longest source, and longest target with its start symbol
@@ -84,27 +81,16 @@ struct Options {
     std::int64_t warmup = 800;
     double smoothing = 0.1;
     std::uint64_t seed = 1;
-    run::CommonFlags common;
     std::int64_t eval_verses = 0;  // 0: all of validation, each epoch
     std::int64_t beam = 1;
     double length_penalty = 0.6;
     std::int64_t show = 4;
     std::string figures;
-    run::CheckpointFlags checkpoint;
-};
-
-// The flags a checkpoint records (recorded_flags.h): --load adopts the model's,
-// --resume all of them. --eval-verses chooses the verses each epoch validates
-// on, so the curve "bleu" a checkpoint carries.
-const run::FlagGroups kRecorded{
-    .model = {"--task", "--vocab", "--context", "--layers", "--d-model", "--d-ff", "--heads", "--dropout"},
-    .training = {"--batch", "--epochs", "--train-limit", "--lr", "--warmup", "--smoothing", "--eval-verses"},
-    .run = {"--seed", "--preset"},
 };
 
 // The preset quick: a few hundred verses and a small model, for the test suite.
-void apply_preset(Options& o) {
-    if (o.preset != "quick") return;
+void apply_preset(Options& o, const std::string& preset) {
+    if (preset != "quick") return;
     o.vocab = 400, o.context = 48, o.model = {.layers = 1, .d_model = 32, .heads = 2, .d_ff = 64, .dropout = 0.1};
     o.batch = 16, o.epochs = 2, o.train_limit = 320, o.warmup = 40, o.eval_verses = 24, o.show = 2;
 }
@@ -315,17 +301,16 @@ std::int64_t tokens_of(const std::vector<data::TokenPair>& examples, const std::
 // from the seed and the epoch alone (data/epoch_batches.h): a resumed run
 // draws them again with nothing kept. Each epoch ends with greedy decoding of
 // the validation verses, its BLEU the curve "bleu".
-void train(models::Transformer& model, const Corpus& c, const Options& o, const nn::RunRecord& flags) {
+void train(models::Transformer& model, const Corpus& c, const Options& o, run::Run& r) {
     nn::optim::Adam opt(model.parameters(), {.lr = 0, .beta1 = 0.9, .beta2 = 0.98, .eps = 1e-9});
     const std::int64_t per_epoch = data::batches_per_epoch(c.train.examples, o.batch), steps = o.epochs * per_epoch;
     nn::WarmupSchedule warmup(o.model.d_model, o.warmup, 1.0);
     nn::LabelSmoothingLoss criterion(c.vocab.size(), c.vocab.pad(), o.smoothing);
-    nn::RunRecord record = flags;
-    record.text[kMergesKey] = c.vocab.bpe.saved();  // --load and --resume rebuild the very vocabulary
     run::TrainingLoop loop(model, opt,
                            {.steps = steps, .epoch_steps = per_epoch, .unit = "tok",
                             .lr = [&](std::int64_t step) { return o.lr * warmup.lr(step); }},
-                           o.checkpoint, std::move(record));
+                           r);
+    loop.keep_text(kMergesKey, c.vocab.bpe.saved());  // --load and --resume rebuild the very vocabulary
     const std::vector<std::string> references = targets_of(c.validation);
     loop.evaluate = [&](std::int64_t epoch, std::int64_t step) {
         Outputs val = translate(model, c.validation, c.vocab, o, 1, OnSignal::finish);
@@ -419,43 +404,44 @@ void evaluate(models::Transformer& model, const Corpus& c, const Options& o) {
     if (task.copy_baseline) run::say("  copy the source    {}\n", scores(sources_of(c.test), refs));
 }
 
-// The flags; the preset, read first, sets the defaults the other flags override.
-void add_flags(CLI::App& app, Options& o, int argc, char** argv) {
-    app.option_defaults()->always_capture_default();  // the values a checkpoint records
-    const std::vector<std::string> presets = {"default", "quick"};
-    o.preset = run::chosen_preset(argc, argv, presets, o.preset);
-    apply_preset(o);
-    run::add_preset_flags(app, o.preset, presets,
-                          "default (every training verse, 4 epochs) or quick (a small model on 320 training verses "
-                          "for 2 epochs: the test suite's run, seconds)");
+// The flags, in the groups a checkpoint records (run/flag_groups.h). The
+// preset, applied first, sets the defaults the other flags override.
+// --eval-verses chooses the verses each epoch validates on, so the curve
+// "bleu" a checkpoint carries: --resume compares it.
+void add_flags(run::Flags& f, Options& o) {
+    run::FlagGroup model = f.group("Model", run::Recorded::model);
     std::vector<std::string> names;
     for (const Task& t : kTasks) names.push_back(t.name);
-    app.add_option("--task", o.task, "kjv-web (King James Version -> World English Bible) or kjv-sparv (-> Reina-Valera 1909)")
+    model.add("--task", o.task, "kjv-web (King James Version -> World English Bible) or kjv-sparv (-> Reina-Valera 1909)")
         ->check(CLI::IsMember(names));
-    app.add_option("--vocab", o.vocab, "byte-level BPE vocabulary, the 256 bytes included")->check(CLI::Range(256, 100000));
-    app.add_option("--context", o.context, "longest source in subwords (longer ones are truncated, and counted)")
+    model.add("--vocab", o.vocab, "byte-level BPE vocabulary, the 256 bytes included")->check(CLI::Range(256, 100000));
+    model.add("--context", o.context, "longest source in subwords (longer ones are truncated, and counted)")
         ->check(CLI::Range(4, 4096));
-    run::add_model_flags(app, o.model, {.help = "N, layers in each stack"});
-    app.add_option("--batch", o.batch, "verse pairs per batch")->check(CLI::Range(1, 100000));
-    app.add_option("--epochs", o.epochs, "epochs over the training verses")->check(CLI::Range(1, 100000));
-    app.add_option("--train-limit", o.train_limit, "train on this many verses spread over the Bible (0: all)")
+    run::add_model_flags(model, o.model, {.help = "N, layers in each stack"});
+
+    run::FlagGroup training = f.group("Training", run::Recorded::training);
+    training.add("--batch", o.batch, "verse pairs per batch")->check(CLI::Range(1, 100000));
+    training.add("--epochs", o.epochs, "epochs over the training verses")->check(CLI::Range(1, 100000));
+    training.add("--train-limit", o.train_limit, "train on this many verses spread over the Bible (0: all)")
         ->check(CLI::Range(0, 1000000));
-    app.add_option("--lr", o.lr, "the warmup schedule's factor (001: lr = factor * d_model^-0.5 * min(s^-0.5, s w^-1.5))")
+    training.add("--lr", o.lr, "the warmup schedule's factor (001: lr = factor * d_model^-0.5 * min(s^-0.5, s w^-1.5))")
         ->check(run::finite_positive());
-    app.add_option("--warmup", o.warmup, "warmup steps of the schedule")->check(CLI::Range(1, 100000000));
-    app.add_option("--smoothing", o.smoothing, "label smoothing")->check(run::finite_range(0.0, 0.99));
-    app.add_option("--seed", o.seed, "seed of initialisation, dropout and batch order")->check(run::seed_value());
-    run::add_common_flags(app, o.common);
-    app.add_option("--eval-verses", o.eval_verses, "validation verses translated each epoch (0: all)")
+    training.add("--warmup", o.warmup, "warmup steps of the schedule")->check(CLI::Range(1, 100000000));
+    training.add("--smoothing", o.smoothing, "label smoothing")->check(run::finite_range(0.0, 0.99));
+    training.add("--eval-verses", o.eval_verses, "validation verses translated each epoch (0: all)")
         ->check(CLI::Range(0, 1000000));
-    app.add_option("--beam", o.beam, "beam width for the test verses (1: greedy decoding)")->check(CLI::Range(1, 64));
-    app.add_option("--length-penalty", o.length_penalty, "beam search's alpha in lp = ((5 + n) / 6)^alpha")
+    f.group("Run", run::Recorded::run)
+        .add("--seed", o.seed, "seed of initialisation, dropout and batch order")
+        ->check(run::seed_value());
+
+    run::FlagGroup test = f.group("Test and output", run::Recorded::none);
+    test.add("--beam", o.beam, "beam width for the test verses (1: greedy decoding)")->check(CLI::Range(1, 64));
+    test.add("--length-penalty", o.length_penalty, "beam search's alpha in lp = ((5 + n) / 6)^alpha")
         ->check(run::finite_range(0.0, 5.0));
-    app.add_option("--show", o.show, "test translations to print")->check(CLI::Range(0, 100));
-    run::add_checkpoint_flags(app, o.checkpoint, "the model, its BPE merges, Adam's state, the curves");
-    app.add_option("--figures", o.figures,
-                   "draw the loss curve and the cross-attention of a translated test verse into this folder (PNG and SVG, "
-                   "and as a page to explore in a browser, cross_attention.html)")
+    test.add("--show", o.show, "test translations to print")->check(CLI::Range(0, 100));
+    test.add("--figures", o.figures,
+             "draw the loss curve and the cross-attention of a translated test verse into this folder (PNG and SVG, "
+             "and as a page to explore in a browser, cross_attention.html)")
         ->check(run::path_value());
 }
 
@@ -473,9 +459,10 @@ run::MemoryEstimate memory_estimate(const Options& o, bool training) {
 
 // The checkpoint --load or --resume names holds the BPE merges its model was
 // trained with, as data::TextTokens::saved() writes them.
-void check_saved_merges(const Options& o, const nn::RunRecord& saved) {
-    const bool resume = !o.checkpoint.resume.empty();
-    const std::string& path = resume ? o.checkpoint.resume : o.checkpoint.load;
+void check_saved_merges(const run::Run& r) {
+    const nn::RunRecord& saved = r.saved();
+    const bool resume = !r.checkpoint.resume.empty();
+    const std::string& path = resume ? r.checkpoint.resume : r.checkpoint.load;
     if (path.empty() || saved.text.count(kMergesKey) > 0) return;
     throw CLI::ValidationError(resume ? "--resume" : "--load",
                                saved.tensors.count("bpe.merges") > 0
@@ -484,12 +471,11 @@ void check_saved_merges(const Options& o, const nn::RunRecord& saved) {
                                    : fmt::format("{} holds no BPE merges", path));
 }
 
-// What no single flag's check can see, before any work starts: the checkpoint
-// read (and the flags it records, adopted or refused), flags that must agree,
-// the SWORD modules, output paths, the batch shared by the processes, and the memory.
-void check_flags(CLI::App& app, Options& o, nn::RunRecord& saved, std::vector<std::string>& adopted) {
-    saved = run::check_checkpoint_flags(app, o.checkpoint, "translate", kRecorded, adopted);
-    check_saved_merges(o, saved);
+// What no single flag's check can see, before any work starts: the
+// checkpoint's merges, flags that must agree, the SWORD modules, output
+// paths, the batch shared by the processes, and the memory.
+void check_flags(const run::Run& r, const Options& o) {
+    check_saved_merges(r);
     run::check_model_flags(o.model);
     run::require_batch_per_rank("--batch", o.batch);
     const Task& task = task_named(o.task);
@@ -497,32 +483,25 @@ void check_flags(CLI::App& app, Options& o, nn::RunRecord& saved, std::vector<st
         if (!data::sword_module_installed(module))
             throw CLI::ValidationError("--task", fmt::format("the SWORD module {} is not installed: apt-get install {}",
                                                              module, data::debian_package_of(module)));
-    run::check_run_outputs(o.checkpoint.save, "", o.figures);
-    run::require_memory("--batch", memory_estimate(o, o.checkpoint.load.empty()), o.checkpoint.load.empty());
+    run::check_run_outputs(r.checkpoint.save, "", o.figures);
+    run::require_memory("--batch", memory_estimate(o, r.training()), r.training());
 }
 
 // Trains (or loads), then translates the test books and draws the figures asked for.
-int work(const Options& o, const nn::RunRecord& flags, const nn::RunRecord& saved, const std::vector<std::string>& adopted) {
-    const distributed::Communicator& comm = distributed::Communicator::world();
-    run::seed_dropout(o.seed, comm);
-    Corpus corpus = load_corpus(o, saved);
+int work(run::Run& r, const Options& o) {
+    Corpus corpus = load_corpus(o, r.saved());
     auto model = models::make_transformer(model_config(o, corpus.vocab.size()));
-    run::say("Transformer N={} d_model={} d_ff={} h={} dropout {}, shared embeddings, {} parameters | vocabulary {} "
-             "(BPE {} + <pad> <s> </s>), context {} | batch {}, {} epochs x {} batches, Adam, warmup {} (lr {}), "
-             "smoothing {} | {}\n",
-             o.model.layers, o.model.d_model, o.model.d_ff, o.model.heads, o.model.dropout, model->parameter_count(),
-             corpus.vocab.size(), corpus.vocab.bpe.size(), o.context, o.batch, o.epochs,
-             data::batches_per_epoch(corpus.train.examples, o.batch), o.warmup, o.lr, o.smoothing,
-             run::machine_summary(o.common.machine));
-    run::say_adopted(o.checkpoint, adopted);
-    if (o.checkpoint.load.empty()) {
-        run::timed("trained", [&] { train(*model, corpus, o, flags); });
-    } else if (comm.is_root()) {  // rank 0 writes what --save asks for
-        nn::RunRecord record = flags;
-        record.text[kMergesKey] = corpus.vocab.bpe.saved();
-        run::load_model(*model, o.checkpoint, record);
-    }
-    if (!comm.is_root()) return 0;  // rank 0 alone evaluates (after training, every rank holds its model)
+    r.announce(fmt::format("Transformer N={} d_model={} d_ff={} h={} dropout {}, shared embeddings, {} parameters | "
+                           "vocabulary {} (BPE {} + <pad> <s> </s>), context {} | batch {}, {} epochs x {} batches, "
+                           "Adam, warmup {} (lr {}), smoothing {}",
+                           o.model.layers, o.model.d_model, o.model.d_ff, o.model.heads, o.model.dropout,
+                           model->parameter_count(), corpus.vocab.size(), corpus.vocab.bpe.size(), o.context, o.batch,
+                           o.epochs, data::batches_per_epoch(corpus.train.examples, o.batch), o.warmup, o.lr,
+                           o.smoothing));
+    nn::RunRecord record = r.record();  // what --load writes to --save: the model's flags and its merges
+    record.text[kMergesKey] = corpus.vocab.bpe.saved();
+    r.train_or_load(*model, [&] { train(*model, corpus, o, r); }, record);
+    if (!r.is_root()) return 0;  // rank 0 alone evaluates (after training, every rank holds its model)
     evaluate(*model, corpus, o);
     if (!o.figures.empty()) write_cross_attention(*model, corpus, o);
     return 0;
@@ -532,10 +511,17 @@ int work(const Options& o, const nn::RunRecord& flags, const nn::RunRecord& save
 
 int main(int argc, char** argv) {
     Options o;
-    CLI::App app{"Train an encoder-decoder Transformer to translate Bible verses (SWORD modules), scored with BLEU and chrF."};
-    add_flags(app, o, argc, argv);
-    nn::RunRecord saved;
-    std::vector<std::string> adopted;
-    return run::program_main("translate", app, argc, argv, o.common, [&] { check_flags(app, o, saved, adopted); },
-                             [&] { return work(o, run::recorded_flags(app, "translate", kRecorded), saved, adopted); });
+    return run::main(
+        argc, argv,
+        {.name = "translate",
+         .about = "Train an encoder-decoder Transformer to translate Bible verses (SWORD modules), scored with BLEU and chrF.",
+         .saves = "the model, its BPE merges, Adam's state, the curves",
+         .presets = {.names = {"default", "quick"},
+                     .help = "default (every training verse, 4 epochs) or quick (a small model on 320 training verses "
+                             "for 2 epochs: the test suite's run, seconds)",
+                     .apply = [&](const std::string& preset) { apply_preset(o, preset); }},
+         .seed = &o.seed,
+         .flags = [&](run::Flags& f) { add_flags(f, o); },
+         .check = [&](run::Run& r) { check_flags(r, o); },
+         .work = [&](run::Run& r) { return work(r, o); }});
 }

@@ -33,7 +33,7 @@ double Run::train_or_load(nn::Module& model, const std::function<void()>& train,
     if (training()) return timed("trained", train);
     take_checkpoint()->load(model);
     say("loaded {}\n", checkpoint.load);
-    if (checkpoint.save.empty()) return 0;
+    if (checkpoint.save.empty() || !is_root()) return 0;  // rank 0 writes
     require_not_an_input(checkpoint.save);
     nn::save_checkpoint(checkpoint.save, model, nullptr, &record);
     say("checkpoint written to {}\n", checkpoint.save);
