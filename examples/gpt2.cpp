@@ -25,13 +25,12 @@
 #include "lectern/data/byte_pair_encoding.h"
 #include "lectern/data/char_corpus.h"  // read_text_file, TokenIds, text_batch
 #include "lectern/run/attention_figures.h"  // subword_label
+#include "lectern/run/adamw_flags.h"
 #include "lectern/run/attention_pages.h"
-#include "lectern/run/checkpoint_flags.h"
 #include "lectern/run/console.h"
 #include "lectern/run/data_parallel_run.h"
 #include "lectern/run/flags.h"
 #include "lectern/run/interruption.h"
-#include "lectern/run/load_or_train.h"
 #include "lectern/run/memory_budget.h"
 #include "lectern/run/output_files.h"
 #include "lectern/run/output_lock.h"
@@ -65,24 +64,14 @@ struct Options {
     std::int64_t tokens = 100, top_k = 40;
     double temperature = 0.8;
     std::uint64_t seed = 1;
-    run::CommonFlags common;
-    std::string fine_tune, save, figures;
-    run::CheckpointFlags checkpoint;  // save: the resume state beside --save (kResumeSuffix); no --load
+    std::string fine_tune, save, figures;  // save: the weights; the run's checkpoint is the resume state beside them
     std::int64_t steps = 100, batch = 4, context = 64;
-    double lr = 1e-4, weight_decay = 0.1, clip = 1.0;
+    run::AdamWFlags adamw{.lr = 1e-4, .weight_decay = 0.1, .clip = 1.0};
 };
 
 // The fine-tuning's resume state (weights, AdamW's moments, the run record) is
 // a Lectern checkpoint beside the safetensors --save names: FILE.resume.
 const std::string kResumeSuffix = ".resume";
-
-// The flags a fine-tuning's result depends on, which --resume adopts or
-// refuses given otherwise. The text is also recorded by its digest.
-const run::FlagGroups kRecorded{
-    .model = {"--weights", "--config", "--random", "--size"},
-    .training = {"--fine-tune", "--tokenizer", "--steps", "--batch", "--context", "--lr", "--weight-decay", "--clip"},
-    .run = {"--seed"},
-};
 
 std::filesystem::path tokenizer_dir(const Options& o) {
     if (!o.tokenizer.empty()) return o.tokenizer;
@@ -135,7 +124,7 @@ void require_config_free(const std::string& save, const models::GPTConfig& c) {
 // 0 or from the state --resume names (run::TrainingLoop: it saves the resume
 // state, stops on signals and shares the windows between the ranks of an
 // mpirun job). Rank 0 then writes the weights to --save.
-void fine_tune(models::GPT& model, const data::BytePairEncoding& bpe, const Options& o, const nn::RunRecord& flags) {
+void fine_tune(models::GPT& model, const data::BytePairEncoding& bpe, const Options& o, run::Run& r) {
     std::string text = data::read_text_file(o.fine_tune, std::size_t{1} << 30, "more than gpt2 fine-tunes on (1 GiB)");
     std::vector<std::int64_t> ids = bpe.encode(text);
     const std::string digest = text_digest(text, ids);
@@ -145,17 +134,18 @@ void fine_tune(models::GPT& model, const data::BytePairEncoding& bpe, const Opti
     const auto n = static_cast<std::int64_t>(tokens.size());
     if (n < o.context + 1)
         throw data::DatasetError(fmt::format("{}: {} tokens, --context {} needs more", o.fine_tune, n, o.context));
+    const run::AdamWFlags& a = o.adamw;
     run::say("fine-tuning on {}: {} tokens | {} steps of {} windows of {} | AdamW lr {}\n", o.fine_tune, n, o.steps,
-             o.batch, o.context, o.lr);
+             o.batch, o.context, a.lr);
     model.train();
-    nn::optim::AdamW opt(nn::optim::weight_decay_groups(model, o.weight_decay), {.lr = o.lr, .beta1 = 0.9, .beta2 = 0.95});
-    nn::WarmupCosineSchedule schedule(o.lr, std::min<std::int64_t>({50, o.steps / 10 + 1, o.steps - 1}), o.steps,
-                                      o.lr / 10);
+    nn::optim::AdamW opt(nn::optim::weight_decay_groups(model, a.weight_decay), {.lr = a.lr, .beta1 = 0.9, .beta2 = 0.95});
+    nn::WarmupCosineSchedule schedule(a.lr, std::min<std::int64_t>({50, o.steps / 10 + 1, o.steps - 1}), o.steps,
+                                      a.lr / 10);
     run::TrainingLoop loop(model, opt,
                            {.steps = o.steps, .epoch_steps = o.steps, .unit = "tok",
-                            .lr = [&](std::int64_t step) { return schedule.lr(step); }, .clip = o.clip,
+                            .lr = [&](std::int64_t step) { return schedule.lr(step); }, .clip = a.clip,
                             .epoch_lines = false, .save_at_end = false},
-                           o.checkpoint, flags);
+                           r);
     Generator windows(o.seed);
     loop.keep("windows", windows);
     loop.keep([&](nn::RunRecord& r) { r.text["fine-tune text"] = digest; },
@@ -194,9 +184,9 @@ void fine_tune(models::GPT& model, const data::BytePairEncoding& bpe, const Opti
                  "configuration not written\n", config);
     }
     // The state of a run now finished, and what writes of it killed runs left.
-    for (const std::string& partial : nn::stale_temporaries(o.checkpoint.save)) std::filesystem::remove(partial);
-    if (std::filesystem::remove(o.checkpoint.save))
-        run::say("{} removed: the fine-tuning it would resume is done\n", o.checkpoint.save);
+    for (const std::string& partial : nn::stale_temporaries(r.checkpoint.save)) std::filesystem::remove(partial);
+    if (std::filesystem::remove(r.checkpoint.save))
+        run::say("{} removed: the fine-tuning it would resume is done\n", r.checkpoint.save);
 }
 
 // What each layer and head attends to over the prompt and the text generated
@@ -250,10 +240,8 @@ struct Prepared {
     std::vector<std::int64_t> prompt;
 };
 
-int work(const Options& o, const nn::RunRecord& flags, const std::vector<std::string>& adopted, Prepared& prepared) {
-    const distributed::Communicator& comm = distributed::Communicator::world();
-    if (o.fine_tune.empty() && !comm.is_root()) return 0;  // generating alone is rank 0's work
-    run::seed_dropout(o.seed, comm);
+int work(run::Run& r, const Options& o, Prepared& prepared) {
+    if (o.fine_tune.empty() && !r.is_root()) return 0;  // generating alone is rank 0's work
     std::shared_ptr<models::GPT> model;
     auto start = std::chrono::steady_clock::now();
     if (o.random) {
@@ -273,18 +261,17 @@ int work(const Options& o, const nn::RunRecord& flags, const std::vector<std::st
     model->eval();
     const double load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const auto& c = model->config;
-    run::say("GPT-2 {}: N={} d_model={} h={} d_ff={} context {} vocab {}, {:.1f}M parameters, {} in {:.1f} s | {}\n",
-             o.random ? o.size + " with random weights" : o.weights, c.n_layers, c.d_model, c.heads, c.d_ff, c.context,
-             c.vocab, static_cast<double>(model->parameter_count()) / 1e6, o.random ? "made" : "loaded", load_seconds,
-             run::machine_summary(o.common.machine));
-    run::say_adopted(o.checkpoint, adopted);
+    r.announce(fmt::format("GPT-2 {}: N={} d_model={} h={} d_ff={} context {} vocab {}, {:.1f}M parameters, {} in {:.1f} s",
+                           o.random ? o.size + " with random weights" : o.weights, c.n_layers, c.d_model, c.heads,
+                           c.d_ff, c.context, c.vocab, static_cast<double>(model->parameter_count()) / 1e6,
+                           o.random ? "made" : "loaded", load_seconds));
     if (!prepared.bpe) prepared.bpe.emplace(data::BytePairEncoding::from_directory(tokenizer_dir(o)));
     const data::BytePairEncoding& bpe = *prepared.bpe;
     if (bpe.vocab_size() != c.vocab)
         throw data::DatasetError(fmt::format("the tokenizer of {} has {} tokens, the model {}", tokenizer_dir(o).string(),
                                              bpe.vocab_size(), c.vocab));
-    if (!o.fine_tune.empty()) fine_tune(*model, bpe, o, flags);
-    if (!comm.is_root()) return 0;  // rank 0 samples from the model every rank holds
+    if (!o.fine_tune.empty()) fine_tune(*model, bpe, o, r);
+    if (!r.is_root()) return 0;  // rank 0 samples from the model every rank holds
 
     const std::vector<std::int64_t> prompt = prepared.prompt.empty() ? prompt_tokens(o, bpe, c) : prepared.prompt;
     if (run::stop_signal()) return 0;  // stopped while loading: run_program exits 128 + signal
@@ -310,52 +297,69 @@ int work(const Options& o, const nn::RunRecord& flags, const std::vector<std::st
     return 0;
 }
 
-void add_flags(CLI::App& app, Options& o) {
-    app.option_defaults()->always_capture_default();  // the values the resume state records
-    app.add_option("--weights", o.weights, "GPT-2 weights, Hugging Face's model.safetensors (F32, F16 or BF16)")
+// The flags, in the groups the resume state records (run/flag_groups.h); the
+// text is recorded by its digest too.
+void add_flags(run::Flags& f, Options& o) {
+    run::FlagGroup model = f.group("Model", run::Recorded::model);
+    model.add("--weights", o.weights, "GPT-2 weights, Hugging Face's model.safetensors (F32, F16 or BF16)")
         ->check(CLI::ExistingFile);
-    app.add_option("--config", o.config,
-                   "GPT-2's config.json (Hugging Face's); default: the config.json beside --weights, else inferred "
-                   "from the weights' shapes (heads of 64, as OpenAI's four sizes have)")
+    model.add("--config", o.config,
+              "GPT-2's config.json (Hugging Face's); default: the config.json beside --weights, else inferred from the "
+              "weights' shapes (heads of 64, as OpenAI's four sizes have)")
         ->check(CLI::ExistingFile);
-    app.add_option("--tokenizer", o.tokenizer, "a folder with vocab.json + merges.txt (or encoder.json + vocab.bpe)")
-        ->check(CLI::ExistingDirectory);
-    app.add_flag("--random", o.random, "random weights of the --size shape instead of --weights (for timing)");
-    app.add_option("--size", o.size, "the shape --random builds")->check(CLI::IsMember({"124M", "355M", "774M", "1558M"}));
-    app.add_option("--prompt", o.prompt, "the text to continue");
-    app.add_option("--tokens", o.tokens, "new tokens to generate")->check(CLI::Range(1, 100000));
-    app.add_option("--top-k", o.top_k, "sample among the k most probable tokens; 0: all")->check(CLI::Range(0, 100000));
-    app.add_option("--temperature", o.temperature, "sampling temperature; 0: greedy")->check(run::finite_range(0.0, 100.0));
-    app.add_option("--seed", o.seed, "seed of sampling and of the fine-tuning's windows")->check(run::seed_value());
-    run::add_common_flags(app, o.common);
-    app.add_option("--fine-tune", o.fine_tune, "continue training on this text before generating")
-        ->check(CLI::ExistingFile)
-        ->check(run::text_file_value());
-    app.add_option("--save", o.save,
-                   "write the fine-tuned weights here (safetensors, Hugging Face's layout); the state a stopped run "
-                   "resumes from goes beside it, to FILE" + kResumeSuffix + ", at each --save-every and when stopped "
-                   "by Ctrl-C or SIGTERM")
-        ->check(run::path_value());
-    app.add_option("--save-every", o.checkpoint.save_every,
-                   "also save the resume state every N steps, or every N minutes with Nm (e.g. 500, 10m)")
-        ->check(run::save_every_value());
-    app.add_option("--resume", o.checkpoint.resume,
-                   "continue the fine-tuning saved in FILE" + kResumeSuffix + " (named so, or as FILE), to the same "
-                   "--save FILE as a run never stopped (its flags are adopted; --save defaults to FILE)")
-        ->check(run::path_value());
-    app.add_option("--figures", o.figures,
+    model.flag("--random", o.random, "random weights of the --size shape instead of --weights (for timing)");
+    model.add("--size", o.size, "the shape --random builds")->check(CLI::IsMember({"124M", "355M", "774M", "1558M"}));
+
+    run::FlagGroup generation = f.group("Generation", run::Recorded::none);
+    generation.add("--prompt", o.prompt, "the text to continue");
+    generation.add("--tokens", o.tokens, "new tokens to generate")->check(CLI::Range(1, 100000));
+    generation.add("--top-k", o.top_k, "sample among the k most probable tokens; 0: all")->check(CLI::Range(0, 100000));
+    generation.add("--temperature", o.temperature, "sampling temperature; 0: greedy")->check(run::finite_range(0.0, 100.0));
+    f.group("Generation", run::Recorded::run)
+        .add("--seed", o.seed, "seed of sampling and of the fine-tuning's windows")
+        ->check(run::seed_value());
+    generation.add("--figures", o.figures,
                    "draw the attention over the prompt and the generated text (their first 24 tokens) into this "
                    "folder, as a page to explore in a browser: attention.html")
         ->check(run::path_value());
-    app.add_option("--steps", o.steps, "fine-tuning steps")->check(CLI::Range(1, 10000000));
-    app.add_option("--batch", o.batch, "fine-tuning windows per step")->check(CLI::Range(1, 4096));
-    app.add_option("--context", o.context, "fine-tuning window, tokens")->check(CLI::Range(1, 1024));
-    app.add_option("--lr", o.lr, "peak learning rate (AdamW; warmup, then cosine to a tenth)")->check(run::finite_positive());
-    app.add_option("--weight-decay", o.weight_decay,
-                   "AdamW's decoupled weight decay of the weight matrices and embeddings (none on biases and "
-                   "LayerNorm gains)")
-        ->check(run::finite_range(0.0, 10.0));
-    app.add_option("--clip", o.clip, "gradient-norm clipping")->check(run::finite_positive());
+
+    run::FlagGroup training = f.group("Fine-tuning", run::Recorded::training);
+    training.add("--fine-tune", o.fine_tune, "continue training on this text before generating")
+        ->check(CLI::ExistingFile)
+        ->check(run::text_file_value());
+    training.add("--tokenizer", o.tokenizer, "a folder with vocab.json + merges.txt (or encoder.json + vocab.bpe)")
+        ->check(CLI::ExistingDirectory);
+    training.add("--steps", o.steps, "fine-tuning steps")->check(CLI::Range(1, 10000000));
+    training.add("--batch", o.batch, "fine-tuning windows per step")->check(CLI::Range(1, 4096));
+    training.add("--context", o.context, "fine-tuning window, tokens")->check(CLI::Range(1, 1024));
+    run::add_adamw_flags(training, o.adamw, "peak learning rate (AdamW; warmup, then cosine to a tenth)");
+}
+
+// The checkpoint flags: --save names the fine-tuned weights, and the run's
+// checkpoint (the state a stopped run resumes from) goes beside them, to
+// FILE.resume; --resume names that state, or the weights FILE it was saved
+// beside. No --load: the weights are loaded with --weights.
+void add_checkpoint_flags(run::FlagGroup& group, run::CheckpointFlags& checkpoint, Options& o) {
+    group.add("--save", o.save,
+              "write the fine-tuned weights here (safetensors, Hugging Face's layout); the state a stopped run "
+              "resumes from goes beside it, to FILE" + kResumeSuffix + ", at each --save-every and when stopped "
+              "by Ctrl-C or SIGTERM")
+        ->check(run::path_value())
+        ->each([&checkpoint](const std::string& save) { checkpoint.save = save + kResumeSuffix; });
+    group.add("--save-every", checkpoint.save_every,
+              "also save the resume state every N steps, or every N minutes with Nm (e.g. 500, 10m)")
+        ->check(run::save_every_value());
+    group.add("--resume", checkpoint.resume,
+              "continue the fine-tuning saved in FILE" + kResumeSuffix + " (named so, or as FILE), to the same "
+              "--save FILE as a run never stopped (its flags are adopted; --save defaults to FILE)")
+        ->check(run::path_value())
+        ->transform(CLI::Validator(
+            [](std::string& resume) {
+                if (!resume.ends_with(kResumeSuffix) && std::filesystem::exists(resume + kResumeSuffix))
+                    resume += kResumeSuffix;
+                return std::string();
+            },
+            ""));
 }
 
 // What no single flag's check can see, before any work: the resume state read
@@ -402,19 +406,14 @@ void require_fine_tuning_fits(const Options& o, const models::GPTConfig& c) {
                                                               o.fine_tune, bytes, o.context + 1, o.context));
 }
 
-void check_flags(CLI::App& app, Options& o, std::vector<std::string>& adopted, Prepared& prepared) {
-    if (!o.save.empty()) o.checkpoint.save = o.save + kResumeSuffix;
-    // --resume names the state, FILE.resume, or the weights FILE it was saved beside.
-    if (const std::string& r = o.checkpoint.resume;
-        !r.empty() && !r.ends_with(kResumeSuffix) && std::filesystem::exists(r + kResumeSuffix))
-        o.checkpoint.resume += kResumeSuffix;
-    run::check_checkpoint_flags(app, o.checkpoint, "gpt2", kRecorded, adopted);
-    if (o.save.empty() && !o.checkpoint.resume.empty()) {
-        if (!o.checkpoint.resume.ends_with(kResumeSuffix) || o.checkpoint.resume == kResumeSuffix)
+void check_flags(const run::Run& r, Options& o, Prepared& prepared) {
+    const std::string& resume = r.checkpoint.resume;
+    if (o.save.empty() && !resume.empty()) {
+        if (!resume.ends_with(kResumeSuffix) || resume == kResumeSuffix)
             throw CLI::ValidationError("--resume", fmt::format("{} is not named FILE{}: give --save FILE for the "
                                                                "fine-tuned weights",
-                                                               o.checkpoint.resume, kResumeSuffix));
-        o.save = o.checkpoint.resume.substr(0, o.checkpoint.resume.size() - kResumeSuffix.size());
+                                                               resume, kResumeSuffix));
+        o.save = resume.substr(0, resume.size() - kResumeSuffix.size());
     }
     if (o.weights.empty() && !o.random) throw CLI::ValidationError("--weights", kWhereToGetWeights);
     if (!o.weights.empty() && o.random) throw CLI::ValidationError("--random", "is instead of --weights, not with it");
@@ -427,10 +426,11 @@ void check_flags(CLI::App& app, Options& o, std::vector<std::string>& adopted, P
         run::register_input((std::filesystem::path(o.weights).parent_path() / "config.json").string());
     run::register_input(o.fine_tune);
     run::check_output_file("--save", o.save);
-    run::check_output_file("--save", o.checkpoint.save);
+    run::check_output_file("--save", r.checkpoint.save);
     if (!o.save.empty() && !run::is_input(config_beside(o.save))) run::check_output_file("--save", config_beside(o.save));
     run::check_output_folder("--figures", o.figures);
-    if (const auto c = planned_config(o)) {
+    const auto c = planned_config(o);  // nothing when the weights' header cannot be read: loading says why
+    if (c) {
         require_fine_tuning_fits(o, *c);
         run::require_memory("--batch", memory_estimate(o, *c), !o.fine_tune.empty());
     }
@@ -440,10 +440,8 @@ void check_flags(CLI::App& app, Options& o, std::vector<std::string>& adopted, P
     } catch (const data::DatasetError&) {
         throw CLI::ValidationError("--prompt", "is not valid UTF-8");
     }
-    const auto c = planned_config(o);
     if (!c) return;
     if (!o.save.empty()) require_config_free(o.save, *c);
-    run::require_memory("--batch", memory_estimate(o, *c), !o.fine_tune.empty());
     try {  // a prompt the model cannot continue is refused before hours of fine-tuning
         prepared.bpe.emplace(data::BytePairEncoding::from_directory(tokenizer_dir(o)));
     } catch (const std::exception&) {
@@ -456,10 +454,13 @@ void check_flags(CLI::App& app, Options& o, std::vector<std::string>& adopted, P
 
 int main(int argc, char** argv) {
     Options o;
-    CLI::App app{"Run GPT-2 from its safetensors weights: generate text, or fine-tune it on a text."};
-    add_flags(app, o);
-    std::vector<std::string> adopted;
     Prepared prepared;
-    return run::program_main("gpt2", app, argc, argv, o.common, [&] { check_flags(app, o, adopted, prepared); },
-                             [&] { return work(o, run::recorded_flags(app, "gpt2", kRecorded), adopted, prepared); });
+    return run::main(argc, argv,
+                     {.name = "gpt2",
+                      .about = "Run GPT-2 from its safetensors weights: generate text, or fine-tune it on a text.",
+                      .seed = &o.seed,
+                      .flags = [&](run::Flags& f) { add_flags(f, o); },
+                      .checkpoint_flags = [&](run::FlagGroup& g, run::CheckpointFlags& c) { add_checkpoint_flags(g, c, o); },
+                      .check = [&](run::Run& r) { check_flags(r, o, prepared); },
+                      .work = [&](run::Run& r) { return work(r, o, prepared); }});
 }

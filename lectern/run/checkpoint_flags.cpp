@@ -44,6 +44,22 @@ void add_checkpoint_flags(CLI::App& app, CheckpointFlags& flags, const std::stri
         ->check(path_value());
 }
 
+void add_checkpoint_flags(FlagGroup& group, CheckpointFlags& flags, const std::string& what_save_holds) {
+    group.add("--save", flags.save,
+              fmt::format("write a checkpoint here ({}) after training, at each --save-every, and when stopped by "
+                          "Ctrl-C or SIGTERM",
+                          what_save_holds))
+        ->check(path_value());
+    group.add("--save-every", flags.save_every, "also save every N steps, or every N minutes with Nm (e.g. 500, 10m)")
+        ->check(save_every_value());
+    group.add("--load", flags.load, "evaluate this checkpoint without training (its model flags are adopted)")
+        ->check(path_value());
+    group.add("--resume", flags.resume,
+              "continue the run saved in this checkpoint, to the same result as a run never stopped (its flags are "
+              "adopted; --save defaults to it)")
+        ->check(path_value());
+}
+
 nn::RunRecord check_checkpoint_flags(CLI::App& app, CheckpointFlags& flags, const std::string& program,
                                      const FlagGroups& groups, std::vector<std::string>& adopted) {
     if (!flags.load.empty() && !flags.resume.empty())

@@ -44,6 +44,7 @@ std::vector<DeclaredFlag> declared(const std::vector<std::string>& names);
 nn::RunRecord recorded_flags(const CLI::App& app, const std::string& program, const FlagGroups& groups);
 
 void add_checkpoint_flags(CLI::App& app, CheckpointFlags& flags, const std::string& what_save_holds);
+void add_checkpoint_flags(FlagGroup& group, CheckpointFlags& flags, const std::string& what_save_holds);
 
 // Checks the checkpoint flags at flag time (CLI::ValidationError on any
 // problem), registers the checkpoint read as an input, adopts its recorded

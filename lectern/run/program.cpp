@@ -68,10 +68,10 @@ int main(int argc, char** argv, const Program& program) {
 
     const std::vector<std::string>& presets = program.presets.names;
     const EarlyFlags early = early_flags(argc, argv, presets);
-    // The checkpoint is read before the flags are declared: its preset sets their
-    // defaults. One that cannot be read is left for the checkpoint flags' check,
+    // The checkpoint is read before the flags are declared, where its preset
+    // sets their defaults. One that cannot be read is left for the checkpoint flags' check,
     // which names the file and what is wrong with it.
-    if (!early.checkpoint.empty()) {
+    if (!presets.empty() && !early.checkpoint.empty()) {
         try {
             run.open_checkpoint(early.checkpoint_flag, early.checkpoint);
         } catch (const CLI::ValidationError&) {
@@ -87,8 +87,9 @@ int main(int argc, char** argv, const Program& program) {
         FlagGroup preset = flags.group("Run", Recorded::run);
         add_preset_flags(preset, run.preset_, presets, program.presets.help);
     }
-    add_checkpoint_flags(app, run.checkpoint, program.saves);
-    set_group(app, {"--save", "--save-every", "--load", "--resume"}, "Checkpoints");
+    FlagGroup checkpoints = flags.group("Checkpoints", Recorded::none);
+    if (program.checkpoint_flags) program.checkpoint_flags(checkpoints, run.checkpoint);
+    else add_checkpoint_flags(checkpoints, run.checkpoint, program.saves);
     add_machine_flags(app, run.machine);
     app.add_flag("--detect-anomaly", run.detect_anomaly,
                  "check every op's output and gradient, and name the first op that makes a NaN or an infinity (slow)");

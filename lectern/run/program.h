@@ -61,6 +61,10 @@ struct Program {
     Presets presets;    // none: no --preset
     const std::uint64_t* seed = nullptr;  // the run's --seed, which seeds dropout too
     std::function<void(Flags&)> flags;
+    // The checkpoint flags, where they are not run::add_checkpoint_flags': a
+    // program whose output is not its checkpoint (gpt2 writes safetensors, its
+    // resume state beside them) declares them itself, in `group`.
+    std::function<void(FlagGroup& group, CheckpointFlags&)> checkpoint_flags;
     // CLI::ValidationError for flags that do not fit together, the outputs and the memory.
     std::function<void(Run&)> check;
     std::function<int(Run&)> work;
