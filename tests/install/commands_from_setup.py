@@ -27,9 +27,9 @@ problems = []
 
 # Words of the scanned scripts that name a program of this machine's but are not run as one
 # there: English in a message or a name ("as", "file", "open", "size", "view", "write"), a
-# file's suffix ("cpp", "pc"), Python's str.strip and zip. A script that does run one of these is
+# file's suffix ("cpp", "pc"), Python's print, str.strip and zip. A script that does run one of these is
 # not caught; keep the list to words read that way.
-NOT_COMMANDS = {"as", "cpp", "file", "open", "pc", "size", "strip", "view", "write", "zip"}
+NOT_COMMANDS = {"as", "cpp", "file", "open", "pc", "print", "size", "strip", "view", "write", "zip"}
 # bash's keywords and builtins (`time`, `test`): the shell runs them, not a program.
 SHELL_WORDS = set(subprocess.run(["bash", "-c", "compgen -k; compgen -b"], capture_output=True,
                                  text=True).stdout.split())
