@@ -42,7 +42,7 @@
 #include "lectern/run/flags.h"
 #include "lectern/run/interruption.h"
 #include "lectern/run/learn_subwords.h"
-#include "lectern/run/load_or_train.h"
+#include "lectern/run/timed.h"
 #include "lectern/run/memory_budget.h"
 #include "lectern/run/model_flags.h"
 #include "lectern/run/output_files.h"

@@ -9,41 +9,6 @@
 
 namespace run {
 
-std::vector<std::string> FlagGroups::all() const {
-    std::vector<std::string> out = model;
-    out.insert(out.end(), training.begin(), training.end());
-    out.insert(out.end(), run.begin(), run.end());
-    return out;
-}
-
-std::vector<DeclaredFlag> declared(const std::vector<std::string>& names) {
-    std::vector<DeclaredFlag> out;
-    for (const std::string& n : names) out.push_back({n, Recorded::model, std::nullopt});
-    return out;
-}
-
-nn::RunRecord recorded_flags(const CLI::App& app, const std::string& program, const FlagGroups& groups) {
-    nn::RunRecord record;
-    record_flags(app, program, declared(groups.all()), record);
-    return record;
-}
-
-void add_checkpoint_flags(CLI::App& app, CheckpointFlags& flags, const std::string& what_save_holds) {
-    app.add_option("--save", flags.save,
-                   fmt::format("write a checkpoint here ({}) after training, at each --save-every, and when stopped "
-                               "by Ctrl-C or SIGTERM",
-                               what_save_holds))
-        ->check(path_value());
-    app.add_option("--save-every", flags.save_every, "also save every N steps, or every N minutes with Nm (e.g. 500, 10m)")
-        ->check(save_every_value());
-    app.add_option("--load", flags.load, "evaluate this checkpoint without training (its model flags are adopted)")
-        ->check(path_value());
-    app.add_option("--resume", flags.resume,
-                   "continue the run saved in this checkpoint, to the same result as a run never stopped (its flags "
-                   "are adopted; --save defaults to it)")
-        ->check(path_value());
-}
-
 void add_checkpoint_flags(FlagGroup& group, CheckpointFlags& flags, const std::string& what_save_holds) {
     group.add("--save", flags.save,
               fmt::format("write a checkpoint here ({}) after training, at each --save-every, and when stopped by "
@@ -58,35 +23,6 @@ void add_checkpoint_flags(FlagGroup& group, CheckpointFlags& flags, const std::s
               "continue the run saved in this checkpoint, to the same result as a run never stopped (its flags are "
               "adopted; --save defaults to it)")
         ->check(path_value());
-}
-
-nn::RunRecord check_checkpoint_flags(CLI::App& app, CheckpointFlags& flags, const std::string& program,
-                                     const FlagGroups& groups, std::vector<std::string>& adopted) {
-    if (!flags.load.empty() && !flags.resume.empty())
-        throw CLI::ValidationError("--resume", "and --load exclude each other: --load evaluates, --resume trains on");
-    if (!flags.save_every.empty() && flags.save.empty() && flags.resume.empty())
-        throw CLI::ValidationError("--save-every", "needs --save FILE to say where");
-    nn::RunRecord record;
-    if (!flags.resume.empty()) {
-        record = read_record_for_flag("--resume", flags.resume);
-        try {
-            saved_step(record, flags.resume);
-        } catch (const std::runtime_error& e) {
-            throw CLI::ValidationError("--resume", e.what());
-        }
-        adopted = adopt_flags(app, record, program, declared(groups.all()), "--resume", flags.resume);
-        if (flags.save.empty()) flags.save = flags.resume;  // the run's checkpoint, carried on
-        else if (!same_file(flags.save, flags.resume)) register_input(flags.resume);
-    } else if (!flags.load.empty()) {
-        for (const std::string& name : groups.training)
-            if (app.get_option(name)->count() > 0)
-                throw CLI::ValidationError(name, "does nothing with --load, which evaluates the saved model (--resume "
-                                                 "FILE continues its training)");
-        record = read_record_for_flag("--load", flags.load);
-        adopted = adopt_flags(app, record, program, declared(groups.model), "--load", flags.load);
-        register_input(flags.load);
-    }
-    return record;
 }
 
 nn::CheckpointFile open_checkpoint(const std::string& flag, const std::string& path) {

@@ -7,14 +7,6 @@
 
 namespace run {
 
-void add_model_flags(CLI::App& app, ModelFlags& m, const LayersFlag& layers) {
-    app.add_option(layers.name, m.layers, layers.help)->check(CLI::Range(1, 64));
-    app.add_option("--d-model", m.d_model, "model width D")->check(CLI::Range(2, 8192));
-    app.add_option("--heads", m.heads, "attention heads h (must divide --d-model)")->check(CLI::Range(1, 256));
-    app.add_option("--d-ff", m.d_ff, "feed-forward width")->check(CLI::Range(1, 65536));
-    app.add_option("--dropout", m.dropout, "dropout probability")->check(finite_range(0.0, 0.99));
-}
-
 void add_model_flags(FlagGroup& group, ModelFlags& m, const LayersFlag& layers) {
     group.add(layers.name, m.layers, layers.help)->check(CLI::Range(1, 64));
     group.add("--d-model", m.d_model, "model width D")->check(CLI::Range(2, 8192));

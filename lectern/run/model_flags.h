@@ -21,8 +21,7 @@ struct LayersFlag {
     std::string name = "--layers", help = "N, layers";
 };
 
-void add_model_flags(CLI::App& app, ModelFlags& m, const LayersFlag& layers = {});
-// The same, declared in `group` (the model's: a checkpoint records them).
+// Declared in `group`: the model's, which a checkpoint records.
 void add_model_flags(FlagGroup& group, ModelFlags& m, const LayersFlag& layers = {});
 
 // CLI::ValidationError("--heads", ...) unless h divides D.

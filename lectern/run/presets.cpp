@@ -40,26 +40,6 @@ std::string chosen_preset(const EarlyFlags& early, const nn::RunRecord& saved, c
     return fallback;
 }
 
-std::string chosen_preset(int argc, char** argv, const std::vector<std::string>& names, const std::string& fallback) {
-    const EarlyFlags early = early_flags(argc, argv, names);
-    nn::RunRecord saved;
-    if (!early.checkpoint.empty()) {
-        try {
-            saved = nn::read_run_record(early.checkpoint);
-        } catch (const nn::CheckpointError&) {
-            // the checkpoint flags' check names the file and what is wrong with it
-        }
-    }
-    return chosen_preset(early, saved, fallback);
-}
-
-void add_preset_flags(CLI::App& app, std::string& preset, const std::vector<std::string>& names, const std::string& help) {
-    CLI::Option* named = app.add_option("--preset", preset, help)->check(CLI::IsMember(names));
-    if (has_quick(names))
-        app.add_flag_callback("--quick", [&preset] { preset = "quick"; }, "the preset quick: a short run on less (the test suite's)")
-            ->excludes(named);
-}
-
 void add_preset_flags(FlagGroup& group, std::string& preset, const std::vector<std::string>& names, const std::string& help) {
     CLI::Option* named = group.add("--preset", preset, help)->check(CLI::IsMember(names));
     if (has_quick(names))

@@ -13,13 +13,6 @@
 
 namespace run {
 
-// The preset the command line names (--preset NAME, or --quick for "quick");
-// else the one recorded in the checkpoint --resume or --load names, so that a
-// resumed run has its preset's defaults for the flags a checkpoint does not
-// record (what it prints); else `fallback`. A name not in `names`, or a file
-// that cannot be read, is left for the full parse and its checks to refuse.
-std::string chosen_preset(int argc, char** argv, const std::vector<std::string>& names, const std::string& fallback);
-
 // What the command line says before its full parse: the preset it names and
 // the checkpoint --resume or --load names (flag and path; both empty if none).
 // A command line the full parse will refuse says nothing here.
@@ -29,13 +22,15 @@ struct EarlyFlags {
 };
 EarlyFlags early_flags(int argc, char** argv, const std::vector<std::string>& names);
 
-// The preset `early` names; else the one `saved` (the checkpoint's run record)
-// records; else `fallback`.
+// The preset `early` names (--preset NAME, or --quick for "quick"); else the
+// one `saved` records (the run record of the checkpoint --resume or --load
+// names), so that a resumed run has its preset's defaults for the flags a
+// checkpoint does not record (what it prints); else `fallback`. A name not
+// among the presets is left for the full parse and its checks to refuse.
 std::string chosen_preset(const EarlyFlags& early, const nn::RunRecord& saved, const std::string& fallback);
 
-// Adds --preset (one of `names`), and --quick when "quick" is one of them.
-void add_preset_flags(CLI::App& app, std::string& preset, const std::vector<std::string>& names, const std::string& help);
-// The same, --preset declared in `group` (the run's: a checkpoint records it).
+// Declares --preset (one of `names`) in `group` (the run's: a checkpoint
+// records it), and --quick when "quick" is one of them.
 void add_preset_flags(FlagGroup& group, std::string& preset, const std::vector<std::string>& names, const std::string& help);
 
 }  // namespace run

@@ -5,7 +5,8 @@
 #include "lectern/run/console.h"
 #include "lectern/run/data_parallel_run.h"
 #include "lectern/run/flags.h"
-#include "lectern/run/load_or_train.h"
+#include "lectern/run/output_files.h"
+#include "lectern/run/timed.h"
 #include "lectern/run/presets.h"
 #include "lectern/run/recorded_flags.h"
 #include "lectern/run/run_program.h"
@@ -22,7 +23,10 @@ nn::RunRecord Run::record() const {
 
 void Run::announce(const std::string& line) const {
     say("{} | {}\n", line, machine_summary(machine));
-    say_adopted(checkpoint, adopted_);
+    if (adopted_.empty()) return;
+    std::string list;
+    for (const std::string& a : adopted_) list += (list.empty() ? "" : ", ") + a;
+    say("from {}: {}\n", checkpoint.resume.empty() ? checkpoint.load : checkpoint.resume, list);
 }
 
 double Run::train_or_load(nn::Module& model, const std::function<void()>& train) {
@@ -108,23 +112,6 @@ int main(int argc, char** argv, const Program& program) {
         apply_machine_flags(run.machine, argv);
         if (program.seed) seed_dropout(*program.seed, run.comm());
         return program.work(run);
-    });
-}
-
-void add_common_flags(CLI::App& app, CommonFlags& flags) {
-    add_machine_flags(app, flags.machine);
-    app.add_flag("--detect-anomaly", flags.detect_anomaly,
-                 "check every op's output and gradient, and name the first op that makes a NaN or an infinity (slow)");
-}
-
-int program_main(const char* program, CLI::App& app, int argc, char** argv, CommonFlags& common,
-                 const std::function<void()>& check_flags, const std::function<int()>& work) {
-    join_job();  // under mpirun: one rank of a data-parallel job
-    std::setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);
-    if (int status = parse_flags(app, argc, argv, program, check_flags); status >= 0) return status;
-    return run_program(program, common.detect_anomaly, [&] {
-        apply_machine_flags(common.machine, argv);
-        return work();
     });
 }
 

@@ -119,14 +119,4 @@ private:
 
 int main(int argc, char** argv, const Program& program);
 
-// The flags every program has: the machine it uses and anomaly mode.
-struct CommonFlags {
-    MachineFlags machine;
-    bool detect_anomaly = false;
-};
-void add_common_flags(CLI::App& app, CommonFlags& flags);
-
-int program_main(const char* program, CLI::App& app, int argc, char** argv, CommonFlags& common,
-                 const std::function<void()>& check_flags, const std::function<int()>& work);
-
 }  // namespace run

@@ -84,12 +84,4 @@ std::vector<std::string> adopt_flags(CLI::App& app, const nn::RunRecord& record,
     return adopted;
 }
 
-nn::RunRecord read_record_for_flag(const std::string& flag, const std::string& path) {
-    try {
-        return nn::read_run_record(path);
-    } catch (const nn::CheckpointError& e) {
-        throw CLI::ValidationError(flag, e.what());
-    }
-}
-
 }  // namespace run

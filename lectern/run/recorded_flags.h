@@ -41,8 +41,4 @@ std::vector<std::string> adopt_flags(CLI::App& app, const nn::RunRecord& record,
                                      const std::vector<DeclaredFlag>& flags, const std::string& flag,
                                      const std::string& path);
 
-// The run record of the checkpoint named by `flag`, or CLI::ValidationError
-// with the loader's one-line reason.
-nn::RunRecord read_record_for_flag(const std::string& flag, const std::string& path);
-
 }  // namespace run

@@ -21,6 +21,13 @@ table() { sed -n '/^category /,$p' "$1"; }
   { diff <(table "$dir/trained") <(table "$dir/loaded"); fail "--load prints another table than training did"; }
 echo "ok: --load prints the table of the end of training: $(grep '^  transformer' "$dir/loaded")"
 
+# --load trains nothing, so it has no checkpoint for --save to write.
+"$program" --load "$dir/m.ckpt" --save "$dir/again.ckpt" >/dev/null 2>"$dir/err"
+status=$?
+[ "$status" -eq 2 ] && grep -q -- "--save: writes a training's checkpoint; --load trains nothing" "$dir/err" &&
+  [ ! -e "$dir/again.ckpt" ] || { cat "$dir/err"; fail "--load with --save: status $status"; }
+echo "ok: $(cat "$dir/err")"
+
 # Stopped by SIGTERM after its first save, the run's checkpoint is not yet the end of it.
 "$program" "$@" --steps 1000 --save "$dir/early.ckpt" --save-every 1 >/dev/null 2>&1 &
 pid=$!

@@ -231,7 +231,11 @@ TEST_CASE("a preset is read from the command line, else from the checkpoint resu
     nn::save_checkpoint(ckpt, nn::Linear(2, 2, true, gen), nullptr, &record);
     const std::vector<std::string> names = {"default", "long", "quick"};
     auto chosen = [&](std::vector<const char*> argv) {
-        return run::chosen_preset(static_cast<int>(argv.size()), const_cast<char**>(argv.data()), names, "default");
+        const run::EarlyFlags early = run::early_flags(static_cast<int>(argv.size()), const_cast<char**>(argv.data()), names);
+        nn::RunRecord saved;
+        if (!early.checkpoint.empty() && std::filesystem::exists(early.checkpoint))
+            saved = nn::CheckpointFile(early.checkpoint).run_record();
+        return run::chosen_preset(early, saved, "default");
     };
     CHECK(chosen({"p"}) == "default");
     CHECK(chosen({"p", "--preset", "long"}) == "long");
@@ -240,6 +244,8 @@ TEST_CASE("a preset is read from the command line, else from the checkpoint resu
     CHECK(chosen({"p", "--load", ckpt.c_str()}) == "quick");
     CHECK(chosen({"p", "--resume", ckpt.c_str(), "--preset", "long"}) == "long");  // the refusal is the checks' job
     CHECK(chosen({"p", "--resume", dir.file("missing.ckpt").c_str()}) == "default");
+    CHECK(run::early_flags(3, const_cast<char**>(std::vector<const char*>{"p", "--load", "m.ckpt"}.data()), names)
+              .checkpoint_flag == "--load");
 }
 
 // A byte-level token may end inside a character: "é" is C3 A9, and GPT-2 has tokens of one of them.
