@@ -35,6 +35,7 @@ public:
     std::shared_ptr<nn::MixtureOfExperts> moe;
     std::shared_ptr<nn::ModuleList<nn::SublayerConnection>> sublayer;  // around attention, around the MLP
     std::int64_t block;
+    nn::AttentionPattern pattern;  // causal, over the whole prefix or within blocks of `block`
 
 private:
     Tensor feed_forward(const Tensor& y) const { return moe ? moe->forward(y) : mlp->forward(y); }

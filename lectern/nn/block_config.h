@@ -2,23 +2,13 @@
 #include <cstdint>
 #include <optional>
 
+#include "lectern/nn/attention_pattern.h"
 #include "lectern/nn/feed_forward.h"
 #include "lectern/nn/layer_norm.h"
 #include "lectern/nn/multi_head_attention.h"
 #include "lectern/nn/sublayer_connection.h"
 
 namespace nn {
-
-// Which keys an encoder block's self-attention reads (004 §15.6.1, "fixed non-learnable
-// localized attention patterns"): every key, those of the query's own block of `size`
-// positions, those a multiple of `size` positions away (strided), or the hybrid of the two,
-// half the heads each, L = S = `size` (nn::hybrid_mask). Bidirectional: the encoder's and the ViT's;
-// MultiHeadAttention::forward_block_local / forward_strided / forward_hybrid.
-struct AttentionPattern {
-    enum class Kind { full, block_local, strided, hybrid };
-    Kind kind = Kind::full;
-    std::int64_t size = 0;  // L, the block's length, or S, the stride (the hybrid's both); > 0 unless full
-};
 
 // What every transformer block is built from: the arguments 001's make_model
 // passes to each EncoderLayer and DecoderLayer (004 §15.5.4), and the choices
