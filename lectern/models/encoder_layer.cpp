@@ -33,4 +33,8 @@ Tensor EncoderLayer::forward(const Tensor& x, const Tensor& mask) const {
     return around_ffn(h, [&](const Tensor& y) { return (*feed_forward)(y); });
 }
 
+double encoder_layer_parameter_count(const nn::BlockConfig& c) {
+    return c.attention_parameters() + c.feed_forward_parameters() + 2 * c.norm_parameters();
+}
+
 }  // namespace models

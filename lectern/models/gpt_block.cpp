@@ -38,4 +38,11 @@ Tensor GPTBlock::forward_cached(const Tensor& x_new, nn::KVCache& cache, const T
     return around_mlp(h, [&](const Tensor& y) { return feed_forward(y); });
 }
 
+double gpt_block_parameter_count(const nn::BlockConfig& c, std::int64_t experts) {
+    const auto E = static_cast<double>(experts);
+    const double mlp = experts > 0 ? static_cast<double>(c.d_model) * E + E * c.feed_forward_parameters()
+                                   : c.feed_forward_parameters();
+    return c.attention_parameters() + mlp + 2 * c.norm_parameters();
+}
+
 }  // namespace models

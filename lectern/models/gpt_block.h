@@ -41,4 +41,8 @@ private:
     Tensor feed_forward(const Tensor& y) const { return moe ? moe->forward(y) : mlp->forward(y); }
 };
 
+// A GPTBlock's parameters, from its arguments: attention, the MLP (or the router's D x E and E
+// experts' MLPs) and two sublayers' norms.
+double gpt_block_parameter_count(const nn::BlockConfig& config, std::int64_t experts);
+
 }  // namespace models

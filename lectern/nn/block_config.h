@@ -25,6 +25,23 @@ struct BlockConfig {
     AttentionPattern encoder_attention = {};  // an encoder block's self-attention: full, or local (004 §15.6.1)
     std::optional<double> layer_norm_eps = {};  // the LayerNorms' eps; unset: the formula's own (1e-5, 1e-6)
     Compatibility compatibility = Compatibility::dot;  // every attention's scores: q.k, or additive (001)
+
+    // The parameters of a block's parts, from the config alone: what a model's config adds
+    // up to count its model before building it (TransformerConfig::parameter_count and kin).
+    // In double, as those counts are: a configuration of any size, even one a program's flags
+    // ask for and that no memory could hold, counts without overflow (exactly below 2^53).
+    // A MultiHeadAttention: W^Q, W^K, W^V, W^O, each D x D with a bias; additive scores add v [H, d_k].
+    double attention_parameters() const {
+        const auto D = static_cast<double>(d_model);
+        return 4 * (D * D + D) + (compatibility == Compatibility::additive ? D : 0);
+    }
+    // A FeedForward: W_1 [d_ff, D] and b_1, W_2 [D, d_ff] and b_2.
+    double feed_forward_parameters() const {
+        const auto D = static_cast<double>(d_model), F = static_cast<double>(d_ff);
+        return 2 * D * F + F + D;
+    }
+    // A LayerNorm: gamma and beta (001's a_2 and b_2).
+    double norm_parameters() const { return 2 * static_cast<double>(d_model); }
 };
 
 }  // namespace nn
