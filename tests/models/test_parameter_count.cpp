@@ -1,11 +1,13 @@
 // A model's config counts the parameters of the model it builds, from the config alone
-// (TransformerConfig, ViTConfig, GPTConfig, TextClassifierConfig ::parameter_count): held equal
-// to the built model's Module::parameter_count over configs that change what there is to count.
+// (parameter_count of TransformerConfig, ViTConfig, GPTConfig, TextClassifierConfig and
+// SequenceTaggerConfig): held equal to the built model's Module::parameter_count over configs
+// that change what there is to count.
 #include <string>
 
 #include "check.h"
 #include "lectern/models/gpt.h"
 #include "lectern/models/gpt2_config.h"
+#include "lectern/models/sequence_tagger.h"
 #include "lectern/models/text_classifier.h"
 #include "lectern/models/transformer.h"
 #include "lectern/models/vit.h"
@@ -83,6 +85,21 @@ TEST_CASE("a text classifier's config counts its parameters: [CLASS] or mean poo
     models::TextClassifierConfig mean = c;
     mean.pooling = models::Pooling::mean;
     check_count<models::TextClassifier>("mean pooling", mean);
+}
+
+TEST_CASE("a sequence tagger's config counts its parameters: attention, GRU or convolutions", "[model]") {
+    models::SequenceTaggerConfig c;
+    c.vocab = 13, c.d_model = 16, c.n_layers = 3, c.heads = 2, c.d_ff = 24, c.max_len = 64;
+    check_count<models::SequenceTagger>("causal self-attention", c);
+    models::SequenceTaggerConfig local = c;
+    local.bidirectional = true, local.attention = {nn::AttentionPattern::Kind::hybrid, 4};
+    check_count<models::SequenceTagger>("bidirectional, the hybrid pattern", local);
+    models::SequenceTaggerConfig recurrent = c;
+    recurrent.layer = models::SequenceLayer::recurrent;
+    check_count<models::SequenceTagger>("GRUs", recurrent);
+    models::SequenceTaggerConfig conv = c;
+    conv.layer = models::SequenceLayer::convolutional, conv.kernel = 5, conv.dilated = true;
+    check_count<models::SequenceTagger>("dilated convolutions of kernel 5", conv);
 }
 
 TEST_CASE("a config counts a model too large to build without overflow", "[model]") {
