@@ -58,7 +58,9 @@ int main(int argc, char** argv) {
         Tensor x = randn({1, T, d_model}, g).requires_grad_();
         Tensor mask = nn::subsequent_mask(T);
         auto full = [&] { return mha.self_attention(x, mask); };
-        auto local = [&] { return mha.forward_block_local(x, block); };
+        auto local = [&] {
+            return mha.self_attention(x, Tensor(), nn::AttentionPattern::block_local(block, nn::Direction::causal));
+        };
         double full_fwd = median_ms([&] {
             NoGradGuard no_grad;
             full();

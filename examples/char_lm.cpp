@@ -25,8 +25,12 @@
 #include <fmt/format.h>
 
 #include "lectern/autograd/autograd.h"
-#include "lectern/data/char_corpus.h"
+#include "lectern/data/char_vocab.h"
+#include "lectern/data/fortunes.h"
+#include "lectern/data/text_batch.h"
+#include "lectern/data/text_file.h"
 #include "lectern/data/text_tokens.h"
+#include "lectern/data/utf8.h"
 #include "lectern/models/generate.h"
 #include "lectern/models/gpt.h"
 #include "lectern/nn/loss.h"

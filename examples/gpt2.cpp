@@ -23,7 +23,9 @@
 
 #include "lectern/autograd/autograd.h"
 #include "lectern/data/byte_pair_encoding.h"
-#include "lectern/data/char_corpus.h"  // read_text_file, TokenIds, text_batch
+#include "lectern/data/text_batch.h"
+#include "lectern/data/text_file.h"
+#include "lectern/data/utf8.h"
 #include "lectern/run/attention_figures.h"  // subword_label
 #include "lectern/run/adamw_flags.h"
 #include "lectern/run/attention_pages.h"

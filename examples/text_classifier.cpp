@@ -36,7 +36,7 @@
 
 #include "lectern/autograd/autograd.h"
 #include "lectern/data/balanced_sampler.h"
-#include "lectern/data/char_corpus.h"
+#include "lectern/data/fortunes.h"
 #include "lectern/data/fortune_categories.h"
 #include "lectern/data/train_bpe.h"
 #include "lectern/data/word_tokens.h"

@@ -1,7 +1,9 @@
 // libFuzzer target: any bytes as char_lm's --text, read as char_lm reads it:
 // bounded, its alphabet found, encoded to ids; and as a checkpoint's saved
 // alphabet. Findings as in fuzz_checkpoint.cpp.
-#include "lectern/data/char_corpus.h"
+#include "lectern/data/char_vocab.h"
+#include "lectern/data/text_file.h"
+#include "lectern/data/utf8.h"
 #include "fuzz/fuzz_file.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -11,7 +11,7 @@
 // S <= L, and two such layers carry every position to every other. (At L = S = sqrt T each
 // head would cost O(T sqrt T), but with d = 64 that term stays below the projections' O(T d^2)
 // until sqrt T passes d: here it would not show in the slopes.)
-// The local patterns run group by group (forward_block_local, forward_strided, forward_hybrid),
+// The local patterns run group by group (MultiHeadAttention::self_attention with a local AttentionPattern),
 // so their scores are [T/64 groups, H, 64, 64], never [T, T]. Memory is what the forward leaves
 // for the backward (the allocator's bytes in use with the graph alive, less those before): P's
 // [H, T, T] for full attention. The slope of each on log-log axes is fitted over T >= 512,
@@ -49,18 +49,25 @@ std::vector<Variant> variants() {
         {"full", false, [](const auto& m, const Tensor& x, const Tensor&) { return m.self_attention(x); }},
         {"full, causal", false, [](const auto& m, const Tensor& x, const Tensor& c) { return m.self_attention(x, c); }},
         {fmt::format("block-local L {}, causal", kGroup), true,
-         [](const auto& m, const Tensor& x, const Tensor&) { return m.forward_block_local(x, kGroup); }},
+         [](const auto& m, const Tensor& x, const Tensor&) {
+             return m.self_attention(x, Tensor(), nn::AttentionPattern::block_local(kGroup, nn::Direction::causal));
+         }},
         {fmt::format("block-local L {}", kGroup), true,
          [](const auto& m, const Tensor& x, const Tensor&) {
-             return m.forward_block_local(x, kGroup, nn::Direction::bidirectional);
+             return m.self_attention(x, Tensor(),
+                                     nn::AttentionPattern::block_local(kGroup, nn::Direction::bidirectional));
          }},
         {fmt::format("strided S = T/{}", kGroup), true,
          [](const auto& m, const Tensor& x, const Tensor&) {
-             return m.forward_strided(x, std::max<std::int64_t>(1, x.size(1) / kGroup), nn::Direction::bidirectional);
+             return m.self_attention(x, Tensor(),
+                                     nn::AttentionPattern::strided(std::max<std::int64_t>(1, x.size(1) / kGroup),
+                                                                   nn::Direction::bidirectional));
          }},
         {fmt::format("hybrid L {}, S = T/{}", kGroup, kGroup), true,
          [](const auto& m, const Tensor& x, const Tensor&) {
-             return m.forward_hybrid(x, kGroup, std::max<std::int64_t>(1, x.size(1) / kGroup), nn::Direction::bidirectional);
+             return m.self_attention(x, Tensor(),
+                                     nn::AttentionPattern::hybrid(kGroup, std::max<std::int64_t>(1, x.size(1) / kGroup),
+                                                                  nn::Direction::bidirectional));
          }},
     };
 }

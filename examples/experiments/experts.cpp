@@ -20,7 +20,9 @@
 
 #include <fmt/format.h>
 
-#include "lectern/data/char_corpus.h"
+#include "lectern/data/char_vocab.h"
+#include "lectern/data/fortunes.h"
+#include "lectern/data/text_batch.h"
 #include "lectern/run/console.h"
 #include "examples/experiments/registry.h"
 #include "examples/experiments/report.h"

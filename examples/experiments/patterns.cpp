@@ -5,7 +5,7 @@
 // A block of L keys per query or a stride S each cut the cost of attention below O(n^2), but
 // each alone leaves most pairs of positions apart however many layers are stacked: a block never
 // looks outside itself, a stride never leaves its residue mod S. The hybrid gives half the heads
-// each pattern (MultiHeadAttention::forward_hybrid); with S <= L, two layers carry every
+// each pattern (nn::AttentionPattern::hybrid); with S <= L, two layers carry every
 // position to every other, at a cost per head of O(n L) or O(n^2 / S), O(n sqrt n) at
 // L = S = sqrt n. The task needs every far pair: the reverse, y_t = x_{n-1-t}, tagged at every
 // position of sequences of n = 64 (models::SequenceTagger, bidirectional, N = 2 layers,

@@ -13,7 +13,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "lectern/data/char_corpus.h"  // decode_utf8, encode_utf8, read_text_file
+#include "lectern/data/text_file.h"
+#include "lectern/data/utf8.h"
 #include "lectern/data/idx.h"          // DatasetError
 #include "lectern/data/pretokenize.h"
 

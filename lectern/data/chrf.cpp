@@ -6,8 +6,8 @@
 #include <fmt/format.h>
 
 #include "lectern/autograd/errors.h"
-#include "lectern/data/char_corpus.h"  // decode_utf8
 #include "lectern/data/unicode_space.h"
+#include "lectern/data/utf8.h"
 
 namespace data {
 

@@ -9,7 +9,7 @@
 
 #include "lectern/autograd/printable.h"
 #include "lectern/autograd/random.h"
-#include "lectern/data/char_corpus.h"
+#include "lectern/data/text_file.h"
 
 namespace data {
 

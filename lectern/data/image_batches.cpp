@@ -1,8 +1,10 @@
 #include "lectern/data/image_batches.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <numeric>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -43,6 +45,32 @@ void ImageBatches::set_position(const Position& p) {
     gen_.set_state(p.generator);
     order_ = p.order;
     pos_ = p.pos;
+}
+
+namespace {
+constexpr std::size_t kWords = std::tuple_size_v<Generator::State>;  // the generator's state, in state()'s first places
+}  // namespace
+
+Tensor ImageBatches::state() const {
+    const Position p = position();
+    Tensor t = Tensor::empty({static_cast<std::int64_t>(kWords + 1 + p.order.size())}, Dtype::int64);
+    std::int64_t* out = t.data<std::int64_t>();
+    for (std::size_t i = 0; i < kWords; ++i) out[i] = static_cast<std::int64_t>(p.generator[i]);  // the words' bits
+    out[kWords] = p.pos;
+    std::copy(p.order.begin(), p.order.end(), out + kWords + 1);
+    return t;
+}
+
+void ImageBatches::set_state(const Tensor& state) {
+    const auto n = static_cast<std::int64_t>(order_.size());
+    if (state.dtype() != Dtype::int64 || state.dim() != 1 || state.numel() != static_cast<std::int64_t>(kWords) + 1 + n)
+        throw ValueError(fmt::format("ImageBatches: a state of {} images is int64 [{}], got {} {}", n,
+                                     static_cast<std::int64_t>(kWords) + 1 + n, dtype_name(state.dtype()),
+                                     shape_str(state.shape())));
+    const std::int64_t* in = state.data<std::int64_t>();
+    Position p{{}, std::vector<std::int64_t>(in + kWords + 1, in + kWords + 1 + n), in[kWords]};
+    for (std::size_t i = 0; i < kWords; ++i) p.generator[i] = static_cast<std::uint64_t>(in[i]);
+    set_position(p);
 }
 
 std::int64_t ImageBatches::batches_per_epoch() const { return (size() + batch_size_ - 1) / batch_size_; }

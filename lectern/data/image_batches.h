@@ -34,6 +34,13 @@ public:
     Position position() const { return {gen_.state(), order_, pos_}; }
     // ValueError unless `p` is an order of this set's images and a place in it.
     void set_position(const Position& p);
+    // The position as one tensor, int64 [6 + 1 + N] for N images: the generator's six words,
+    // how far into the epoch, then the epoch's order. What a checkpoint's run record holds, as
+    // it holds a generator's state (run::generator_tensor); a copy, not a view of the batches.
+    autograd::Tensor state() const;
+    // Restores state()'s tensor: ValueError unless it is int64 [6 + 1 + N] holding an order of
+    // this set's N images and a place in it.
+    void set_state(const autograd::Tensor& state);
     std::int64_t batches_per_epoch() const;
     std::int64_t size() const { return set_.labels.numel(); }
 

@@ -1,7 +1,7 @@
 #include "lectern/data/repair_utf8.h"
 
-#include "lectern/data/char_corpus.h"  // decode_utf8
-#include "lectern/data/idx.h"          // DatasetError
+#include "lectern/data/idx.h"  // DatasetError
+#include "lectern/data/utf8.h"
 
 namespace data {
 

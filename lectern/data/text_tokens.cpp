@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "lectern/data/utf8.h"
+
 namespace data {
 
 TextTokens TextTokens::characters(CharVocab vocab) {

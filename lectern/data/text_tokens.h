@@ -11,7 +11,8 @@
 #include <vector>
 
 #include "lectern/data/byte_pair_encoding.h"
-#include "lectern/data/char_corpus.h"
+#include "lectern/data/char_vocab.h"
+#include "lectern/data/token_ids.h"
 
 namespace data {
 

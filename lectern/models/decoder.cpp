@@ -26,4 +26,9 @@ Tensor Decoder::forward_cached(const Tensor& x_new, const Tensor& memory, const 
     return norm ? norm->forward(h) : h;
 }
 
+double decoder_parameter_count(std::int64_t n_layers, const nn::BlockConfig& c) {
+    const double layer = 2 * c.attention_parameters() + c.feed_forward_parameters() + 3 * c.norm_parameters();
+    return static_cast<double>(n_layers) * layer + (c.norm == nn::Norm::pre ? c.norm_parameters() : 0);
+}
+
 }  // namespace models

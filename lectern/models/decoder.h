@@ -24,4 +24,8 @@ public:
     std::shared_ptr<nn::LayerNorm> norm;  // null in post-norm mode
 };
 
+// A Decoder's parameters, from its arguments: each layer's self- and cross-attention, FFN and
+// three sublayers' norms, and the final norm in pre-norm mode.
+double decoder_parameter_count(std::int64_t n_layers, const nn::BlockConfig& config);
+
 }  // namespace models

@@ -15,4 +15,9 @@ Tensor Encoder::forward(const Tensor& x, const Tensor& mask) const {
     return norm ? norm->forward(h) : h;
 }
 
+double encoder_parameter_count(std::int64_t n_layers, const nn::BlockConfig& c) {
+    return static_cast<double>(n_layers) * encoder_layer_parameter_count(c) +
+           (c.norm == nn::Norm::pre ? c.norm_parameters() : 0);
+}
+
 }  // namespace models

@@ -18,4 +18,7 @@ public:
     std::shared_ptr<nn::LayerNorm> norm;  // null in post-norm mode
 };
 
+// An Encoder's parameters, from its arguments: the layers', and the final norm's in pre-norm mode.
+double encoder_parameter_count(std::int64_t n_layers, const nn::BlockConfig& config);
+
 }  // namespace models

@@ -26,18 +26,15 @@ EncoderLayer::EncoderLayer(const nn::BlockConfig& c, autograd::Generator& gen) :
 //   h   = x + MHSA(LN(x))                     h   = LN(x + MHSA(x))
 //   out = h + FFN(LN(h))                      out = LN(h + FFN(h))
 // with dropout on each sublayer's output (nn::SublayerConnection). MHSA reads every key, or
-// only a local pattern's (004 §15.6.1), in both directions.
+// only a local pattern's (004 §15.6.1); in both directions unless the pattern is causal.
 Tensor EncoderLayer::forward(const Tensor& x, const Tensor& mask) const {
     const nn::SublayerConnection &around_attention = (*sublayer)[0], &around_ffn = (*sublayer)[1];
-    Tensor h = around_attention(x, [&](const Tensor& y) {
-        using Kind = nn::AttentionPattern::Kind;
-        constexpr auto both_ways = nn::Direction::bidirectional;
-        if (pattern.kind == Kind::block_local) return self_attn->forward_block_local(y, pattern.size, both_ways, mask);
-        if (pattern.kind == Kind::strided) return self_attn->forward_strided(y, pattern.size, both_ways, mask);
-        if (pattern.kind == Kind::hybrid) return self_attn->forward_hybrid(y, pattern.size, pattern.size, both_ways, mask);
-        return self_attn->self_attention(y, mask);
-    });
+    Tensor h = around_attention(x, [&](const Tensor& y) { return self_attn->self_attention(y, mask, pattern); });
     return around_ffn(h, [&](const Tensor& y) { return (*feed_forward)(y); });
+}
+
+double encoder_layer_parameter_count(const nn::BlockConfig& c) {
+    return c.attention_parameters() + c.feed_forward_parameters() + 2 * c.norm_parameters();
 }
 
 }  // namespace models

@@ -26,4 +26,7 @@ public:
     nn::AttentionPattern pattern;  // which keys self-attention reads
 };
 
+// An EncoderLayer's parameters, from its config: self-attention, the FFN and its two sublayers' norms.
+double encoder_layer_parameter_count(const nn::BlockConfig& config);
+
 }  // namespace models

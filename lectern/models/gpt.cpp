@@ -93,4 +93,12 @@ std::shared_ptr<GPT> make_gpt(const GPTConfig& config) {
     return model;
 }
 
+double GPTConfig::parameter_count() const {
+    const auto V = static_cast<double>(vocab);
+    const auto width = static_cast<double>(nn::embedding_width(positions, d_model, position_width));
+    return V * width + nn::positional_parameter_count(positions, d_model, context) +
+           static_cast<double>(n_layers) * gpt_block_parameter_count(block_config(), experts) +
+           block_config().norm_parameters() + (tie_weights ? 0 : static_cast<double>(d_model) * V);
+}
+
 }  // namespace models

@@ -41,6 +41,10 @@ struct GPTConfig {
         b.layer_norm_eps = layer_norm_eps;
         return b;
     }
+    // The parameters GPT(*this) has, counted from the config alone (a memory estimate before the
+    // model is built; a GPT-2 size's published count): E_tok, learned positions' table, the
+    // blocks, the final LN and the output projection unless it is tied to E_tok.
+    double parameter_count() const;
 };
 
 // A decoder-only language model (002 "The Big Picture and Takeaways", Decoders (e.g., ChatGPT); the layout of

@@ -59,15 +59,6 @@ std::vector<Slot> slots(const GPTConfig& c) {
     return s;
 }
 
-// The number of values the slots of `c` take from a file, in double so that a
-// configuration of any size counts without overflow (exact below 2^53).
-double parameter_count(const GPTConfig& c) {
-    const double V = static_cast<double>(c.vocab), P = static_cast<double>(c.context), D = static_cast<double>(c.d_model),
-                 F = static_cast<double>(c.d_ff);
-    const double layer = 2 * D + (D * 3 * D + 3 * D) + (D * D + D) + 2 * D + (D * F + F) + (F * D + D);
-    return (V + P) * D + static_cast<double>(c.n_layers) * layer + 2 * D + (c.tie_weights ? 0 : V * D);
-}
-
 // The tensors GPT-2 files hold that the model does not need.
 bool ignored(const std::string& name, bool tied) {
     auto ends_with = [&](const std::string& tail) {
@@ -192,7 +183,7 @@ void check_gpt2_weights(const GPTConfig& c, const nn::SafetensorsFile& file) {
         for (std::int64_t size : e.shape) n *= static_cast<double>(size);
         values += n;
     }
-    if (const double needed = parameter_count(c); needed > values)
+    if (const double needed = c.parameter_count(); needed > values)
         throw fail(fmt::format("holds {:.4g} values, fewer than the {:.4g} parameters of a GPT-2 of vocab {}, context {}, "
                                "d_model {}, {} layers and d_ff {}",
                                values, needed, c.vocab, c.context, c.d_model, c.n_layers, c.d_ff));

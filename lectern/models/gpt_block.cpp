@@ -1,12 +1,13 @@
 #include "lectern/models/gpt_block.h"
 
-#include "lectern/nn/attention_mask.h"
 
 namespace models {
 
 GPTBlock::GPTBlock(const nn::BlockConfig& c, std::int64_t block_size, std::int64_t experts, std::int64_t top_k,
                    autograd::Generator& gen)
-    : block(block_size) {
+    : block(block_size),
+      pattern(block_size > 0 ? nn::AttentionPattern::block_local(block_size, nn::Direction::causal)
+                             : nn::AttentionPattern::full(nn::Direction::causal)) {
     attn = register_module("attn", std::make_shared<nn::MultiHeadAttention>(c.d_model, c.heads, c.dropout, gen));
     attn->scaled = c.scaled_attention;
     if (c.compatibility == nn::Compatibility::additive) attn->use_additive_scores(gen);
@@ -26,9 +27,7 @@ GPTBlock::GPTBlock(const nn::BlockConfig& c, std::int64_t block_size, std::int64
 //   out = h' + MLP(LN(h'))                      GELU MLP, or the mixture of experts (004 §15.5.7)
 Tensor GPTBlock::forward(const Tensor& x) const {
     const nn::SublayerConnection &around_attention = (*sublayer)[0], &around_mlp = (*sublayer)[1];
-    Tensor h = around_attention(x, [&](const Tensor& y) {
-        return block > 0 ? attn->forward_block_local(y, block) : attn->self_attention(y, nn::subsequent_mask(y.size(1)));
-    });
+    Tensor h = around_attention(x, [&](const Tensor& y) { return attn->self_attention(y, Tensor(), pattern); });
     return around_mlp(h, [&](const Tensor& y) { return feed_forward(y); });
 }
 
@@ -37,6 +36,13 @@ Tensor GPTBlock::forward_cached(const Tensor& x_new, nn::KVCache& cache, const T
     const nn::SublayerConnection &around_attention = (*sublayer)[0], &around_mlp = (*sublayer)[1];
     Tensor h = around_attention(x_new, [&](const Tensor& y) { return attn->forward_cached(y, cache, mask); });
     return around_mlp(h, [&](const Tensor& y) { return feed_forward(y); });
+}
+
+double gpt_block_parameter_count(const nn::BlockConfig& c, std::int64_t experts) {
+    const auto E = static_cast<double>(experts);
+    const double mlp = experts > 0 ? static_cast<double>(c.d_model) * E + E * c.feed_forward_parameters()
+                                   : c.feed_forward_parameters();
+    return c.attention_parameters() + mlp + 2 * c.norm_parameters();
 }
 
 }  // namespace models

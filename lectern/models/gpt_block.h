@@ -35,9 +35,14 @@ public:
     std::shared_ptr<nn::MixtureOfExperts> moe;
     std::shared_ptr<nn::ModuleList<nn::SublayerConnection>> sublayer;  // around attention, around the MLP
     std::int64_t block;
+    nn::AttentionPattern pattern;  // causal, over the whole prefix or within blocks of `block`
 
 private:
     Tensor feed_forward(const Tensor& y) const { return moe ? moe->forward(y) : mlp->forward(y); }
 };
+
+// A GPTBlock's parameters, from its arguments: attention, the MLP (or the router's D x E and E
+// experts' MLPs) and two sublayers' norms.
+double gpt_block_parameter_count(const nn::BlockConfig& config, std::int64_t experts);
 
 }  // namespace models

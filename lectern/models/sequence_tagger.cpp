@@ -68,9 +68,7 @@ SequenceTagger::SequenceTagger(const SequenceTaggerConfig& c) : config(c) {
             pos = register_module("pos", std::make_shared<nn::SinusoidalPositionalEncoding>(c.d_model, 0.0, c.max_len));
             if (c.attention.kind != nn::AttentionPattern::Kind::full && !c.bidirectional)
                 throw ValueError("SequenceTagger: a local attention pattern reads both directions; set bidirectional");
-            nn::BlockConfig block{c.d_model, c.heads, c.d_ff, 0.0};
-            block.encoder_attention = c.attention;
-            encoder = register_module("encoder", std::make_shared<Encoder>(c.n_layers, block, gen));
+            encoder = register_module("encoder", std::make_shared<Encoder>(c.n_layers, c.block_config(), gen));
             break;
         }
         case SequenceLayer::recurrent:
@@ -124,6 +122,19 @@ std::int64_t reach(const SequenceTaggerConfig& c, std::int64_t T) {
     std::int64_t field = 0;
     checked_dilations(c, field);
     return std::min(field, T - 1);
+}
+
+double SequenceTaggerConfig::parameter_count() const {
+    const auto V = static_cast<double>(vocab), D = static_cast<double>(d_model), N = static_cast<double>(n_layers);
+    double body = 0;
+    switch (layer) {
+        case SequenceLayer::self_attention: body = encoder_parameter_count(n_layers, block_config()); break;
+        case SequenceLayer::recurrent: body = N * 2 * (3 * D * D + 3 * D); break;  // W_ih, W_hh [3d, d] and biases
+        case SequenceLayer::convolutional:  // each [d, k, d] and a bias; N + 1 norms
+            body = N * (D * static_cast<double>(kernel) * D + D) + (N + 1) * block_config().norm_parameters();
+            break;
+    }
+    return V * D + body + D * V + V;
 }
 
 }  // namespace models

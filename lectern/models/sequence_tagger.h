@@ -42,6 +42,17 @@ struct SequenceTaggerConfig {
     bool dilated = false;        // the convolutions' dilation k^(l-1) in layer l (ByteNet's; 001 "Background")
     std::int64_t max_len = 4096; // the sinusoid's table
     std::uint64_t seed = 0;      // of the initialisation
+
+    // The self-attention layers' blocks: pre-norm, ReLU, no dropout, the pattern above.
+    nn::BlockConfig block_config() const {
+        nn::BlockConfig block{d_model, heads, d_ff, 0.0};
+        block.encoder_attention = attention;
+        return block;
+    }
+    // The parameters SequenceTagger(*this) has, counted from the config alone (in double, as
+    // nn::BlockConfig's parts): the embedding, the N layers of its kind (an encoder with its
+    // final norm; GRUs; convolutions with a norm before each and one after the last) and the head.
+    double parameter_count() const;
 };
 
 // How many positions back y_t of a causal model can read in a sequence of T: T - 1 for self-attention and the GRU,

@@ -51,4 +51,11 @@ Tensor TextClassifier::forward(const Tensor& ids) const {
     return (*head)(pool_tokens(h, config.pooling, mask));
 }
 
+double TextClassifierConfig::parameter_count() const {
+    const auto D = static_cast<double>(d_model), K = static_cast<double>(classes);
+    const double cls = pooling == Pooling::cls ? 1 : 0;
+    return static_cast<double>(vocab) * D + cls * D + (static_cast<double>(max_len) + cls) * D +
+           encoder_parameter_count(n_layers, block_config()) + D * K + K;
+}
+
 }  // namespace models

@@ -26,6 +26,9 @@ struct TextClassifierConfig {
 
     // Pre-norm blocks with a GELU MLP, as the ViT's and BERT's encoders.
     nn::BlockConfig block_config() const { return {d_model, heads, d_ff, dropout, nn::Norm::pre, nn::Activation::gelu}; }
+    // The parameters TextClassifier(*this) has, counted from the config alone: E_tok, x_class,
+    // E_pos, the encoder and the head.
+    double parameter_count() const;
 };
 
 // An encoder-only text classifier (002 "Sentiment classification": a sequence

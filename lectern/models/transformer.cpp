@@ -67,4 +67,15 @@ Tensor target_mask(const Tensor& tgt, std::int64_t pad) {
     return nn::mask_and(nn::padding_mask(tgt, pad), nn::subsequent_mask(tgt.size(1)));
 }
 
+double TransformerConfig::parameter_count() const {
+    const auto width = static_cast<double>(nn::embedding_width(positions, d_model, position_width));
+    const auto D = static_cast<double>(d_model), V_src = static_cast<double>(src_vocab);
+    const auto V = static_cast<double>(tgt_vocab);
+    const double embeddings = (share_embeddings ? V_src : V_src + V) * width;
+    const double generator = (share_embeddings ? 0 : D * V) + V;
+    return embeddings + 2 * nn::positional_parameter_count(positions, d_model, max_len) +
+           encoder_parameter_count(n_layers, block_config()) + decoder_parameter_count(n_layers, block_config()) +
+           generator;
+}
+
 }  // namespace models

@@ -40,6 +40,11 @@ struct TransformerConfig {
         c.compatibility = compatibility;
         return c;
     }
+    // The parameters Transformer(*this) has, counted from the config alone (a memory estimate
+    // before the model is built; in double, as nn::BlockConfig's parts): the embeddings (one
+    // matrix when shared), learned positions' tables, the encoder, the decoder and the
+    // generator (its bias alone when shared).
+    double parameter_count() const;
 };
 
 // The encoder-decoder Transformer, composed as 001's EncoderDecoder

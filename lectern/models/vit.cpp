@@ -46,4 +46,12 @@ std::unique_ptr<ViT> with_new_head(const ViT& pretrained, std::int64_t classes, 
     return model;
 }
 
+double ViTConfig::parameter_count() const {
+    const auto D = static_cast<double>(d_model), P = static_cast<double>(patch), K = static_cast<double>(classes);
+    const double side = patch > 0 ? static_cast<double>(image_size / patch) : 0, cls = pooling == Pooling::cls ? 1 : 0;
+    const double embedding = P * P * static_cast<double>(channels) * D + D + cls * D + (side * side + cls) * D;
+    return embedding + static_cast<double>(depth) * encoder_layer_parameter_count(block_config()) +
+           block_config().norm_parameters() + D * K + K;
+}
+
 }  // namespace models

@@ -33,6 +33,9 @@ struct ViTConfig {
         return {d_model, heads, mlp, dropout, nn::Norm::pre, nn::Activation::gelu, nn::LayerNormFormula::standard, true,
                 attention};
     }
+    // The parameters ViT(*this) has, counted from the config alone: the patch embedding E (with
+    // its bias), x_class and E_pos, the L blocks, the final LN and the head.
+    double parameter_count() const;
 };
 
 // The Vision Transformer (002's ViT equations; 004 §15.5.6; 000 §15.5.6):

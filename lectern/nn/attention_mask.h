@@ -29,7 +29,7 @@ autograd::Tensor strided_mask(std::int64_t n, std::int64_t stride, Direction dir
 // [H, n, n]: the hybrid of 004 §15.6.1 ("several fixed attention patterns combined"), split by
 // head as in Child et al.'s factorised attention [Chi+19b]: heads 0 .. H - H/2 - 1 read
 // block_local_mask(n, L) and the other H/2 heads strided_mask(n, S). Head h's mask is row h;
-// MultiHeadAttention::forward_hybrid. Needs H >= 2.
+// MultiHeadAttention::self_attention with AttentionPattern::hybrid. Needs H >= 2.
 autograd::Tensor hybrid_mask(std::int64_t n, std::int64_t block, std::int64_t stride, std::int64_t heads,
                              Direction direction = Direction::causal);
 // How many of H heads the hybrid gives the block-local pattern (the rest are strided): H - H/2.

@@ -40,6 +40,10 @@ std::int64_t embedding_width(Positions kind, std::int64_t d_model, std::int64_t 
     return d_model - (concat_width == 0 ? default_concat_width(d_model) : concat_width);
 }
 
+double positional_parameter_count(Positions kind, std::int64_t d_model, std::int64_t max_len) {
+    return kind == Positions::learned ? static_cast<double>(max_len) * static_cast<double>(d_model) : 0;
+}
+
 std::shared_ptr<PositionalEncoding> make_positional_encoding(Positions kind, std::int64_t d_model, std::int64_t max_len,
                                                              double dropout, std::int64_t concat_width,
                                                              autograd::Generator& gen) {

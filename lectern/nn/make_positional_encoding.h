@@ -33,6 +33,10 @@ std::int64_t default_concat_width(std::int64_t d_model);
 // The width of the embeddings that encoding takes: d_model, or d_model - K when concatenated.
 std::int64_t embedding_width(Positions kind, std::int64_t d_model, std::int64_t concat_width);
 
+// The parameters of that encoding: learned positions' table [max_len, d_model]; the others
+// have none (their codes are fixed).
+double positional_parameter_count(Positions kind, std::int64_t d_model, std::int64_t max_len);
+
 // The encoding a model asks for by `kind`, for d_model-wide states and up to
 // max_len positions. concat_width is K for Positions::concatenated (0 < K < d_model,
 // K even; 0 asks for default_concat_width) and ignored otherwise. Learned positions

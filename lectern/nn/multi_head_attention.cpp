@@ -103,9 +103,7 @@ Tensor MultiHeadAttention::forward(const Tensor& query, const Tensor& key, const
 // which the op reads in place. One product instead of three: x is read once, and the
 // backward's dx is one product, not three added. Stacking copies the weights (3 D^2
 // numbers); its backward splits their gradients back to w_q, w_k and w_v.
-Tensor MultiHeadAttention::self_attention(const Tensor& x, const Tensor& mask) const {
-    check_self_attention("self_attention");
-    check_input("x", x, heads * d_k);
+Tensor MultiHeadAttention::attend_self(const Tensor& x, const Tensor& mask) const {
     if (compatibility() == Compatibility::additive)
         return w_o->forward(attend_additive(w_q->forward(x), w_k->forward(x), w_v->forward(x), mask, 0, heads));
     Tensor w = concat({w_q->weight, w_k->weight, w_v->weight}, 0);  // [3D, D]
@@ -116,14 +114,22 @@ Tensor MultiHeadAttention::self_attention(const Tensor& x, const Tensor& mask) c
     return w_o->forward(a.z);
 }
 
-Tensor MultiHeadAttention::forward_block_local(const Tensor& x, std::int64_t block, Direction direction,
-                                               const Tensor& key_mask) const {
-    return forward_in_groups("forward_block_local", x, block, false, direction, key_mask);
-}
-
-Tensor MultiHeadAttention::forward_strided(const Tensor& x, std::int64_t stride, Direction direction,
-                                           const Tensor& key_mask) const {
-    return forward_in_groups("forward_strided", x, stride, true, direction, key_mask);
+Tensor MultiHeadAttention::self_attention(const Tensor& x, const Tensor& mask, const AttentionPattern& pattern) const {
+    using Kind = AttentionPattern::Kind;
+    switch (pattern.kind) {
+        case Kind::full: break;
+        case Kind::block_local:
+            return attend_in_groups("block-local self_attention", x, pattern.size, false, pattern.direction, mask);
+        case Kind::strided:
+            return attend_in_groups("strided self_attention", x, pattern.size, true, pattern.direction, mask);
+        case Kind::hybrid:
+            return attend_hybrid(x, pattern.size, pattern.hybrid_stride(), pattern.direction, mask);
+    }
+    check_self_attention("self_attention");
+    check_input("x", x, heads * d_k);
+    if (pattern.direction == Direction::bidirectional) return attend_self(x, mask);
+    const Tensor causal = subsequent_mask(x.size(1));
+    return attend_self(x, mask.defined() ? mask_and(causal, mask) : causal);
 }
 
 // A local pattern's groups, each one batch entry of ordinary attention. Padded to T' =
@@ -189,11 +195,11 @@ void MultiHeadAttention::check_local(const char* what, const Tensor& x, std::int
 
 // Each group one batch entry of self-attention; x is grouped before the projections, which
 // act on each position alone.
-Tensor MultiHeadAttention::forward_in_groups(const char* what, const Tensor& x, std::int64_t size, bool strided,
+Tensor MultiHeadAttention::attend_in_groups(const char* what, const Tensor& x, std::int64_t size, bool strided,
                                              Direction direction, const Tensor& key_mask) const {
     check_local(what, x, size, strided ? "stride" : "block size", key_mask);
     const Groups groups(x.size(0), x.size(1), size, strided);
-    return groups.join(self_attention(groups.split(x), groups.mask(direction, key_mask)));  // [B * groups, len, D] inside
+    return groups.join(attend_self(groups.split(x), groups.mask(direction, key_mask)));  // [B * groups, len, D] inside
 }
 
 // The hybrid splits the heads rather than taking the union of the two patterns in every head
@@ -209,12 +215,12 @@ Tensor MultiHeadAttention::forward_in_groups(const char* what, const Tensor& x, 
 // (a block hop to j' >= j in the block, a strided hop keeps it), so position i never hears
 // from an earlier j with a larger residue at any depth; Child et al.'s causal hybrid reads a
 // sliding window of the previous L positions instead of a block for that reason.
-Tensor MultiHeadAttention::forward_hybrid(const Tensor& x, std::int64_t block, std::int64_t stride, Direction direction,
+Tensor MultiHeadAttention::attend_hybrid(const Tensor& x, std::int64_t block, std::int64_t stride, Direction direction,
                                           const Tensor& key_mask) const {
-    check_local("forward_hybrid", x, block, "block size", key_mask);
-    check_local("forward_hybrid", x, stride, "stride", key_mask);
+    check_local("hybrid self_attention", x, block, "block size", key_mask);
+    check_local("hybrid self_attention", x, stride, "stride", key_mask);
     if (heads < 2)
-        throw ValueError(fmt::format("MultiHeadAttention: forward_hybrid splits the heads in two, so needs at least "
+        throw ValueError(fmt::format("MultiHeadAttention: hybrid self_attention splits the heads in two, so needs at least "
                                      "2, got {}", heads));
     const std::int64_t B = x.size(0), T = x.size(1), block_heads = hybrid_block_heads(heads);
     const Tensor q = w_q->forward(x), k = w_k->forward(x), v = w_v->forward(x);  // [B, T, D], the heads side by side

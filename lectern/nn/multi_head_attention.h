@@ -3,6 +3,7 @@
 #include <optional>
 
 #include "lectern/nn/attention_mask.h"
+#include "lectern/nn/attention_pattern.h"
 #include "lectern/nn/dropout.h"
 #include "lectern/nn/linear.h"
 
@@ -51,39 +52,31 @@ public:
     Tensor operator()(const Tensor& query, const Tensor& key, const Tensor& value, const Tensor& mask = Tensor()) const {
         return forward(query, key, value, mask);
     }
-    // Self-attention, x [B, T, D] -> [B, T, D]: forward(x, x, x, mask) by value, with Q, K and V
-    // projected in one product, x [W^Q; W^K; W^V]^T (PyTorch's in_proj), which
-    // autograd::multi_head_self_attention reads in place. It and the self-attention below need
-    // kdim = vdim = d_model.
-    Tensor self_attention(const Tensor& x, const Tensor& mask = Tensor()) const;
-    // Block-local self-attention (004 §15.6.1): position i attends only to
-    // positions of its own block of `block` = L positions (and, causal, only j <= i).
-    // The notes chunk a sequence of N into K blocks of N/K and get O(N^2 / K) instead
-    // of the O(N^2 d) of table 15.1; here the argument is the block's length L = N/K,
-    // the cost O(N L). Computed per block: x [B, T, D] is cut into ceil(T/L) blocks
-    // (the last padded with zeros, which no real query attends to), each block one batch
-    // entry [B * T/L, L, D] of ordinary attention, so the scores are
-    // [B * T/L, H, L, L], never [T, T]. `key_mask` [B or 1, 1, T] (int64, padding_mask's)
-    // hides keys as well. Equals forward(x, x, x, block_local_mask(T, L, direction)) by
-    // value (AND key_mask). last_attention() is then per block, [B * T/L, H, L, L].
-    Tensor forward_block_local(const Tensor& x, std::int64_t block, Direction direction = Direction::causal,
-                               const Tensor& key_mask = Tensor()) const;
-    // Strided (dilated) self-attention (004 §15.6.1): position i attends only to the
-    // positions i + m S (m any integer; causal: m <= 0). Its groups are the S residues
-    // mod S, each ceil(T/S) long: x is read as [B, T/S, S, D], permuted to
-    // [B * S, T/S, D], and each group is one batch entry of ordinary attention; the
-    // scores are [B * S, H, T/S, T/S], S times fewer than [T, T]. Equals
-    // forward(x, x, x, strided_mask(T, S, direction)) by value (AND key_mask).
-    Tensor forward_strided(const Tensor& x, std::int64_t stride, Direction direction = Direction::causal,
-                           const Tensor& key_mask = Tensor()) const;
-    // Hybrid self-attention (004 §15.6.1, "several fixed attention patterns combined"; Child
-    // et al.'s factorised heads): the first H - H/2 heads block-local over blocks of L = `block`,
-    // the other H/2 strided with S = `stride`, each half computed per group as above, their heads
-    // side by side before W^O. Equals full attention with head h under row h of
-    // hybrid_mask(T, L, S, H, direction) (AND key_mask) by value. Needs H >= 2. last_attention()
-    // is then the strided heads' P, per group: [B * S, H/2, T/S, T/S].
-    Tensor forward_hybrid(const Tensor& x, std::int64_t block, std::int64_t stride, Direction direction = Direction::causal,
-                          const Tensor& key_mask = Tensor()) const;
+    // Self-attention, x [B, T, D] -> [B, T, D], its queries reading the keys `pattern` allows and
+    // `mask` does not hide. Equals forward(x, x, x, M) by value, M the pattern's mask
+    // (block_local_mask, strided_mask, or per head hybrid_mask; subsequent_mask when full and
+    // causal) AND `mask`. Needs kdim = vdim = d_model.
+    //   full: `mask` broadcastable to [B, T, T] (padding [B, 1, T], the decoder's padding AND
+    //     causal mask, ...). Q, K and V are projected in one product, x [W^Q; W^K; W^V]^T
+    //     (PyTorch's in_proj), which autograd::multi_head_self_attention reads in place.
+    //   block-local (004 §15.6.1): position i reads only its own block of L = pattern.size
+    //     positions. The notes chunk a sequence of N into K blocks of N/K and get O(N^2 / K)
+    //     instead of the O(N^2 d) of table 15.1; here the argument is the block's length
+    //     L = N/K, the cost O(N L). x is cut into ceil(T/L) blocks (the last padded with zeros,
+    //     which no real query attends to), each block one batch entry [B * T/L, L, D] of
+    //     ordinary attention, so the scores are [B * T/L, H, L, L], never [T, T].
+    //   strided (004 §15.6.1): position i reads only the positions i + m S, S = pattern.size.
+    //     Its groups are the S residues mod S, each ceil(T/S) long: x is read as
+    //     [B, T/S, S, D], permuted to [B * S, T/S, D], and each group is one batch entry of
+    //     ordinary attention; the scores are [B * S, H, T/S, T/S].
+    //   hybrid (004 §15.6.1, "several fixed attention patterns combined"; Child et al.'s
+    //     factorised heads): the first H - H/2 heads block-local over blocks of L = pattern.size,
+    //     the other H/2 strided with S = pattern.hybrid_stride(), each half computed per group
+    //     as above, their heads side by side before W^O. Needs H >= 2.
+    // Under a local pattern `mask` may only hide keys: [B or 1, 1, T] (padding_mask's), and
+    // last_attention() is per group: [B * T/L, H, L, L], [B * S, H, T/S, T/S], or the hybrid's
+    // strided heads' [B * S, H/2, T/S, T/S].
+    Tensor self_attention(const Tensor& x, const Tensor& mask = Tensor(), const AttentionPattern& pattern = {}) const;
     // Incremental self-attention: x_new [B, t, D] holds the newest positions;
     // their keys and values are appended to `cache` and they attend over every
     // cached position (add a mask for t > 1). Equals forward() on the whole prefix.
@@ -123,8 +116,11 @@ private:
     struct Groups;
     void check_local(const char* what, const Tensor& x, std::int64_t size, const char* size_name,
                      const Tensor& key_mask) const;
-    Tensor forward_in_groups(const char* what, const Tensor& x, std::int64_t size, bool strided, Direction direction,
+    Tensor attend_self(const Tensor& x, const Tensor& mask) const;
+    Tensor attend_in_groups(const char* what, const Tensor& x, std::int64_t size, bool strided, Direction direction,
                              const Tensor& key_mask) const;
+    Tensor attend_hybrid(const Tensor& x, std::int64_t block, std::int64_t stride, Direction direction,
+                          const Tensor& key_mask) const;
     void check_input(const char* what, const Tensor& x, std::int64_t width) const;
     void check_self_attention(const char* what) const;
     mutable Tensor last_attention_;

@@ -4,6 +4,7 @@
 #include "lectern/nn/activation.h"
 #include "lectern/nn/additive_attention.h"
 #include "lectern/nn/attention_mask.h"
+#include "lectern/nn/attention_pattern.h"
 #include "lectern/nn/binary_positional_encoding.h"
 #include "lectern/nn/block_config.h"
 #include "lectern/nn/checkpoint.h"

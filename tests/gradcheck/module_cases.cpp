@@ -161,7 +161,9 @@ std::vector<Case> module_cases() {
                      }});
     cases.push_back(module_case<nn::MultiHeadAttention>(
         "nn", "MultiHeadAttention (block-local, L 2)", "[2,5,4], 2 heads", mha, [] { return std::vector{leaf({2, 5, 4}, 18)}; },
-        [](const nn::MultiHeadAttention& m, auto& x) { return m.forward_block_local(x[0], 2); }));
+        [](const nn::MultiHeadAttention& m, auto& x) {
+            return m.self_attention(x[0], Tensor(), nn::AttentionPattern::block_local(2, nn::Direction::causal));
+        }));
     cases.push_back(module_case<nn::MultiHeadAttention>(
         "nn", "MultiHeadAttention (unscaled, causal)", "[2,3,4], 2 heads, P = softmax(Q K^T + M)",
         [] {
@@ -206,18 +208,22 @@ std::vector<Case> module_cases() {
         "nn", "MultiHeadAttention (block-local L 2, bidirectional, padding)", "[2,5,4], 2 heads, key mask [2,1,5]", mha,
         [] { return std::vector{leaf({2, 5, 4}, 21)}; },
         [](const nn::MultiHeadAttention& m, auto& x) {
-            return m.forward_block_local(x[0], 2, nn::Direction::bidirectional, ids({1, 1, 1, 1, 1, 1, 1, 1, 0, 0}, {2, 1, 5}));
+            return m.self_attention(x[0], ids({1, 1, 1, 1, 1, 1, 1, 1, 0, 0}, {2, 1, 5}),
+                                    nn::AttentionPattern::block_local(2, nn::Direction::bidirectional));
         }));
     for (nn::Direction d : {nn::Direction::causal, nn::Direction::bidirectional})
         cases.push_back(module_case<nn::MultiHeadAttention>(
             "nn", d == nn::Direction::causal ? "MultiHeadAttention (strided S 2, causal)" : "MultiHeadAttention (strided S 2, bidirectional)",
             "[2,5,4], 2 heads", mha, [] { return std::vector{leaf({2, 5, 4}, 22)}; },
-            [d](const nn::MultiHeadAttention& m, auto& x) { return m.forward_strided(x[0], 2, d); }));
+            [d](const nn::MultiHeadAttention& m, auto& x) {
+                return m.self_attention(x[0], Tensor(), nn::AttentionPattern::strided(2, d));
+            }));
     cases.push_back(module_case<nn::MultiHeadAttention>(
         "nn", "MultiHeadAttention (hybrid L = S 2, bidirectional, padding)", "[2,5,6], 3 heads, key mask [2,1,5]",
         [] { return std::make_shared<nn::MultiHeadAttention>(6, 3); }, [] { return std::vector{leaf({2, 5, 6}, 23)}; },
         [](const nn::MultiHeadAttention& m, auto& x) {
-            return m.forward_hybrid(x[0], 2, 2, nn::Direction::bidirectional, ids({1, 1, 1, 1, 1, 1, 1, 1, 0, 0}, {2, 1, 5}));
+            return m.self_attention(x[0], ids({1, 1, 1, 1, 1, 1, 1, 1, 0, 0}, {2, 1, 5}),
+                                    nn::AttentionPattern::hybrid(2, 2, nn::Direction::bidirectional));
         }));
     cases.push_back(module_case<nn::MultiHeadAttention>(
         "nn", "MultiHeadAttention (hybrid L = S 2, causal, additive scores)", "[2,5,4], 2 heads",
@@ -227,7 +233,9 @@ std::vector<Case> module_cases() {
             return m;
         },
         [] { return std::vector{leaf({2, 5, 4}, 24)}; },
-        [](const nn::MultiHeadAttention& m, auto& x) { return m.forward_hybrid(x[0], 2, 2); }));
+        [](const nn::MultiHeadAttention& m, auto& x) {
+            return m.self_attention(x[0], Tensor(), nn::AttentionPattern::hybrid(2, 2, nn::Direction::causal));
+        }));
     for (std::int64_t k : {1, 2})
         cases.push_back(module_case<nn::MixtureOfExperts>(
             "nn", k == 1 ? "MixtureOfExperts (top 1) + aux loss" : "MixtureOfExperts (top 2) + aux loss",

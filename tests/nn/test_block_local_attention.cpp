@@ -35,7 +35,7 @@ TEST_CASE("block-local attention computed per block equals full attention under 
     for (std::int64_t T : {8, 7, 3}) {  // a multiple of L, a padded last block, one short block
         Tensor x = rand64({2, T, 8}, static_cast<std::uint64_t>(T)).detach();
         Tensor full = mha(x, x, x, nn::block_local_mask(T, 4));
-        Tensor local = mha.forward_block_local(x, 4);
+        Tensor local = mha.self_attention(x, Tensor(), nn::AttentionPattern::block_local(4, nn::Direction::causal));
         CHECK(local.shape() == full.shape());
         require_values(local, full.to_vector(), 1e-12);
     }
@@ -45,17 +45,19 @@ TEST_CASE("block-local attention: a token in another block changes nothing, one 
     nn::MultiHeadAttention mha(8, 2);
     mha.to(Dtype::float64);
     Tensor x = rand64({1, 8, 8}, 3).detach();
-    Tensor before = mha.forward_block_local(x, 4);
+    Tensor before = mha.self_attention(x, Tensor(), nn::AttentionPattern::block_local(4, nn::Direction::causal));
     Tensor changed = x.clone();
     for (std::int64_t k = 0; k < 8; ++k) changed.set({0, 1, k}, 5.0 + k);  // position 1, in block {0..3}
-    Tensor after = mha.forward_block_local(changed, 4);
+    Tensor after = mha.self_attention(changed, Tensor(), nn::AttentionPattern::block_local(4, nn::Direction::causal));
     require_values(narrow(after, 1, 4, 4), narrow(before, 1, 4, 4).to_vector(), 1e-12);  // block {4..7}
     CHECK(std::abs(after.at({0, 2, 0}) - before.at({0, 2, 0})) > 1e-6);
 }
 
 TEST_CASE("block-local attention and masks reject a block size that is not positive", "[errors]") {
     nn::MultiHeadAttention mha(4, 2);
-    CHECK_THROWS_AS(mha.forward_block_local(zeros({1, 4, 4}), 0), ValueError);
+    CHECK_THROWS_AS(
+        mha.self_attention(zeros({1, 4, 4}), Tensor(), nn::AttentionPattern::block_local(0, nn::Direction::causal)),
+        ValueError);
     CHECK_THROWS_AS(nn::block_local_mask(4, 0), ValueError);
     CHECK_THROWS_AS(nn::causal_mask(0), ValueError);
     CHECK_THROWS_AS(nn::causal_mask(2, -1), ValueError);

@@ -85,11 +85,11 @@ TEST_CASE("hybrid attention computed per group equals full attention under each 
                 for (auto [L, S] : {std::pair<std::int64_t, std::int64_t>{3, 3}, {3, 2}}) {
                     INFO("H = " << H << ", T = " << T << (d == both_ways ? ", bidirectional" : ", causal") << ", L = " << L
                                 << ", S = " << S);
-                    Tensor local = mha.forward_hybrid(x, L, S, d);
+                    Tensor local = mha.self_attention(x, Tensor(), nn::AttentionPattern::hybrid(L, S, d));
                     CHECK(local.shape() == x.shape());
                     require_values(local, masked_per_head(mha, x, nn::hybrid_mask(T, L, S, H, d), Tensor()).to_vector(),
                                    1e-12);
-                    require_values(mha.forward_hybrid(x, L, S, d, pad),
+                    require_values(mha.self_attention(x, pad, nn::AttentionPattern::hybrid(L, S, d)),
                                    masked_per_head(mha, x, nn::hybrid_mask(T, L, S, H, d), pad).to_vector(), 1e-12);
                 }
         }
@@ -116,7 +116,8 @@ TEST_CASE("hybrid attention with additive scores equals full attention under eac
         Tensor heads = concat({narrow(plain(x, x, x, nn::block_local_mask(7, 3, d)), 2, 0, 4),
                                narrow(plain(x, x, x, nn::strided_mask(7, 3, d)), 2, 4, 2)},
                               2);
-        require_values(mha.forward_hybrid(x, 3, 3, d), mha.w_o->forward(heads).to_vector(), 1e-12);
+        require_values(mha.self_attention(x, Tensor(), nn::AttentionPattern::hybrid(3, 3, d)),
+                       mha.w_o->forward(heads).to_vector(), 1e-12);
     }
 }
 
@@ -155,10 +156,17 @@ TEST_CASE("hybrid pattern with S <= L: both ways every position reaches every ot
 
 TEST_CASE("hybrid attention and its mask reject one head and bad sizes", "[errors]") {
     Tensor x = zeros({2, 4, 4});
-    CHECK_THROWS_AS(nn::MultiHeadAttention(4, 1).forward_hybrid(x, 2, 2), ValueError);
-    CHECK_THROWS_AS(nn::MultiHeadAttention(4, 2).forward_hybrid(x, 0, 2), ValueError);
-    CHECK_THROWS_AS(nn::MultiHeadAttention(4, 2).forward_hybrid(x, 2, 0), ValueError);
-    CHECK_THROWS_AS(nn::MultiHeadAttention(4, 2).forward_hybrid(x, 2, 2, both_ways, zeros({2, 1, 3}, Dtype::int64)),
+    CHECK_THROWS_AS(nn::MultiHeadAttention(4, 1).self_attention(
+                        x, Tensor(), nn::AttentionPattern::hybrid(2, 2, nn::Direction::causal)),
+                    ValueError);
+    CHECK_THROWS_AS(nn::MultiHeadAttention(4, 2).self_attention(
+                        x, Tensor(), nn::AttentionPattern::hybrid(0, 2, nn::Direction::causal)),
+                    ValueError);
+    CHECK_THROWS_AS(nn::MultiHeadAttention(4, 2).self_attention(  // a stride of 0 is the block's length
+                        x, Tensor(), nn::AttentionPattern::hybrid(2, -1, nn::Direction::causal)),
+                    ValueError);
+    CHECK_THROWS_AS(nn::MultiHeadAttention(4, 2).self_attention(x, zeros({2, 1, 3}, Dtype::int64),
+                                                                nn::AttentionPattern::hybrid(2, 2, both_ways)),
                     ShapeError);
     CHECK_THROWS_AS(nn::hybrid_mask(4, 2, 2, 1), ValueError);
     CHECK_THROWS_AS(nn::hybrid_mask(4, 0, 2, 2), ValueError);

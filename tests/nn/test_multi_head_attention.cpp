@@ -136,7 +136,8 @@ TEST_CASE("keys and values of their own widths are checked, and self-attention n
     CHECK_THROWS_AS(mha(q, k, narrow(v, 1, 0, 6)), ShapeError);  // 7 keys, 6 values
     nn::KVCache cache;
     CHECK_THROWS_WITH(mha.forward_cached(q, cache), Catch::Contains("needs kdim = vdim = d_model 4, not 3 and 5"));
-    CHECK_THROWS_WITH(mha.forward_block_local(q, 2), Catch::Contains("needs kdim = vdim = d_model 4"));
+    CHECK_THROWS_WITH(mha.self_attention(q, Tensor(), nn::AttentionPattern::block_local(2, nn::Direction::causal)),
+                      Catch::Contains("needs kdim = vdim = d_model 4"));
     CHECK_THROWS_WITH(mha.forward_memory_cached(q, k, cache), Catch::Contains("kdim 3 != vdim 5"));
     CHECK_THROWS_AS(nn::MultiHeadAttention(4, 2, 0, 5), ValueError);
 }

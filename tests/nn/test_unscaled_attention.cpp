@@ -38,7 +38,10 @@ TEST_CASE("multi-head attention without the scale equals scaled attention with W
     Tensor causal = nn::subsequent_mask(5);
     require_values(unscaled.self_attention(x, causal), scaled.self_attention(x, causal).to_vector(), 1e-12);
     require_values(unscaled(x, x, x, causal), scaled(x, x, x, causal).to_vector(), 1e-12);
-    require_values(unscaled.forward_block_local(x, 2), scaled.forward_block_local(x, 2).to_vector(), 1e-12);
+    require_values(
+        unscaled.self_attention(x, Tensor(), nn::AttentionPattern::block_local(2, nn::Direction::causal)),
+        scaled.self_attention(x, Tensor(), nn::AttentionPattern::block_local(2, nn::Direction::causal)).to_vector(),
+        1e-12);
 }
 
 TEST_CASE("003's dot-product attention: softmax(X X^T) X, each token weighting itself by |x|^2", "[module]") {

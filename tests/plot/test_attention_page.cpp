@@ -1,7 +1,9 @@
 // The attention page (lectern/plot/attention_page.h): one self-contained file
 // holding its weights as written, tokens that stay text, and data that cannot
 // be drawn refused with one line, as a figure's are.
+#include <fstream>
 #include <limits>
+#include <sstream>
 #include <string>
 
 #include <catch2/catch.hpp>
@@ -25,6 +27,15 @@ std::size_t count(const std::string& text, const std::string& part) {
     std::size_t n = 0;
     for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
     return n;
+}
+
+// A file of lectern/plot/attention_page/, the page's source (ATTENTION_PAGE_DIR: tests/plot/meson.build).
+std::string page_file(const std::string& name) {
+    std::ifstream in(std::string(ATTENTION_PAGE_DIR) + "/" + name, std::ios::binary);
+    REQUIRE(in);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
 }
 
 std::string refusal(const plot::AttentionPage& page) {
@@ -67,6 +78,28 @@ TEST_CASE("a token or title holding markup stays text on the attention page", "[
     CHECK(html.find("<title>&lt;b&gt;bold&lt;/b&gt; &amp; &quot;quoted&quot;</title>") != std::string::npos);
     page.kinds[0].keys[0] = std::string(1, static_cast<char>(0xff));  // not UTF-8: shown as U+FFFD, the JSON stays valid
     CHECK(plot::render_page(page).find("\"\xef\xbf\xbd\"") != std::string::npos);
+}
+
+TEST_CASE("the explorer's style, markup and script are attention_page/'s files, byte for byte", "[plot]") {
+    CHECK(plot::explorer_style() == page_file("explorer.css"));
+    CHECK(plot::explorer_markup() == page_file("explorer_markup.html"));
+    CHECK(plot::explorer_script() == page_file("explorer.js"));
+}
+
+TEST_CASE("an attention page is page.html with its marks filled in", "[plot]") {
+    plot::AttentionPage page = two_layers();
+    page.title = "@DATA@ & @SCRIPT@";  // a title is filled in once: its marks stay text
+    std::string expected = page_file("page.html");
+    const auto put = [&](const std::string& mark, std::string_view text) {
+        for (auto at = expected.find(mark); at != std::string::npos; at = expected.find(mark, at + text.size()))
+            expected.replace(at, mark.size(), text);
+    };
+    put("@STYLE@", plot::explorer_style());
+    put("@MARKUP@", plot::explorer_markup());
+    put("@SCRIPT@", plot::explorer_script());
+    put("@DATA@", plot::explorer_data(page));
+    put("@TITLE@", "@DATA@ &amp; @SCRIPT@");
+    CHECK(plot::render_page(page) == expected);
 }
 
 TEST_CASE("an attention page that cannot be drawn is refused with one line", "[plot]") {

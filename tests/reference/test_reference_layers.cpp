@@ -216,8 +216,9 @@ TEST_CASE("local attention per group matches PyTorch's full attention under the 
         mha.to(Dtype::float64);
         ref.load_parameters(mha);
         Tensor x = ref.input("x");
-        Tensor y = v.strided ? mha.forward_strided(x, 3, v.direction, ref["key_mask"])
-                             : mha.forward_block_local(x, 3, v.direction, ref["key_mask"]);
+        Tensor y = v.strided
+                       ? mha.self_attention(x, ref["key_mask"], nn::AttentionPattern::strided(3, v.direction))
+                       : mha.self_attention(x, ref["key_mask"], nn::AttentionPattern::block_local(3, v.direction));
         ref.compare("out.y", y);
         ref.compare_gradients(y, {{"x", x}}, &mha);
     }
@@ -234,7 +235,7 @@ TEST_CASE("hybrid attention per group matches PyTorch's full attention under eac
         mha.to(Dtype::float64);
         ref.load_parameters(mha);
         Tensor x = ref.input("x");
-        Tensor y = mha.forward_hybrid(x, 3, 3, d, ref["key_mask"]);
+        Tensor y = mha.self_attention(x, ref["key_mask"], nn::AttentionPattern::hybrid(3, 3, d));
         ref.compare("out.y", y);
         ref.compare_gradients(y, {{"x", x}}, &mha);
     }
