@@ -409,10 +409,9 @@ run::MemoryEstimate memory_estimate(const Options& o) {
                  F = static_cast<double>(o.model.d_ff) * static_cast<double>(std::max<std::int64_t>(o.top_k_experts, 1)),
                  N = static_cast<double>(o.model.layers), H = static_cast<double>(o.model.heads),
                  B = static_cast<double>(o.batch),
-                 E = static_cast<double>(std::max<std::int64_t>(o.experts, 1)),
                  V = o.tokens == "subwords" ? static_cast<double>(o.bpe_vocab) : 256;  // 256: a typical alphabet
     run::MemoryEstimate e;
-    e.parameters = (V + T) * D + N * (4 * D * D + 2 * D * static_cast<double>(o.model.d_ff) * E);
+    e.parameters = model_config(o, static_cast<std::int64_t>(V)).parameter_count();
     e.activations = run::transformer_activations(N, B, T, D, F, H, o.block > 0 ? static_cast<double>(o.block) : T) +
                     3 * B * T * V;
     return e;

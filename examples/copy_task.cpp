@@ -244,7 +244,7 @@ run::MemoryEstimate memory_estimate(const Options& o, bool training) {
                H = static_cast<double>(o.model.heads);
     const double B = training ? static_cast<double>(o.batch) : 100;
     run::MemoryEstimate e;
-    e.parameters = 3 * V * D + N * (4 * D * D + 2 * D * F) + N * (8 * D * D + 2 * D * F);
+    e.parameters = model_config(o).parameter_count();
     // The decoder's layers hold two attentions; the generator's logits [B, T, V] are kept with their softmax.
     e.activations = run::transformer_activations(N, B, T, D, F, H, T) +
                     run::transformer_activations(1.5 * N, B, T, D, F, H, T) + 3 * B * T * V;

@@ -376,7 +376,7 @@ run::MemoryEstimate memory_estimate(const Options& o, const models::GPTConfig& c
     const bool training = !o.fine_tune.empty();
     const double B = training ? static_cast<double>(o.batch) : 1, T = training ? static_cast<double>(o.context) : P;
     run::MemoryEstimate e;
-    e.parameters = V * D + P * D + N * (4 * D * D + 2 * D * F + 9 * D + F) + 2 * D;
+    e.parameters = c.parameter_count();
     e.activations = training ? run::transformer_activations(N, B, T, D, F, H, T) + 3 * B * T * V : 2 * N * P * D + V;
     return e;
 }

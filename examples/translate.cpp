@@ -451,7 +451,7 @@ run::MemoryEstimate memory_estimate(const Options& o, bool training) {
                T = static_cast<double>(o.context), H = static_cast<double>(o.model.heads);
     const double B = training ? static_cast<double>(o.batch) : 64;
     run::MemoryEstimate e;
-    e.parameters = V * D + N * (4 * D * D + 2 * D * F) + N * (8 * D * D + 2 * D * F);
+    e.parameters = model_config(o, o.vocab + 3).parameter_count();
     e.activations = run::transformer_activations(N, B, T, D, F, H, T) +
                     run::transformer_activations(1.5 * N, B, T, D, F, H, T) + 3 * B * T * V;
     return e;

@@ -92,31 +92,6 @@ TestResult evaluate(const models::ViT& model, data::ImageBatches& test,
     return {static_cast<double>(correct) / n, loss / n};
 }
 
-// The batches' position in the run record: the shuffling generator, this
-// epoch's order of the images and how far into it the batches have come.
-void save_position(const data::ImageBatches& batches, nn::RunRecord& r) {
-    const data::ImageBatches::Position at = batches.position();
-    Generator shuffle;
-    shuffle.set_state(at.generator);
-    r.tensors["generator.shuffle"] = run::generator_tensor(shuffle);
-    Tensor order = Tensor::empty({static_cast<std::int64_t>(at.order.size())}, Dtype::int64);
-    std::copy(at.order.begin(), at.order.end(), order.data<std::int64_t>());
-    r.tensors["batches.order"] = order;
-    r.tensors["batches.position"] = run::step_tensor(at.pos);
-}
-
-void restore_position(data::ImageBatches& batches, const nn::RunRecord& r, const std::string& path) {
-    Generator shuffle;
-    run::restore_generator(shuffle, r, "generator.shuffle");
-    auto order = r.tensors.find("batches.order"), pos = r.tensors.find("batches.position");
-    if (order == r.tensors.end() || pos == r.tensors.end() || order->second.dtype() != Dtype::int64 ||
-        pos->second.dtype() != Dtype::int64 || pos->second.numel() != 1)
-        throw std::runtime_error(fmt::format("{} holds no position in the training images", path));
-    const std::int64_t* o = order->second.data<std::int64_t>();
-    batches.set_position({shuffle.state(), std::vector<std::int64_t>(o, o + order->second.numel()),
-                          pos->second.data<std::int64_t>()[0]});
-}
-
 // Trains from step 0, or from the checkpoint --resume names, to the last step
 // (run::TrainingLoop: it saves, resumes, stops on signals and shares the
 // batches between the ranks of an mpirun job); the test set is scored after
@@ -130,8 +105,17 @@ void train(models::ViT& model, data::ImageBatches& train_set, data::ImageBatches
                            {.steps = steps, .epoch_steps = per_epoch, .unit = "img",
                             .lr = [&](std::int64_t step) { return schedule.lr(step); }, .clip = o.adamw.clip},
                            r);
-    loop.keep([&](nn::RunRecord& r) { save_position(train_set, r); },
-              [&](const nn::RunRecord& r, const std::string& path) { restore_position(train_set, r, path); });
+    loop.keep([&](nn::RunRecord& saved) { saved.tensors["batches"] = train_set.state(); },  // where the epoch stands
+              [&](const nn::RunRecord& saved, const std::string& path) {
+                  const auto it = saved.tensors.find("batches");
+                  if (it == saved.tensors.end())
+                      throw std::runtime_error(fmt::format("{} holds no position in the training images", path));
+                  try {
+                      train_set.set_state(it->second);
+                  } catch (const Error& e) {
+                      throw std::runtime_error(fmt::format("{}: the training images' position: {}", path, e.what()));
+                  }
+              });
     const auto start = std::chrono::steady_clock::now();
     loop.evaluate = [&](std::int64_t epoch, std::int64_t step) {
         const TestResult test = evaluate(model, test_set, nullptr);
@@ -234,7 +218,7 @@ run::MemoryEstimate memory_estimate(const Options& o, bool training) {
                  L = static_cast<double>(o.model.layers), H = static_cast<double>(o.model.heads);
     const double B = static_cast<double>(std::max<std::int64_t>(training ? o.batch : 0, 500));
     run::MemoryEstimate e;
-    e.parameters = P * P * D + N * D + L * (4 * D * D + 2 * D * F) + 10 * D;
+    e.parameters = model_config(o).parameter_count();
     e.activations = B * 28 * 28 + run::transformer_activations(L, B, N, D, F, H, N);
     return e;
 }

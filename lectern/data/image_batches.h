@@ -23,19 +23,9 @@ public:
     void reset();
     bool next(ImageBatch& out);  // false at the end of the epoch
 
-    // Where the epoch stands: the generator, this epoch's order and how far
-    // into it the batches have come. A run saved and resumed with it draws the
-    // same batches as one that never stopped.
-    struct Position {
-        autograd::Generator::State generator;
-        std::vector<std::int64_t> order;
-        std::int64_t pos;
-    };
-    Position position() const { return {gen_.state(), order_, pos_}; }
-    // ValueError unless `p` is an order of this set's images and a place in it.
-    void set_position(const Position& p);
-    // The position as one tensor, int64 [6 + 1 + N] for N images: the generator's six words,
-    // how far into the epoch, then the epoch's order. What a checkpoint's run record holds, as
+    // Where the epoch stands, as one tensor, int64 [6 + 1 + N] for N images: the generator's six
+    // words, how far into the epoch, then the epoch's order. A run saved and resumed with it
+    // draws the same batches as one that never stopped. What a checkpoint's run record holds, as
     // it holds a generator's state (run::generator_tensor); a copy, not a view of the batches.
     autograd::Tensor state() const;
     // Restores state()'s tensor: ValueError unless it is int64 [6 + 1 + N] holding an order of
@@ -45,6 +35,15 @@ public:
     std::int64_t size() const { return set_.labels.numel(); }
 
 private:
+    struct Position {
+        autograd::Generator::State generator;
+        std::vector<std::int64_t> order;
+        std::int64_t pos;
+    };
+    Position position() const { return {gen_.state(), order_, pos_}; }
+    // ValueError unless `p` is an order of this set's images and a place in it.
+    void set_position(const Position& p);
+
     const ImageSet& set_;
     std::int64_t batch_size_;
     double mean_, std_;

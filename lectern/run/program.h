@@ -55,19 +55,19 @@ struct Presets {
 class Run;
 
 struct Program {
-    std::string name;   // its errors' prefix, and the program its checkpoints belong to
-    std::string about;  // --help's first line
-    std::string saves;  // what --save's checkpoint holds, for --help
-    Presets presets;    // none: no --preset
+    std::string name{};   // its errors' prefix, and the program its checkpoints belong to
+    std::string about{};  // --help's first line
+    std::string saves{};  // what --save's checkpoint holds, for --help
+    Presets presets{};    // none: no --preset
     const std::uint64_t* seed = nullptr;  // the run's --seed, which seeds dropout too
-    std::function<void(Flags&)> flags;
+    std::function<void(Flags&)> flags{};
     // The checkpoint flags, where they are not run::add_checkpoint_flags': a
     // program whose output is not its checkpoint (gpt2 writes safetensors, its
     // resume state beside them) declares them itself, in `group`.
-    std::function<void(FlagGroup& group, CheckpointFlags&)> checkpoint_flags;
+    std::function<void(FlagGroup& group, CheckpointFlags&)> checkpoint_flags{};
     // CLI::ValidationError for flags that do not fit together, the outputs and the memory.
-    std::function<void(Run&)> check;
-    std::function<int(Run&)> work;
+    std::function<void(Run&)> check{};
+    std::function<int(Run&)> work{};
 };
 
 // One run of a program: its flags as parsed (and adopted), the checkpoint it
