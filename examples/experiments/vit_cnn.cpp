@@ -8,6 +8,7 @@
 // smallest n by more than two standard errors, paired by seed (statistics.h), and its lead at
 // the largest n is smaller than at the smallest.
 #include <algorithm>
+#include <cmath>
 #include <memory>
 
 #include <fmt/format.h>
@@ -130,6 +131,27 @@ void run_vit_cnn(const Options& o) {
     }
     summary.print();
     run::say("(mean +- standard error over {} seed{})\n\n", seeds, seeds > 1 ? "s" : "");
+    // Each model's mean accuracy over the seeds against the training-set size, one standard
+    // error each side (none for one seed).
+    auto curve = [&](const char* name, std::vector<double> Arm::*model) {
+        plot::Curve c{name, {}, {}, true};
+        for (std::size_t i = 0; i < b.sizes.size(); ++i) {
+            const Estimate e = estimate(arms[i].*model);
+            c.x.push_back(static_cast<double>(b.sizes[i]));
+            c.y.push_back(100 * e.mean);
+            c.error.push_back(std::isfinite(e.standard_error) ? 100 * e.standard_error : 0);
+        }
+        return c;
+    };
+    draw(o, "experiments_vit_cnn",
+         plot::Figure{fmt::format("vit-cnn: a ViT against a CNN on Fashion-MNIST (mean +- s.e. of {} seed{})", seeds,
+                                  seeds > 1 ? "s" : ""),
+                      1, 800, 500,
+                      {plot::LinePlot{"Held-out accuracy against the training-set size",
+                                      "training images (log scale)", "held-out accuracy (%)",
+                                      {curve("CNN (locality, weight tying, pooling)", &Arm::cnn),
+                                       curve("ViT (patch 7)", &Arm::vit)},
+                                      true}}});
     const bool small_wins = exceeds(leads.front());
     const bool narrows = leads.back().mean < leads.front().mean;
     verdict(o, small_wins && narrows,
