@@ -27,11 +27,18 @@ Tensor BatchNorm1d::forward(const Tensor& x, const Tensor& mask) const {
     if (mask.defined() && (x.dim() != 3 || mask.shape() != Shape{x.size(0), x.size(1)}))
         throw ShapeError(fmt::format("BatchNorm1d: the mask must be [B, T] for x [B, T, D], got mask {} for x {}",
                                      shape_str(mask.shape()), shape_str(x.shape())));
+    if (mask.defined()) {
+        for (double m : mask.to_vector())
+            if (m != 0 && m != 1)
+                throw ValueError(fmt::format("BatchNorm1d: the mask {} must hold 1 at a real position and 0 at a pad, "
+                                             "found {}",
+                                             shape_str(mask.shape()), m));
+    }
     const std::int64_t N = x.numel() / D;
     Tensor a = reshape(x, {N, D});  // one row per position
     Tensor a_hat;
     if (is_training()) {
-        Tensor m = mask.defined() ? reshape(mask.to(x.dtype()), {N, 1}) : Tensor();
+        Tensor m = mask.defined() ? reshape(mask.to(x.dtype()), {N, 1}) : Tensor();  // [N, 1]
         const double n = m.defined() ? sum(m).item() : static_cast<double>(N);
         if (n < 2)
             throw ValueError(fmt::format("BatchNorm1d: training needs 2 or more rows to take a variance over, got {} "

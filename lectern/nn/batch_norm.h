@@ -20,7 +20,7 @@ class BatchNorm1d : public Module {
 public:
     // running_mean starts at 0 and running_var at 1; gamma at 1 and beta at 0 when `affine`.
     explicit BatchNorm1d(std::int64_t d, double eps = 1e-5, double momentum = 0.1, bool affine = true);
-    // x [B, D] or [B, T, D]; mask (only for [B, T, D]) [B, T] of 1 at a real position and 0 at a
+    // x [B, D] or [B, T, D]; mask (only for [B, T, D]) [B, T], of any dtype, 1 at a real position and 0 at a
     // pad: the training statistics are over the real positions alone, and every position is
     // normalised by them. The gradient flows through the statistics (training) as in PyTorch.
     Tensor forward(const Tensor& x, const Tensor& mask = Tensor()) const;

@@ -93,6 +93,9 @@ TEST_CASE("BatchNorm1d refuses a wrong width, a mask of the wrong shape and a ba
     CHECK_THROWS_AS(bn(zeros({2, 3}), zeros({2, 1})), ShapeError);
     CHECK_THROWS_WITH(bn(zeros({1, 3})), Catch::Contains("BatchNorm1d: training needs 2 or more rows"));
     CHECK_THROWS_AS(bn(zeros({1, 2, 3}), tensor({1, 0}, {1, 2})), ValueError);
+    CHECK_THROWS_WITH(bn(zeros({1, 2, 3}), tensor({1, 2}, {1, 2})),
+                      Catch::Contains("BatchNorm1d: the mask [1, 2] must hold 1 at a real position and 0 at a pad, "
+                                      "found 2"));
     bn.eval();
     CHECK(bn(zeros({1, 3})).shape() == Shape{1, 3});  // evaluation needs no batch statistics
     CHECK_THROWS_AS(nn::BatchNorm1d(3, 1e-5, 1.5), ValueError);
