@@ -18,6 +18,8 @@ std::vector<Experiment> all_experiments() {
         heads_experiment(),
         entailment_experiment(),
         patterns_experiment(),
+        batch_norm_experiment(),
+        vit_cnn_experiment(),
     };
 }
 

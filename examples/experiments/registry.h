@@ -23,5 +23,7 @@ Experiment length_extrapolation_experiment();
 Experiment heads_experiment();
 Experiment entailment_experiment();
 Experiment patterns_experiment();
+Experiment batch_norm_experiment();
+Experiment vit_cnn_experiment();
 
 }  // namespace run::experiments

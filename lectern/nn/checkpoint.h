@@ -3,15 +3,16 @@
 // step count, and optionally a run record (what the model was built from, and
 // what a resumed run needs), in one versioned, checksummed binary file.
 //
-// Format, version 5 (integers little-endian, as written by x86-64 and ARM):
+// Format, version 6 (integers little-endian, as written by x86-64 and ARM):
 //   magic     8 bytes   "LECTERN\0"
-//   version   u32       5 (versions 1 to 4 load too: checkpoint_migration.h says
+//   version   u32       6 (versions 1 to 5 load too: checkpoint_migration.h says
 //                       how they differ and how they are read)
 //   flags     u32       bit 0: the file holds optimizer state
 //   step      i64       the optimizer's step count (0 without optimizer state)
 //   count     u32       number of tensor records that follow
 //   record    count times:
-//     kind      u8      0 = parameter, 1 = optimizer state, 2 = run record
+//     kind      u8      0 = parameter, 1 = optimizer state, 2 = run record,
+//                       3 = saved buffer (BatchNorm1d's running_mean, running_var)
 //     name_len  u32     then name_len bytes of the name
 //                       (parameter: "encoder.layers.0.self_attn.w_q.weight";
 //                        optimizer state: "exp_avg.3" = state "exp_avg" of parameter 3;

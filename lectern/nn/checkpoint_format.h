@@ -14,8 +14,8 @@ static_assert(std::endian::native == std::endian::little, "the checkpoint format
 
 inline constexpr char kMagic[8] = {'L', 'E', 'C', 'T', 'E', 'R', 'N', '\0'};
 // The version this build writes; checkpoint_migration.h reads the older ones.
-inline constexpr std::uint32_t kVersion = 5;
-enum Kind : std::uint8_t { kParameter = 0, kOptimizerState = 1, kRunRecord = 2 };
+inline constexpr std::uint32_t kVersion = 6;
+enum Kind : std::uint8_t { kParameter = 0, kOptimizerState = 1, kRunRecord = 2, kBuffer = 3 };
 inline constexpr std::uint8_t kTextCode = 3;
 
 inline std::uint8_t dtype_code(autograd::Dtype d) {

@@ -156,26 +156,26 @@ CheckedFile read_checked(const std::string& path) {
     return f;
 }
 
-// Every parameter of the model is in the file with its shape and dtype, and
-// the file has no other.
-void check_parameters(const std::map<std::string, Tensor>& saved,
-                      const std::vector<std::pair<std::string, Tensor>>& params, const std::string& path) {
+// Every parameter (or saved buffer: `what`) of the model is in the file with its shape and
+// dtype, and the file has no other.
+void check_tensors(const char* what, const std::map<std::string, Tensor>& saved,
+                   const std::vector<std::pair<std::string, Tensor>>& params, const std::string& path) {
     for (const auto& [name, p] : params) {
         auto it = saved.find(name);
         if (it == saved.end())
-            throw CheckpointError(fmt::format("load_checkpoint: {} has no parameter '{}'", path, name));
+            throw CheckpointError(fmt::format("load_checkpoint: {} has no {} '{}'", path, what, name));
         if (it->second.shape() != p.shape())
-            throw CheckpointError(fmt::format("load_checkpoint: parameter '{}' is {} in {} but {} in the model", name,
+            throw CheckpointError(fmt::format("load_checkpoint: {} '{}' is {} in {} but {} in the model", what, name,
                                               shape_str(it->second.shape()), path, shape_str(p.shape())));
         if (it->second.dtype() != p.dtype())
-            throw CheckpointError(fmt::format("load_checkpoint: parameter '{}' is {} in {} but {} in the model", name,
+            throw CheckpointError(fmt::format("load_checkpoint: {} '{}' is {} in {} but {} in the model", what, name,
                                               dtype_name(it->second.dtype()), path, dtype_name(p.dtype())));
     }
     std::set<std::string> known;
     for (const auto& [name, p] : params) known.insert(name);
     for (const auto& [name, t] : saved)
         if (!known.contains(name))
-            throw CheckpointError(fmt::format("load_checkpoint: {} has unexpected parameter '{}'", path, printable(name, 64)));
+            throw CheckpointError(fmt::format("load_checkpoint: {} has unexpected {} '{}'", path, what, printable(name, 64)));
 }
 
 Tensor tensor_of(const CheckedFile& file, const Record& rec) {
@@ -187,7 +187,7 @@ Tensor tensor_of(const CheckedFile& file, const Record& rec) {
 // The run records of a checked file; a name may appear once.
 RunRecord run_record_of(const CheckedFile& file, const std::string& path) {
     RunRecord run;
-    run.current_format = file.version == kVersion;
+    run.current_format = file.version >= checkpoint_migration::kCompleteRecords;
     for (const Record& rec : file.records) {
         if (rec.kind != kRunRecord) continue;
         bool fresh = !run.text.contains(rec.name) && !run.tensors.contains(rec.name);
@@ -203,15 +203,19 @@ RunRecord run_record_of(const CheckedFile& file, const std::string& path) {
     return run;
 }
 
-// The parameters and optimizer state of a checked file, validated against the
-// module and optimizer before either is touched, then copied in.
+// The parameters, buffers and optimizer state of a checked file, validated
+// against the module and optimizer before either is touched, then copied in.
 void load_checked(const CheckedFile& file, const std::string& path, Module& module, optim::Optimizer* optimizer) {
-    std::map<std::string, Tensor> saved;
+    std::map<std::string, Tensor> saved, saved_buffers;
     std::vector<std::pair<std::string, Tensor>> state;
     for (const Record& rec : file.records) {
         if (rec.kind == kRunRecord) continue;
         if (rec.kind == kOptimizerState) {
             state.emplace_back(rec.name, tensor_of(file, rec));
+        } else if (rec.kind == kBuffer) {
+            if (!saved_buffers.emplace(rec.name, tensor_of(file, rec)).second)
+                throw CheckpointError(fmt::format("load_checkpoint: {} is corrupted: buffer '{}' appears twice", path,
+                                                  printable(rec.name, 64)));
         } else {
             const std::string name = checkpoint_migration::parameter_name(file.version, rec.name);
             if (!saved.emplace(name, tensor_of(file, rec)).second)
@@ -220,7 +224,9 @@ void load_checked(const CheckedFile& file, const std::string& path, Module& modu
         }
     }
     auto params = module.named_parameters();
-    check_parameters(saved, params, path);
+    auto buffers = module.named_buffers();
+    check_tensors("parameter", saved, params, path);
+    check_tensors("buffer", saved_buffers, buffers, path);
     if (optimizer) {
         if (!(file.flags & 1u)) throw CheckpointError(fmt::format("load_checkpoint: {} holds no optimizer state", path));
         checkpoint_migration::upgrade_optimizer_state(file.version, file.step, state);
@@ -234,6 +240,7 @@ void load_checked(const CheckedFile& file, const std::string& path, Module& modu
     }
     NoGradGuard no_grad;
     for (auto& [name, p] : params) p.copy_(saved.at(name));
+    for (auto& [name, b] : buffers) b.copy_(saved_buffers.at(name));
 }
 
 }  // namespace

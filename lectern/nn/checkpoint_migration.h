@@ -1,6 +1,6 @@
 #pragma once
-// Reading the older checkpoint formats as the current one (checkpoint.h, version 5). Used
-// by the reader (checkpoint_load.cpp); internal to nn. How each differs from version 5:
+// Reading the older checkpoint formats as the current one (checkpoint.h, version 6). Used
+// by the reader (checkpoint_load.cpp); internal to nn. How each differs from version 6:
 //   version 1:        one step count for the whole optimizer, the header's; no "step.<i>"
 //                     state (each parameter's update count came with version 2).
 //   versions 1 and 2: the ViT's position table E_pos is PatchEmbedding's own parameter
@@ -11,6 +11,8 @@
 //                     (copy_task's --task, --positions, --attention ...), so a record of
 //                     version 4 may lack some, where one of version 5 holds every flag
 //                     its program records (RunRecord::current_format).
+//   versions 1 to 5:  no saved buffers (kind 3): no module had any before BatchNorm1d's
+//                     running statistics. Version 5's run records are version 6's.
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -22,6 +24,8 @@
 namespace nn::checkpoint_migration {
 
 inline constexpr std::uint32_t kOldestVersion = 1;
+// The first version whose run records hold every flag their program records.
+inline constexpr std::uint32_t kCompleteRecords = 5;
 
 // The largest record kind a file of `version` may hold.
 checkpoint_format::Kind last_kind(std::uint32_t version);

@@ -41,6 +41,7 @@ struct Writer {
 void save_checkpoint(const std::string& path, const Module& module, const optim::Optimizer* optimizer,
                      const RunRecord* run) {
     auto params = module.named_parameters();
+    auto buffers = module.named_buffers();
     std::vector<std::pair<std::string, Tensor>> state;
     if (optimizer) state = optimizer->named_state();
     const std::size_t extras = run ? run->text.size() + run->tensors.size() : 0;
@@ -49,8 +50,9 @@ void save_checkpoint(const std::string& path, const Module& module, const optim:
     w.put<std::uint32_t>(kVersion);
     w.put<std::uint32_t>(optimizer ? 1u : 0u);
     w.put<std::int64_t>(optimizer ? optimizer->step_count() : 0);
-    w.put<std::uint32_t>(static_cast<std::uint32_t>(params.size() + state.size() + extras));
+    w.put<std::uint32_t>(static_cast<std::uint32_t>(params.size() + buffers.size() + state.size() + extras));
     for (const auto& [name, t] : params) w.put_tensor(kParameter, name, t);
+    for (const auto& [name, t] : buffers) w.put_tensor(kBuffer, name, t);
     for (const auto& [name, t] : state) w.put_tensor(kOptimizerState, name, t);
     if (run) {
         for (const auto& [name, text] : run->text) w.put_text(name, text);

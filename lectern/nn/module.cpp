@@ -46,9 +46,10 @@ Tensor Module::register_parameter(std::string name, Tensor t) {
     return t;
 }
 
-Tensor Module::register_buffer(std::string name, Tensor t) {
+Tensor Module::register_buffer(std::string name, Tensor t, bool persistent) {
     check_new_name("register_buffer", name);
     autograd::check_defined("register_buffer", t);
+    if (persistent) persistent_.push_back(name);
     buffers_.emplace_back(std::move(name), t);
     return t;
 }
@@ -79,6 +80,15 @@ std::vector<std::pair<std::string, Tensor>> Module::named_parameters() const {
     std::vector<std::pair<std::string, Tensor>> out;
     std::vector<const autograd::TensorImpl*> seen;
     collect("", out, seen);
+    return out;
+}
+
+std::vector<std::pair<std::string, Tensor>> Module::named_buffers() const {
+    std::vector<std::pair<std::string, Tensor>> out;
+    for (const auto& [name, t] : buffers_)
+        if (std::find(persistent_.begin(), persistent_.end(), name) != persistent_.end()) out.emplace_back(name, t);
+    for (const auto& [name, child] : children_)
+        for (auto& [n, t] : child->named_buffers()) out.emplace_back(name + "." + n, t);
     return out;
 }
 

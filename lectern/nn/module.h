@@ -19,7 +19,8 @@ using autograd::Dtype;
 using autograd::Shape;
 using autograd::Tensor;
 
-// A module's parameters by dotted name, as torch's state_dict(): copies, apart from the graph.
+// A module's parameters and saved buffers by dotted name, as torch's state_dict(): copies,
+// apart from the graph.
 using StateDict = std::map<std::string, Tensor>;
 
 // What load_state_dict(dict, strict = false) passed over (PyTorch's missing_keys, unexpected_keys).
@@ -40,6 +41,9 @@ public:
     std::vector<std::pair<std::string, Tensor>> named_parameters() const;
     std::vector<Tensor> parameters() const;
     std::int64_t parameter_count() const;  // number of scalars
+    // Every saved buffer of the tree (register_buffer's persistent ones, e.g. BatchNorm's
+    // running statistics), depth first in registration order, with dotted names.
+    std::vector<std::pair<std::string, Tensor>> named_buffers() const;
 
     void train(bool on = true);  // whole tree
     void eval() { train(false); }
@@ -52,8 +56,8 @@ public:
     Dtype dtype() const { return dtype_; }
 
     // In memory, what a checkpoint holds on disk (state_dict.cpp): state_dict() copies every
-    // parameter; load_state_dict copies a dict's tensors into the parameters (converted to
-    // their dtype). It checks every name first and throws one ValueError naming every missing,
+    // parameter and saved buffer; load_state_dict copies a dict's tensors into them (converted
+    // to their dtype). It checks every name first and throws one ValueError naming every missing,
     // unexpected and mis-shaped name, changing nothing; strict = false passes over missing and
     // unexpected names (and returns them) but never a shape that differs.
     StateDict state_dict() const;
@@ -66,9 +70,10 @@ public:
 protected:
     // A trainable tensor (requires_grad is set). Returns the same handle.
     Tensor register_parameter(std::string name, Tensor t);
-    // A tensor that follows to() but is not trained or saved (e.g. the
-    // sinusoidal table).
-    Tensor register_buffer(std::string name, Tensor t);
+    // A tensor that follows to() but is not trained. Saved (in state_dict() and checkpoints)
+    // when `persistent`, as BatchNorm's running statistics, which training computes; not saved
+    // otherwise, as the sinusoidal table, which the formula recomputes.
+    Tensor register_buffer(std::string name, Tensor t, bool persistent = false);
     // Called by to() once this module's parameters and buffers are converted: a
     // module whose buffer is computed, not learned, recomputes it in the new
     // dtype, so a float64 model holds the formula's float64 values, not
@@ -91,6 +96,7 @@ private:
                  std::vector<const autograd::TensorImpl*>& seen) const;
     std::vector<std::pair<std::string, Tensor>> params_;
     std::vector<std::pair<std::string, Tensor>> buffers_;
+    std::vector<std::string> persistent_;  // the names of the buffers that are saved
     std::vector<std::pair<std::string, std::shared_ptr<Module>>> children_;
     bool training_ = true;
     Dtype dtype_ = Dtype::float32;

@@ -11,13 +11,15 @@ namespace nn {
 StateDict Module::state_dict() const {
     StateDict out;
     for (const auto& [name, p] : named_parameters()) out.emplace(name, p.detach().clone());
+    for (const auto& [name, b] : named_buffers()) out.emplace(name, b.clone());
     return out;
 }
 
 StateDictKeys Module::load_state_dict(const StateDict& dict, bool strict) {
     StateDictKeys keys;
     std::vector<std::string> misshaped;
-    auto params = named_parameters();
+    auto params = named_parameters();  // and the saved buffers, which load the same way
+    for (auto& named : named_buffers()) params.push_back(std::move(named));
     for (const auto& [name, p] : params) {
         auto it = dict.find(name);
         if (it == dict.end()) {

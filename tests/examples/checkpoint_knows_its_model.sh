@@ -55,7 +55,7 @@ for _ in range(count):
     pos += 8 * ndim + numel * size[dtype]
     if kind == 2 and name == sys.argv[3]: removed += 1
     else: kept.append(data[start:pos])
-assert version == 5 and removed == 1 and pos == len(data) - 4, (version, removed)
+assert version == 6 and removed == 1 and pos == len(data) - 4, (version, removed)
 body = struct.pack("<IIqI", version, flags, step, count - 1) + b"".join(kept)
 open(sys.argv[2], "wb").write(b"LECTERN\0" + body + struct.pack("<I", zlib.crc32(body)))
 PY

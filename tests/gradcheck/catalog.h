@@ -19,6 +19,7 @@ struct Case {
 
 std::vector<Case> op_cases();      // autograd/ops
 std::vector<Case> module_cases();  // nn and models
+std::vector<Case> image_cases();   // conv2d, pooling, the CNN, batch normalisation
 std::vector<Case> all_cases();
 
 }  // namespace gradcheck_catalog

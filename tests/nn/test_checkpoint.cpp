@@ -13,10 +13,12 @@
 
 #include "check.h"
 #include "temp_files.h"
+#include "lectern/nn/batch_norm.h"
 #include "lectern/nn/checkpoint.h"
 #include "lectern/nn/checkpoint_checksum.h"
 #include "lectern/nn/checkpoint_format.h"
 #include "lectern/nn/feed_forward.h"
+#include "lectern/nn/layer_norm.h"
 #include "lectern/nn/learned_positional_embedding.h"
 #include "lectern/nn/optim/adam.h"
 #include "lectern/nn/output_file.h"
@@ -106,9 +108,9 @@ TEST_CASE("each kind of bad checkpoint gets its error and leaves the module unch
     require_rejected(bad, target, "wrong magic");
 
     std::string version = bytes;
-    version[8] = 6;
+    version[8] = 7;
     write_all(bad, version);
-    require_rejected(bad, target, "format version 6; this build reads versions 1 to 5");
+    require_rejected(bad, target, "format version 7; this build reads versions 1 to 6");
 
     nn::FeedForward wider(4, 9);
     nn::save_checkpoint(bad, wider);
@@ -444,10 +446,41 @@ TEST_CASE("a run record says whether its file is of the current format version",
     const nn::RunRecord r4 = nn::read_run_record(path);
     CHECK(r4.text.at("flag.--heads") == "4");
     CHECK_FALSE(r4.current_format);
+    Crafted v5(1, 5);  // version 6 added saved buffers, not flags: a version 5 record is complete
+    v5.record("weight", 0, {1, 1}).put<float>(0.5f);
+    write_all(path, v5.sealed());
+    CHECK(nn::read_run_record(path).current_format);
     write_all(path, v3.sealed());
     nn::RunRecord run;
     nn::load_checkpoint(path, lin, nullptr, &run);
     CHECK_FALSE(run.current_format);
+}
+
+TEST_CASE("a checkpoint saves BatchNorm1d's running statistics as buffers and loads them back", "[io]") {
+    TempDir dir;
+    const std::string path = dir.file("bn.lckpt");
+    nn::BatchNorm1d bn(3);
+    autograd::Generator gen(2);
+    bn(autograd::randn({8, 3}, gen));
+    nn::save_checkpoint(path, bn);
+    nn::BatchNorm1d fresh(3);
+    nn::load_checkpoint(path, fresh);
+    CHECK(fresh.running_mean.to_vector() == bn.running_mean.to_vector());
+    CHECK(fresh.running_var.to_vector() == bn.running_var.to_vector());
+    // A file without the buffers (a LayerNorm's: the same gamma and beta) is refused, naming one.
+    nn::save_checkpoint(path, nn::LayerNorm(3));
+    CHECK_THAT(load_error(path, fresh), Catch::Contains("has no buffer 'running_mean'"));
+}
+
+TEST_CASE("a saved buffer (kind 3) before version 6 is refused as a corrupted record", "[io][errors]") {
+    TempDir dir;
+    nn::Linear lin(1, 1, false);
+    const std::string path = dir.file("m.lckpt");
+    Crafted c(2, 5);
+    c.record("weight", 0, {1, 1}).put<float>(0.5f);
+    c.record("running_mean", 0, {1}, 3).put<float>(0.5f);
+    write_all(path, c.sealed());
+    CHECK_THAT(load_error(path, lin), Catch::Contains("record 1 has kind 3"));
 }
 
 TEST_CASE("a run record's faults are refused: text that is not rank 1, a name twice, a kind 2 record before version 4",
