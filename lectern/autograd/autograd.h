@@ -23,6 +23,7 @@
 #include "lectern/autograd/ops/layer_norm.h"
 #include "lectern/autograd/ops/linear.h"
 #include "lectern/autograd/ops/masked_fill.h"
+#include "lectern/autograd/ops/masked_select.h"
 #include "lectern/autograd/ops/matmul.h"
 #include "lectern/autograd/ops/minimum_maximum.h"
 #include "lectern/autograd/ops/reduce.h"

@@ -125,10 +125,13 @@ public:
     Tensor std(std::int64_t dim, bool keepdim = false, std::int64_t correction = 1) const;
     Tensor select(std::int64_t dim, std::int64_t index) const;
     Tensor operator[](std::int64_t index) const;  // select(0, index), as x[i] in PyTorch
+    Tensor operator[](const Tensor& mask) const;  // boolean_index(x, mask), as x[mask] in PyTorch
+    Tensor index(const Tensor& mask) const;       // the same, by name
     Tensor slice(std::int64_t dim, std::int64_t start, std::int64_t end, std::int64_t step = 1) const;
     Tensor gather(std::int64_t dim, const Tensor& index) const;
     Tensor index_select(std::int64_t dim, const Tensor& index) const;
     Tensor masked_fill(const Tensor& mask, double value) const;
+    Tensor masked_select(const Tensor& mask) const;
     Tensor matmul(const Tensor& other) const;
     Tensor softmax(std::int64_t dim) const;
     Tensor log_softmax(std::int64_t dim) const;
