@@ -15,6 +15,7 @@
 namespace autograd {
 
 struct Node;
+struct TopK;
 
 // A block from the caching allocator (allocator.h), freed back to it. Its
 // version counts the in-place updates of its bytes (fill_, copy_, add_, mul_,
@@ -132,6 +133,7 @@ public:
     Tensor index_select(std::int64_t dim, const Tensor& index) const;
     Tensor masked_fill(const Tensor& mask, double value) const;
     Tensor masked_select(const Tensor& mask) const;
+    TopK topk(std::int64_t k, std::int64_t dim = -1, bool largest = true) const;  // TopK: ops/topk.h
     Tensor matmul(const Tensor& other) const;
     Tensor softmax(std::int64_t dim) const;
     Tensor log_softmax(std::int64_t dim) const;

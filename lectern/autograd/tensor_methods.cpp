@@ -8,6 +8,7 @@
 #include "lectern/autograd/ops/matmul.h"
 #include "lectern/autograd/ops/minimum_maximum.h"
 #include "lectern/autograd/ops/reduce.h"
+#include "lectern/autograd/ops/topk.h"
 #include "lectern/autograd/ops/reshape.h"
 #include "lectern/autograd/ops/select.h"
 #include "lectern/autograd/ops/slice.h"
@@ -60,6 +61,7 @@ Tensor Tensor::masked_fill(const Tensor& mask, double value) const {
     return autograd::masked_fill(*this, mask, value);
 }
 Tensor Tensor::masked_select(const Tensor& mask) const { return autograd::masked_select(*this, mask); }
+TopK Tensor::topk(std::int64_t k, std::int64_t d, bool largest) const { return autograd::topk(*this, k, d, largest); }
 Tensor Tensor::matmul(const Tensor& other) const { return autograd::matmul(*this, other); }
 Tensor Tensor::softmax(std::int64_t d) const { return autograd::softmax(*this, d); }
 Tensor Tensor::log_softmax(std::int64_t d) const { return autograd::log_softmax(*this, d); }
