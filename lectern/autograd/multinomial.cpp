@@ -67,6 +67,9 @@ Tensor multinomial(const Tensor& weights, std::int64_t num_samples, bool replace
         std::vector<double> w = checked_row(weights, r, n, num_samples, replacement);
         double total = 0;
         for (double v : w) total += v;
+        if (!std::isfinite(total))  // u * total would be infinite, and every draw the last category
+            throw ValueError(fmt::format("multinomial: the weights{} sum past the largest double; scale them down",
+                                         weights.dim() == 2 ? fmt::format(" of row {}", r) : ""));
         for (std::int64_t s = 0; s < num_samples; ++s) {
             const std::int64_t j = draw(w, total, gen);
             po[r * num_samples + s] = j;

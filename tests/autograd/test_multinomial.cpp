@@ -1,4 +1,5 @@
 // multinomial: draws by weight from a Generator, with and without replacement.
+#include <cmath>
 #include <set>
 
 #include "check.h"
@@ -44,6 +45,8 @@ TEST_CASE("multinomial refuses negative, non-finite and all-zero weights, and to
                       "multinomial: 3 samples without replacement, but the weights have only 2 positive; draw at "
                       "most 2 or pass replacement = true");
     CHECK_THROWS_AS(multinomial(tensor({1, std::nan("")}), 1, true, gen), ValueError);
+    CHECK_THROWS_WITH(multinomial(tensor({1e308, 1e308}, Dtype::float64), 1, true, gen),
+                      "multinomial: the weights sum past the largest double; scale them down");
     CHECK_THROWS_AS(multinomial(zeros({2, 2, 2}), 1, true, gen), ShapeError);
     CHECK_THROWS_AS(multinomial(tensor({1}), -1, true, gen), ValueError);
     CHECK_THROWS_AS(multinomial(tensor({1}, Dtype::int64), 1, true, gen), DtypeError);
