@@ -168,7 +168,12 @@ void Tensor::backward(const Tensor& grad, bool retain_graph) const {
     if (grad.shape() != shape())
         throw ShapeError(fmt::format("backward: gradient of shape {} for a tensor of shape {}",
                                      shape_str(grad.shape()), shape_str(shape())));
-    check_same_dtype("backward", *this, grad);
+    // The gradient is not converted: a float32 dy into a float64 graph would silently lose the
+    // precision the float64 graph is there for, and the formulas assume one dtype throughout.
+    if (grad.dtype() != dtype())
+        throw DtypeError(fmt::format("backward: gradient of dtype {} for a tensor of dtype {} {}; pass grad.to(Dtype::{})",
+                                     dtype_name(grad.dtype()), dtype_name(dtype()), shape_str(shape()),
+                                     dtype_name(dtype())));
 
     NoGradGuard no_grad;  // backward formulas are not themselves recorded
     std::shared_ptr<Node> root = impl()->grad_fn;

@@ -15,6 +15,7 @@
 namespace autograd {
 
 struct Node;
+struct TopK;
 
 // A block from the caching allocator (allocator.h), freed back to it. Its
 // version counts the in-place updates of its bytes (fill_, copy_, add_, mul_,
@@ -125,10 +126,14 @@ public:
     Tensor std(std::int64_t dim, bool keepdim = false, std::int64_t correction = 1) const;
     Tensor select(std::int64_t dim, std::int64_t index) const;
     Tensor operator[](std::int64_t index) const;  // select(0, index), as x[i] in PyTorch
+    Tensor operator[](const Tensor& mask) const;  // boolean_index(x, mask), as x[mask] in PyTorch
+    Tensor index(const Tensor& mask) const;       // the same, by name
     Tensor slice(std::int64_t dim, std::int64_t start, std::int64_t end, std::int64_t step = 1) const;
     Tensor gather(std::int64_t dim, const Tensor& index) const;
     Tensor index_select(std::int64_t dim, const Tensor& index) const;
     Tensor masked_fill(const Tensor& mask, double value) const;
+    Tensor masked_select(const Tensor& mask) const;
+    TopK topk(std::int64_t k, std::int64_t dim = -1, bool largest = true) const;  // TopK: ops/topk.h
     Tensor matmul(const Tensor& other) const;
     Tensor softmax(std::int64_t dim) const;
     Tensor log_softmax(std::int64_t dim) const;

@@ -4,9 +4,11 @@
 #include "lectern/autograd/ops/gather.h"
 #include "lectern/autograd/ops/index_select.h"
 #include "lectern/autograd/ops/masked_fill.h"
+#include "lectern/autograd/ops/masked_select.h"
 #include "lectern/autograd/ops/matmul.h"
 #include "lectern/autograd/ops/minimum_maximum.h"
 #include "lectern/autograd/ops/reduce.h"
+#include "lectern/autograd/ops/topk.h"
 #include "lectern/autograd/ops/reshape.h"
 #include "lectern/autograd/ops/select.h"
 #include "lectern/autograd/ops/slice.h"
@@ -46,6 +48,8 @@ Tensor Tensor::std(std::int64_t d, bool keepdim, std::int64_t correction) const 
 }
 Tensor Tensor::select(std::int64_t d, std::int64_t index) const { return autograd::select(*this, d, index); }
 Tensor Tensor::operator[](std::int64_t index) const { return autograd::select(*this, 0, index); }
+Tensor Tensor::operator[](const Tensor& mask) const { return autograd::boolean_index(*this, mask); }
+Tensor Tensor::index(const Tensor& mask) const { return autograd::boolean_index(*this, mask); }
 Tensor Tensor::slice(std::int64_t d, std::int64_t start, std::int64_t end, std::int64_t step) const {
     return autograd::slice(*this, d, start, end, step);
 }
@@ -56,6 +60,8 @@ Tensor Tensor::index_select(std::int64_t d, const Tensor& index) const {
 Tensor Tensor::masked_fill(const Tensor& mask, double value) const {
     return autograd::masked_fill(*this, mask, value);
 }
+Tensor Tensor::masked_select(const Tensor& mask) const { return autograd::masked_select(*this, mask); }
+TopK Tensor::topk(std::int64_t k, std::int64_t d, bool largest) const { return autograd::topk(*this, k, d, largest); }
 Tensor Tensor::matmul(const Tensor& other) const { return autograd::matmul(*this, other); }
 Tensor Tensor::softmax(std::int64_t d) const { return autograd::softmax(*this, d); }
 Tensor Tensor::log_softmax(std::int64_t d) const { return autograd::log_softmax(*this, d); }

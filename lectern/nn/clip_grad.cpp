@@ -25,4 +25,14 @@ double clip_grad_norm_(const std::vector<Tensor>& params, double max_norm) {
     return norm;
 }
 
+void clip_grad_value_(const std::vector<Tensor>& params, double clip_value) {
+    if (!(clip_value >= 0))
+        throw ValueError(fmt::format("clip_grad_value_: clip_value {} must be >= 0", clip_value));
+    NoGradGuard no_grad;
+    for (const Tensor& p : params) {
+        Tensor g = p.grad();
+        if (g.defined()) g.copy_(clamp(g, -clip_value, clip_value));
+    }
+}
+
 }  // namespace nn

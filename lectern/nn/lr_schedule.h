@@ -1,5 +1,6 @@
 #pragma once
-// Learning-rate schedules. Set the rate on the optimizer before each step.
+// Learning-rate schedules. Set the rate on the optimizer before each step
+// (Optimizer::set_lr, which keeps each param group's ratio to the base rate).
 // Both count steps from 1, as the paper does: pass the number of the step
 // about to be taken (1 for the first).
 #include <cstdint>

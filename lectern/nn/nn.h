@@ -27,6 +27,7 @@
 #include "lectern/nn/make_positional_encoding.h"
 #include "lectern/nn/mixture_of_experts.h"
 #include "lectern/nn/module.h"
+#include "lectern/nn/module_dict.h"
 #include "lectern/nn/multi_head_attention.h"
 #include "lectern/nn/no_positional_encoding.h"
 #include "lectern/nn/non_finite.h"

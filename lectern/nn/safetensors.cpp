@@ -60,6 +60,56 @@ float half_to_float(std::uint16_t h) {
 // bfloat16 is float32's upper half.
 float bfloat16_to_float(std::uint16_t b) { return std::bit_cast<float>(static_cast<std::uint32_t>(b) << 16); }
 
+// float -> IEEE half, rounded to the nearest, ties to even. Of the 13 fraction bits a normal
+// half drops, above half an ulp rounds up, exactly half rounds to the even neighbour (a carry
+// into the exponent is right: 0x3bff + 1 is 1.0). Below 2^-14 the half is subnormal, a
+// multiple of 2^-24, found by rounding v 2^24 (exact scaling) in the default rounding mode,
+// which is to nearest even. From 65520, halfway past 65504, the result is infinite.
+std::uint16_t float_to_half(float v) {
+    const std::uint32_t bits = std::bit_cast<std::uint32_t>(v), x = bits & 0x7fffffffu;
+    const auto sign = static_cast<std::uint16_t>((bits >> 16) & 0x8000u);
+    if (x > 0x7f800000u) return static_cast<std::uint16_t>(sign | 0x7e00u);  // NaN stays a (quiet) NaN
+    if (x >= 0x477ff000u) return static_cast<std::uint16_t>(sign | 0x7c00u);  // infinity, or rounds to it
+    if (x < 0x38800000u)
+        return static_cast<std::uint16_t>(sign | static_cast<std::uint16_t>(std::nearbyint(std::ldexp(std::bit_cast<float>(x), 24))));
+    std::uint32_t h = ((x >> 23) - 112) << 10 | (x & 0x7fffffu) >> 13;  // 112 = 127 - 15
+    const std::uint32_t dropped = x & 0x1fffu;
+    if (dropped > 0x1000u || (dropped == 0x1000u && (h & 1u))) ++h;
+    return static_cast<std::uint16_t>(sign | h);
+}
+
+// float -> bfloat16, float32's upper half rounded to the nearest, ties to even: adding
+// 0x7fff, plus 1 when the kept half is odd, carries into it exactly when it should round up.
+std::uint16_t float_to_bfloat16(float v) {
+    const std::uint32_t bits = std::bit_cast<std::uint32_t>(v);
+    if ((bits & 0x7fffffffu) > 0x7f800000u) return static_cast<std::uint16_t>((bits >> 16) | 0x40u);  // quiet NaN
+    return static_cast<std::uint16_t>((bits + 0x7fffu + ((bits >> 16) & 1u)) >> 16);
+}
+
+// What tensor t is stored as, and its bytes per element.
+std::string stored_dtype(const Tensor& t, SafetensorsStore store) {
+    if (store == SafetensorsStore::f16) return "F16";
+    if (store == SafetensorsStore::bf16) return "BF16";
+    return t.dtype() == Dtype::float32 ? "F32" : "F64";
+}
+
+// t's elements as `dtype` (stored_dtype's), little-endian, at out.
+void store_bytes(const Tensor& t, const std::string& dtype, char* out) {
+    const std::int64_t n = t.numel();
+    if (dtype == "F32" || dtype == "F64") {
+        if (n) std::memcpy(out, t.raw_data(), static_cast<std::size_t>(n) * dtype_size(t.dtype()));
+        return;
+    }
+    dispatch_floating(t.dtype(), [&](auto zero) {
+        const auto* p = t.data<decltype(zero)>();
+        for (std::int64_t i = 0; i < n; ++i) {
+            const auto f = static_cast<float>(p[i]);
+            const std::uint16_t h = dtype == "F16" ? float_to_half(f) : float_to_bfloat16(f);
+            std::memcpy(out + 2 * i, &h, 2);
+        }
+    });
+}
+
 template <class T> void convert(const std::string& dtype, const char* raw, std::int64_t n, T* out) {
     for (std::int64_t i = 0; i < n; ++i) {
         if (dtype == "F32") {
@@ -210,7 +260,7 @@ std::map<std::string, Tensor> read_safetensors(const std::string& path, Dtype dt
     return out;
 }
 
-void write_safetensors(const std::string& path, const std::map<std::string, Tensor>& tensors) {
+void write_safetensors(const std::string& path, const std::map<std::string, Tensor>& tensors, SafetensorsStore store) {
     nlohmann::ordered_json header = nlohmann::ordered_json::object();
     std::uint64_t at = 0;
     for (const auto& [name, t] : tensors) {
@@ -219,9 +269,9 @@ void write_safetensors(const std::string& path, const std::map<std::string, Tens
         if (t.dtype() != Dtype::float32 && t.dtype() != Dtype::float64)
             throw SafetensorsError(fmt::format("safetensors: {}: tensor '{}' is {}; float32 and float64 are written", path,
                                                name, dtype_name(t.dtype())));
-        const std::uint64_t bytes = static_cast<std::uint64_t>(t.numel()) * (t.dtype() == Dtype::float32 ? 4 : 8);
-        header[name] = {{"dtype", t.dtype() == Dtype::float32 ? "F32" : "F64"}, {"shape", t.shape()},
-                        {"data_offsets", {at, at + bytes}}};
+        const std::string dtype = stored_dtype(t, store);
+        const std::uint64_t bytes = static_cast<std::uint64_t>(t.numel()) * element_size(dtype);
+        header[name] = {{"dtype", dtype}, {"shape", t.shape()}, {"data_offsets", {at, at + bytes}}};
         at += bytes;
     }
     std::string text = header.dump();
@@ -232,10 +282,9 @@ void write_safetensors(const std::string& path, const std::map<std::string, Tens
     std::memcpy(file.data() + 8, text.data(), text.size());
     char* data = file.data() + 8 + text.size();
     for (const auto& [name, t] : tensors) {
-        const std::size_t bytes = static_cast<std::size_t>(t.numel()) * (t.dtype() == Dtype::float32 ? 4 : 8);
-        if (bytes) std::memcpy(data, t.dtype() == Dtype::float32 ? static_cast<const void*>(t.data<float>())
-                                                                 : static_cast<const void*>(t.data<double>()), bytes);
-        data += bytes;
+        const std::string dtype = stored_dtype(t, store);
+        store_bytes(t, dtype, data);
+        data += static_cast<std::size_t>(t.numel()) * element_size(dtype);
     }
     write_file_atomically(path, file);
 }

@@ -54,9 +54,16 @@ private:
 std::map<std::string, autograd::Tensor> read_safetensors(const std::string& path,
                                                          autograd::Dtype dtype = autograd::Dtype::float32);
 
-// Writes float32 tensors as F32 and float64 as F64, names sorted, the header
-// padded with spaces to a multiple of 8 bytes so the data stays aligned; the
-// file is replaced atomically (nn::write_file_atomically).
-void write_safetensors(const std::string& path, const std::map<std::string, autograd::Tensor>& tensors);
+// How write_safetensors stores the tensors: as they are (float32 as F32, float64 as F64), or
+// every one as F16 or as BF16 (half precision, PyTorch's .half() and .bfloat16() weights), each
+// element rounded from float32 to the nearest half, ties to even (a float64 tensor is
+// rounded to float32 first). F16 values past its largest, 65504, become infinities.
+enum class SafetensorsStore { as_is, f16, bf16 };
+
+// Any dict of tensors (torch.save of a dict): names sorted, the header padded with spaces
+// to a multiple of 8 bytes so the data stays aligned; the file is replaced atomically
+// (nn::write_file_atomically). read_safetensors reads it back, widening F16 and BF16 exactly.
+void write_safetensors(const std::string& path, const std::map<std::string, autograd::Tensor>& tensors,
+                       SafetensorsStore store = SafetensorsStore::as_is);
 
 }  // namespace nn

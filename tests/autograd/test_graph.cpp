@@ -62,6 +62,18 @@ TEST_CASE("backward with an explicit upstream gradient", "[graph]") {
     require_values(x.grad(), {20, 400});  // dy * 2x
 }
 
+TEST_CASE("backward refuses an upstream gradient of another dtype, and says how to convert it", "[errors]") {
+    Tensor x = tensor({1, 2}, {2}, Dtype::float64).requires_grad_();
+    Tensor y = x * x;
+    CHECK_THROWS_WITH(y.backward(tensor({10, 100}, {2}, Dtype::float32)),
+                      "backward: gradient of dtype float32 for a tensor of dtype float64 [2]; pass "
+                      "grad.to(Dtype::float64)");
+    CHECK_THROWS_AS(x.backward(ones({2}, Dtype::int64)), DtypeError);  // a leaf too
+    CHECK_FALSE(x.grad().defined());                                    // nothing accumulated
+    y.backward(tensor({10, 100}, {2}, Dtype::float32).to(Dtype::float64));  // the graph is intact
+    require_values(x.grad(), {20, 400});
+}
+
 TEST_CASE("detach cuts the graph", "[graph]") {
     Tensor x = ones({2}, Dtype::float64).requires_grad_();
     Tensor y = (x * 2.0).detach();

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Lectern as another project uses it (docs/library.md): installed from the build
 # into a staging prefix, every installed header compiled alone against that
-# prefix, then the outside project in project/ built and run three ways: by meson
-# through pkg-config, by CMake through pkg-config, and by meson with Lectern as a
-# subproject of a parent configured without a buildtype (so at -O0).
+# prefix, then the outside project in project/ built and run four ways: by meson
+# through pkg-config, by CMake through pkg-config and through Lectern's CMake package
+# (find_package), and by meson with Lectern as a subproject of a parent configured without a buildtype (so at -O0).
 #   installed_project.sh SOURCE_ROOT BUILD_ROOT WORK_DIR
 set -euo pipefail
 src=$1 build=$2 work=$3
@@ -66,23 +66,7 @@ if checked < 6:
 print(f"installed_project: docs/library.md's {checked} blocks from tests/install/project/ match the files")
 PY
 
-# Each build's three programs must say what they learned.
-check_programs() {  # BUILD_DIR ROUTE
-  local out
-  out=$("$1/spiral_mlp" "$work/spiral.ckpt") || fail "$2: spiral_mlp failed: $out"
-  echo "$out" | sed "s|^|$2: |"
-  local accuracy
-  accuracy=$(echo "$out" | sed -n 's/^spiral: training accuracy \([0-9.]*\)$/\1/p')
-  awk -v a="$accuracy" 'BEGIN { exit !(a >= 0.95) }' || fail "$2: the spiral MLP reached accuracy '$accuracy', not 0.95"
-  echo "$out" | grep -q 'logits differ by at most 0$' || fail "$2: the reloaded MLP differs from the saved one"
-  out=$("$1/swish_op") || fail "$2: swish_op failed: $out"
-  echo "$out" | sed "s|^|$2: |"
-  echo "$out" | grep -q '^swish: gradcheck passed' || fail "$2: swish's gradient check did not pass"
-  echo "$out" | grep -q '^swish with a wrong backward: gradcheck failed' || fail "$2: a wrong backward passed gradcheck"
-  out=$("$1/tiny_gpt") || fail "$2: tiny_gpt failed: $out"
-  echo "$out" | sed "s|^|$2: |"
-  echo "$out" | grep -q '3 4 5 continues as 6 7 0 1 2 3$' || fail "$2: the tiny GPT did not learn its sequence"
-}
+source "$src/tests/install/check_programs.sh"
 
 # 3. Meson, pkg-config: nofallback, so that only lectern.pc can satisfy dependency('lectern').
 rm -rf "$work/pkgconfig"
@@ -91,12 +75,17 @@ PKG_CONFIG_PATH=$pcdir meson setup "$work/pkgconfig" "$project" --buildtype=rele
 ninja -C "$work/pkgconfig" >/dev/null || fail "the outside project does not build against the installed library"
 check_programs "$work/pkgconfig" "meson + pkg-config"
 
-# 4. CMake, pkg-config: pkg_check_modules(LECTERN REQUIRED IMPORTED_TARGET lectern).
-rm -rf "$work/cmake"
-PKG_CONFIG_PATH=$pcdir cmake -S "$project" -B "$work/cmake" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_CXX_COMPILER_LAUNCHER=ccache >/dev/null || fail "cmake could not configure the outside project"
-ninja -C "$work/cmake" >/dev/null || fail "cmake's build of the outside project failed"
-check_programs "$work/cmake" "cmake + pkg-config"
+# 4. CMake, twice: through lectern.pc (pkg_check_modules), then through Lectern's own CMake
+# package (find_package(Lectern) under the staged prefix), each from a fresh build folder.
+for route in pkg-config package; do
+  rm -rf "$work/cmake-$route"
+  PKG_CONFIG_PATH=$pcdir cmake -S "$project" -B "$work/cmake-$route" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_PREFIX_PATH="$staged_prefix" \
+    -DLECTERN_BY_PKG_CONFIG=$([ $route = pkg-config ] && echo ON || echo OFF) >/dev/null \
+    || fail "cmake could not configure the outside project through $route"
+  ninja -C "$work/cmake-$route" >/dev/null || fail "cmake's build of the outside project through $route failed"
+  check_programs "$work/cmake-$route" "cmake + $route"
+done
 
 # 5. Meson subproject: the project beside a wrap whose directory, subprojects/lectern,
 # is this source tree, Lectern's optional layers off (the core needs none of their

@@ -5,8 +5,10 @@
 #include "check.h"
 #include "lectern/autograd/reference/adam.h"
 #include "lectern/nn/clip_grad.h"
+#include "lectern/nn/linear.h"
 #include "lectern/nn/optim/adam.h"
 #include "lectern/nn/optim/adamw.h"
+#include "lectern/nn/optim/param_groups.h"
 #include "lectern/nn/optim/sgd.h"
 
 using namespace autograd;
@@ -105,6 +107,31 @@ TEST_CASE("clip_grad_norm_ scales gradients above max_norm and returns the norm"
     require_values(b.grad(), {0.8}, 1e-6);
     CHECK(nn::clip_grad_norm_({a, b}, 10.0) == Approx(1).epsilon(1e-5));
     require_values(b.grad(), {0.8}, 1e-6);  // below max_norm: untouched
+}
+
+TEST_CASE("clip_grad_value_ clamps each gradient element to [-c, c]", "[optim]") {
+    Tensor p = tensor({1, 2, 3}, Dtype::float64).requires_grad_();
+    p.set_grad(tensor({-2, 0.3, 5}, Dtype::float64));
+    Tensor no_grad = tensor({1}, Dtype::float64).requires_grad_();
+    nn::clip_grad_value_({p, no_grad}, 0.5);
+    require_values(p.grad(), {-0.5, 0.3, 0.5});
+    CHECK_FALSE(no_grad.grad().defined());
+    nn::clip_grad_value_({p}, 0);
+    require_values(p.grad(), {0, 0, 0});
+    CHECK_THROWS_WITH(nn::clip_grad_value_({p}, -1), "clip_grad_value_: clip_value -1 must be >= 0");
+}
+
+TEST_CASE("an optimizer refuses a frozen parameter and names it", "[errors]") {
+    nn::Linear layer(2, 3);
+    layer.bias.requires_grad_(false);  // frozen
+    CHECK_THROWS_WITH(nn::optim::Adam(layer.named_parameters()),
+                      "Optimizer: parameter 'bias' [3] of group 0 does not require grad (frozen?); pass only the "
+                      "parameters to train");
+    CHECK_THROWS_WITH(nn::optim::SGD(layer.parameters()),
+                      "Optimizer: parameter 1 [3] of group 0 does not require grad (frozen?); pass only the "
+                      "parameters to train");
+    CHECK_THROWS_WITH(nn::optim::AdamW(nn::optim::weight_decay_groups(layer, 0.1)),
+                      Catch::Contains("parameter 'bias' [3] of group 1"));
 }
 
 TEST_CASE("optimizers reject invalid options", "[errors]") {

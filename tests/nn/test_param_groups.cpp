@@ -49,10 +49,11 @@ TEST_CASE("SGD and AdamW step each group with its own lr and weight decay (by ha
     require_values(d, {0.9, -2.1}, 1e-7);
     CHECK(adamw.param_groups()[0].weight_decay == 0.5);
 
-    // set_lr moves every group (a schedule's step); set_group_lr one.
+    // set_lr moves every group by the base rate's factor (a schedule's step: base 1 to 0.01);
+    // set_group_lr one.
     sgd.set_lr(0.01);
-    CHECK(sgd.param_groups()[0].lr == 0.01);
-    CHECK(sgd.param_groups()[1].lr == 0.01);
+    CHECK(*sgd.param_groups()[0].lr == Approx(0.001).epsilon(1e-15));
+    CHECK(*sgd.param_groups()[1].lr == Approx(0.002).epsilon(1e-15));
     sgd.set_group_lr(1, 0.3);
     CHECK(sgd.param_groups()[1].lr == 0.3);
     CHECK(sgd.lr_of(1) == 0.3);
@@ -91,9 +92,33 @@ TEST_CASE("weight_decay_groups decays matrices and embeddings, not biases or Lay
 
 TEST_CASE("parameter groups reject a parameter twice and a negative lr or weight decay", "[errors]") {
     Tensor a = param_with_grad(), b = param_with_grad();
-    CHECK_THROWS_WITH(nn::optim::SGD({{{a}}, {{b, a}}}), Catch::Contains("a parameter of group 1 appears twice"));
+    CHECK_THROWS_WITH(nn::optim::SGD({{{a}}, {{b, a}}}), "Optimizer: parameter 2 [2] of group 1 appears twice (it would be updated twice per step)");
     CHECK_THROWS_AS(nn::optim::SGD({{{a}, -0.1}}), ValueError);
     CHECK_THROWS_WITH(nn::optim::AdamW({{{a}, 0.1, -1.0}}), Catch::Contains("group 0's weight decay -1"));
     nn::optim::SGD sgd(std::vector<nn::optim::ParamGroup>{{{a}}, {{b}}});
     CHECK_THROWS_WITH(sgd.set_group_lr(2, 0.1), Catch::Contains("no group 2 (there are 2)"));
+}
+
+TEST_CASE("a schedule's set_lr keeps each group's ratio to the base rate; scale_lr is LambdaLR's", "[optim]") {
+    // base 0.01 (group 0 takes it), group 1 made at 0.1: ten times the base
+    Tensor a = param_with_grad(), b = param_with_grad();
+    nn::optim::SGD sgd(std::vector<nn::optim::ParamGroup>{{{a}}, {{b}, 0.1}}, {.lr = 0.01});
+    sgd.set_lr(0.002);  // warmup's rate, say: group 1 goes to 0.02, not 0.002
+    CHECK(sgd.lr() == 0.002);
+    CHECK(*sgd.param_groups()[0].lr == 0.002);
+    CHECK(*sgd.param_groups()[1].lr == Approx(0.02).epsilon(1e-15));
+    sgd.step();  // p -= lr g, g = [0.5, 1]: a by 0.002 g, b by 0.02 g
+    require_values(a, {1 - 0.001, -2 - 0.002}, 1e-15);
+    require_values(b, {1 - 0.01, -2 - 0.02}, 1e-15);
+    // LambdaLR: each group's lr at construction times the factor
+    sgd.scale_lr(0.5);
+    CHECK(*sgd.param_groups()[0].lr == 0.005);
+    CHECK(*sgd.param_groups()[1].lr == 0.05);
+    CHECK(sgd.lr() == 0.005);
+    CHECK_THROWS_AS(sgd.scale_lr(-1), ValueError);
+    // with base 0 a group's own lr has no ratio to keep
+    nn::optim::SGD zero_base(std::vector<nn::optim::ParamGroup>{{{a}}, {{b}, 0.1}}, {.lr = 0});
+    CHECK_THROWS_WITH(zero_base.set_lr(0.01), "Optimizer: set_lr(0.01): group 1 has lr 0.1 of its own but the base "
+                                              "rate was 0, so there is no ratio to keep; use scale_lr(factor)");
+    CHECK(*zero_base.param_groups()[1].lr == 0.1);  // unchanged
 }

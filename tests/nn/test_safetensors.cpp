@@ -3,10 +3,15 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <iterator>
+#include <vector>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 
+#include "lectern/nn/linear.h"
 #include "lectern/nn/safetensors.h"
 #include "temp_files.h"
 
@@ -60,6 +65,89 @@ TEST_CASE("safetensors written by Lectern read back bit for bit, header aligned 
     for (int i = 0; i < 12; ++i) CHECK(back.at("b.weight").data<double>()[i] == tensors.at("b.weight").data<float>()[i]);
     for (int i = 0; i < 5; ++i) CHECK(back.at("a").data<double>()[i] == tensors.at("a").data<double>()[i]);
     std::filesystem::remove(path);
+}
+
+namespace {
+
+// The file's bytes: path's whole contents.
+std::string bytes_of(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+}  // namespace
+
+TEST_CASE("write_safetensors lays out the bytes as the format says, checked against a file built by hand", "[io]") {
+    // b: float32 [2] = {1, -2}, a: float64 [] = 0.5. The format asks for no order; Lectern's
+    // is the names' (a before b). The header is 107 bytes of JSON, padded with 5 spaces to 112,
+    // a multiple of 8, so the data that follows starts 8-byte aligned.
+    const std::string path = scratch("layout");
+    nn::write_safetensors(path, {{"b", tensor({1, -2})}, {"a", full({}, 0.5, Dtype::float64)}});
+    const std::string header =
+        R"({"a":{"dtype":"F64","shape":[],"data_offsets":[0,8]},"b":{"dtype":"F32","shape":[2],"data_offsets":[8,16]}})";
+    REQUIRE(header.size() == 107);
+    const std::string expected = std::string("\x70\0\0\0\0\0\0\0", 8)  // 112, u64 little-endian
+                                 + header + "     "                    // padded to 112
+                                 + std::string("\0\0\0\0\0\0\xe0\x3f", 8)  // 0.5 as f64: 0x3fe0000000000000
+                                 + std::string("\0\0\x80\x3f", 4)          // 1.0f: 0x3f800000
+                                 + std::string("\0\0\0\xc0", 4);           // -2.0f: 0xc0000000
+    CHECK(bytes_of(path) == expected);
+}
+
+namespace {
+
+// The data bytes of a file of one tensor whose header (unpadded) is `header`, as u16 words.
+std::vector<std::uint16_t> half_words(const std::string& path, const std::string& header) {
+    const std::string bytes = bytes_of(path);
+    const std::size_t padded = (header.size() + 7) / 8 * 8;
+    REQUIRE(bytes.substr(8, header.size()) == header);
+    std::vector<std::uint16_t> words((bytes.size() - 8 - padded) / 2);
+    std::memcpy(words.data(), bytes.data() + 8 + padded, words.size() * 2);
+    return words;
+}
+
+}  // namespace
+
+TEST_CASE("write_safetensors stores F16 and BF16 rounded to nearest even, and reads them back", "[io]") {
+    // Each half worked by hand (IEEE half: 5 exponent bits, bias 15, 10 fraction bits):
+    //   1 = 0x3c00, -2 = 0xc000, 65504 (the largest) = 0x7bff, 65520 (halfway to 65536) ties to
+    //   even: infinity 0x7c00; 1 + 2^-11 is half an ulp above 1: even, 0x3c00; 1 + 3 2^-11 is
+    //   1.5 ulps: even, 0x3c02; 2^-24 the smallest subnormal 0x0001, 1.5 2^-24 ties to 0x0002;
+    //   1/3 = 0x3555; -1e-9 underflows to -0, 0x8000; 70000 past the largest: 0x7c00.
+    const std::vector<double> v = {1, -2, 65504, 65520, 1 + 0x1p-11, 1 + 3 * 0x1p-11, 0x1p-24, 3 * 0x1p-25,
+                                   1.0 / 3, -1e-9, 70000};
+    const std::string f16 = scratch("f16");
+    nn::write_safetensors(f16, {{"h", tensor(v)}}, nn::SafetensorsStore::f16);
+    CHECK(half_words(f16, R"({"h":{"dtype":"F16","shape":[11],"data_offsets":[0,22]}})") ==
+          std::vector<std::uint16_t>{0x3c00, 0xc000, 0x7bff, 0x7c00, 0x3c00, 0x3c02, 0x0001, 0x0002, 0x3555, 0x8000,
+                                     0x7c00});
+    const std::vector<double> back = nn::read_safetensors(f16).at("h").to_vector();
+    CHECK(back[2] == 65504);
+    CHECK(back[5] == 1 + 0x1p-9);
+    CHECK(back[8] == 0x1.554p-2);  // 1/3 to 11 significant bits
+    CHECK(std::isinf(back[3]));
+
+    // bfloat16, float32's upper half rounded: 1 = 0x3f80, -2 = 0xc000, 1 + 2^-8 ties to even
+    // 0x3f80, 1 + 3 2^-8 to 0x3f82; 1/3 = 0x3eaaaaab drops 0xaaab, above half: 0x3eab; 3e38 =
+    // 0x7f61b1e6 to 0x7f62; 1e-40 (a float32 subnormal, 0x000116c2) to 0x0001. From float64
+    // too: the tensor is rounded to float32 first.
+    const std::vector<double> w = {1, -2, 1 + 0x1p-8, 1 + 3 * 0x1p-8, 1.0 / 3, 3e38, 1e-40};
+    const std::string bf16 = scratch("bf16");
+    nn::write_safetensors(bf16, {{"w", tensor(w, Dtype::float64)}}, nn::SafetensorsStore::bf16);
+    CHECK(half_words(bf16, R"({"w":{"dtype":"BF16","shape":[7],"data_offsets":[0,14]}})") ==
+          std::vector<std::uint16_t>{0x3f80, 0xc000, 0x3f80, 0x3f82, 0x3eab, 0x7f62, 0x0001});
+    CHECK(nn::read_safetensors(bf16).at("w").to_vector()[3] == 1.015625);
+}
+
+TEST_CASE("a model's state_dict saved as BF16 loads back into the model, each weight to 8 bits", "[io]") {
+    // docs/library.md's "Saving tensors": torch.save of a dict, in half precision
+    nn::Linear model(4, 3);
+    const std::string path = scratch("state_bf16");
+    nn::write_safetensors(path, model.state_dict(), nn::SafetensorsStore::bf16);
+    nn::Linear other(4, 3);
+    other.load_state_dict(nn::read_safetensors(path));
+    const std::vector<double> w = model.weight.to_vector(), back = other.weight.to_vector();
+    for (std::size_t i = 0; i < w.size(); ++i) CHECK(std::abs(back[i] - w[i]) <= std::abs(w[i]) * 0x1p-8);
 }
 
 TEST_CASE("a malformed safetensors file gets one line naming the tensor", "[io][errors]") {

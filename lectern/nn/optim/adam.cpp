@@ -15,6 +15,8 @@ using namespace autograd;
 
 Adam::Adam(std::vector<Tensor> params, AdamOptions o) : Adam(std::vector{ParamGroup{std::move(params)}}, o) {}
 
+Adam::Adam(const NamedParameters& params, AdamOptions o) : Adam(std::vector{named_group(params)}, o) {}
+
 Adam::Adam(std::vector<ParamGroup> groups, AdamOptions o) : Adam(std::move(groups), o, 0.0, /*decoupled=*/false) {}
 
 Adam::Adam(std::vector<ParamGroup> groups, AdamOptions o, double default_weight_decay, bool decoupled)

@@ -9,6 +9,7 @@ namespace nn::optim {
 class AdamW : public Adam {
 public:
     AdamW(std::vector<Tensor> params, AdamWOptions options = {});
+    AdamW(const NamedParameters& params, AdamWOptions options = {});  // errors name the parameters
     AdamW(std::vector<ParamGroup> groups, AdamWOptions options = {});
 };
 

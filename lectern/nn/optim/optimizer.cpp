@@ -16,10 +16,25 @@ void check_lr(double lr) {
     if (!(lr >= 0)) throw ValueError(fmt::format("Optimizer: learning rate {} must be >= 0", lr));
 }
 
+// How an error names parameter `index` (across groups), `name` if it has one.
+std::string describe(const Tensor& p, std::size_t index, const std::string& name) {
+    if (!name.empty()) return fmt::format("parameter '{}' {}", name, shape_str(p.shape()));
+    return fmt::format("parameter {} {}", index, shape_str(p.shape()));
+}
+
 }  // namespace
 
+ParamGroup named_group(const NamedParameters& params) {
+    ParamGroup group;
+    for (const auto& [name, p] : params) {
+        group.names.push_back(name);
+        group.params.push_back(p);
+    }
+    return group;
+}
+
 Optimizer::Optimizer(std::vector<ParamGroup> groups, double lr, double weight_decay)
-    : groups_(std::move(groups)), lr_(lr) {
+    : groups_(std::move(groups)), lr_(lr), initial_lr_(lr) {
     check_lr(lr);
     std::vector<const TensorImpl*> seen;
     for (std::size_t g = 0; g < groups_.size(); ++g) {
@@ -29,12 +44,22 @@ Optimizer::Optimizer(std::vector<ParamGroup> groups, double lr, double weight_de
         check_lr(*group.lr);
         if (!(*group.weight_decay >= 0))
             throw ValueError(fmt::format("Optimizer: group {}'s weight decay {} must be >= 0", g, *group.weight_decay));
-        for (const Tensor& p : group.params) {
+        initial_lrs_.push_back(*group.lr);
+        if (!group.names.empty() && group.names.size() != group.params.size())
+            throw ValueError(fmt::format("Optimizer: group {} has {} names for {} parameters", g, group.names.size(),
+                                         group.params.size()));
+        for (std::size_t k = 0; k < group.params.size(); ++k) {
+            const Tensor& p = group.params[k];
+            const std::string who = describe(p, params_.size(), group.names.empty() ? "" : group.names[k]);
             check_floating("Optimizer", p);
-            if (!p.requires_grad()) throw ValueError("Optimizer: a parameter does not require grad");
+            if (!p.requires_grad())
+                throw ValueError(fmt::format("Optimizer: {} of group {} does not require grad (frozen?); pass only "
+                                             "the parameters to train",
+                                             who, g));
             if (std::find(seen.begin(), seen.end(), p.impl()) != seen.end())
-                throw ValueError(fmt::format("Optimizer: a parameter of group {} appears twice (it would be updated "
-                                             "twice per step)", g));
+                throw ValueError(fmt::format("Optimizer: {} of group {} appears twice (it would be updated twice per "
+                                             "step)",
+                                             who, g));
             seen.push_back(p.impl());
             params_.push_back(p);
             group_of_.push_back(g);
@@ -46,8 +71,20 @@ Optimizer::Optimizer(std::vector<ParamGroup> groups, double lr, double weight_de
 
 void Optimizer::set_lr(double lr) {
     check_lr(lr);
+    for (std::size_t g = 0; g < groups_.size(); ++g)
+        if (initial_lrs_[g] != initial_lr_ && initial_lr_ == 0)
+            throw ValueError(fmt::format("Optimizer: set_lr({}): group {} has lr {} of its own but the base rate was 0, "
+                                         "so there is no ratio to keep; use scale_lr(factor)",
+                                         lr, g, initial_lrs_[g]));
     lr_ = lr;
-    for (ParamGroup& group : groups_) group.lr = lr;
+    for (std::size_t g = 0; g < groups_.size(); ++g)  // a group at the base rate takes lr exactly, unrounded
+        groups_[g].lr = initial_lrs_[g] == initial_lr_ ? lr : initial_lrs_[g] * (lr / initial_lr_);
+}
+
+void Optimizer::scale_lr(double factor) {
+    if (!(factor >= 0)) throw ValueError(fmt::format("Optimizer: scale_lr factor {} must be >= 0", factor));
+    lr_ = initial_lr_ * factor;
+    for (std::size_t g = 0; g < groups_.size(); ++g) groups_[g].lr = initial_lrs_[g] * factor;
 }
 
 void Optimizer::set_group_lr(std::size_t group, double lr) {

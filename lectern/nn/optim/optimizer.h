@@ -18,12 +18,18 @@ using autograd::Tensor;
 // decay. Unset, each is the optimizer's own. The optimizer numbers the parameters
 // of its groups one after another (parameter i of its state, "exp_avg.i"), so
 // groups that keep the model's order (weight_decay_groups in param_groups.h) keep
-// the numbering of an optimizer over model.parameters().
+// the numbering of an optimizer over model.parameters(). `names`, empty or one per
+// parameter, are what the optimizer's errors call the parameters (else index and shape).
 struct ParamGroup {
     std::vector<Tensor> params;
     std::optional<double> lr = std::nullopt;
     std::optional<double> weight_decay = std::nullopt;
+    std::vector<std::string> names = {};
 };
+
+// model.named_parameters(), which every optimizer also takes, so that its errors name them.
+using NamedParameters = std::vector<std::pair<std::string, Tensor>>;
+ParamGroup named_group(const NamedParameters& params);
 
 class Optimizer {
 public:
@@ -40,9 +46,14 @@ public:
     void step();
     void zero_grad();
     double lr() const { return lr_; }
-    // Sets the learning rate of every group, as nanoGPT's schedule loop over
-    // optimizer.param_groups does (a group's own lr holds until then).
+    // A schedule's rate for this step: the base rate becomes lr, and every group's lr keeps its
+    // ratio to the base rate of construction (a group made at 10x the base stays at 10x, as
+    // PyTorch's schedulers scale each group's own initial_lr). A group without its own lr
+    // takes lr exactly. ValueError, changing nothing, when the optimizer was made with base
+    // rate 0 and a group has an lr of its own (no ratio to keep): use scale_lr.
     void set_lr(double lr);
+    // LambdaLR's rule: every group's lr = its lr at construction times `factor` (>= 0).
+    void scale_lr(double factor);
     // The groups with their lr and weight decay filled in; set_group_lr changes one.
     const std::vector<ParamGroup>& param_groups() const { return groups_; }
     void set_group_lr(std::size_t group, double lr);
@@ -83,6 +94,8 @@ protected:
     std::vector<std::size_t> group_of_;  // params_[i] is in groups_[group_of_[i]]
     double lr_;
     std::int64_t steps_ = 0;
+    double initial_lr_;                 // the base rate at construction
+    std::vector<double> initial_lrs_;  // each group's lr at construction (PyTorch's initial_lr)
 
 private:
     std::vector<std::int64_t> param_steps_;  // updates of each parameter

@@ -8,6 +8,8 @@ using namespace autograd;
 
 SGD::SGD(std::vector<Tensor> params, SGDOptions o) : SGD(std::vector{ParamGroup{std::move(params)}}, o) {}
 
+SGD::SGD(const NamedParameters& params, SGDOptions o) : SGD(std::vector{named_group(params)}, o) {}
+
 SGD::SGD(std::vector<ParamGroup> groups, SGDOptions o) : Optimizer(std::move(groups), o.lr, o.weight_decay), options(o) {
     if (o.momentum < 0 || o.weight_decay < 0 || o.dampening < 0)
         throw ValueError(fmt::format("SGD: momentum {}, dampening {} and weight_decay {} must be >= 0", o.momentum,
