@@ -9,8 +9,9 @@
 //   versions 1 to 3:  no run records (kind 2), and so no text (dtype code 3).
 //   version 4:        the same bytes; but a program may have recorded more flags since
 //                     (copy_task's --task, --positions, --attention ...), so a record of
-//                     version 4 may lack some, where one of version 5 holds every flag
-//                     its program records (RunRecord::current_format).
+//                     version 4 may lack some, where one of version 5 or later holds every
+//                     flag its program records but those the program says the meaning of
+//                     when absent (RunRecord::current_format).
 //   versions 1 to 5:  no saved buffers (kind 3): no module had any before BatchNorm1d's
 //                     running statistics. Version 5's run records are version 6's.
 #include <cstdint>
