@@ -7,6 +7,8 @@
 // float32. Figures only; it never passes or fails. --figures DIR draws the
 // times and the bytes of attention weights kept for backward against T, log-log.
 //   ./build/benchmarks/bench_block_attention [--block 64] [--d-model 128] [--heads 4] [--threads 2] [--figures DIR]
+#include <cstdio>
+
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
@@ -29,6 +31,8 @@ double median_ms(F f) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    // Each row reaches a log or a pipe as it is measured: a large --d-model takes minutes a row.
+    std::setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);
     std::int64_t block = 64, d_model = 128, heads = 4;
     int threads = 2;
     std::string figures;
@@ -52,6 +56,9 @@ int main(int argc, char** argv) {
     Generator g(0);
     fmt::print("causal self-attention, batch 1, d_model {}, {} heads, block-local blocks of L = {}, {} threads (medians of 5, ms)\n",
                d_model, heads, block, threads);
+    fmt::print("weights: {:.2f} GB; the attention weights at T = 2048: {:.2f} GB\n",
+               4.0 * 4 * static_cast<double>(d_model * d_model) / 1e9,
+               4.0 * static_cast<double>(heads) * 2048 * 2048 / 1e9);
     fmt::print("{:>6} | {:>10} {:>10} {:>7} | {:>10} {:>10} {:>7}\n", "T", "full fwd", "local fwd", "ratio", "full f+b",
                "local f+b", "ratio");
     for (std::int64_t T : {128, 256, 512, 1024, 2048}) {
