@@ -86,7 +86,6 @@ public:
 
     const std::string& path() const;
     const RunRecord& run_record() const;
-    bool holds_optimizer_state() const;
     // load_checkpoint's checks and copies, from the bytes read when opened.
     void load(Module& module, optim::Optimizer* optimizer = nullptr) const;
 

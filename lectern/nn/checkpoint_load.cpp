@@ -262,7 +262,6 @@ CheckpointFile& CheckpointFile::operator=(CheckpointFile&&) noexcept = default;
 
 const std::string& CheckpointFile::path() const { return file_->path; }
 const RunRecord& CheckpointFile::run_record() const { return file_->run; }
-bool CheckpointFile::holds_optimizer_state() const { return (file_->file.flags & 1u) != 0; }
 
 void CheckpointFile::load(Module& module, optim::Optimizer* optimizer) const {
     load_checked(file_->file, file_->path, module, optimizer);

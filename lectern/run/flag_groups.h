@@ -72,7 +72,6 @@ public:
     explicit Flags(CLI::App& app) : app_(app) {}
     FlagGroup group(const std::string& heading, Recorded recorded) { return {app_, declared_, heading, recorded}; }
     CLI::App& app() const { return app_; }
-    const std::vector<DeclaredFlag>& declared() const { return declared_; }
     // The declared flags that `recorded` names, in declaration order.
     std::vector<DeclaredFlag> recorded(Recorded recorded) const;
     std::vector<DeclaredFlag> recorded() const;  // all three kinds

@@ -72,16 +72,16 @@ int main(int argc, char** argv, const Program& program) {
 
     const std::vector<std::string>& presets = program.presets.names;
     const EarlyFlags early = early_flags(argc, argv, presets);
-    // The checkpoint is read before the flags are declared, where its preset
-    // sets their defaults. One that cannot be read is left for the checkpoint flags' check,
-    // which names the file and what is wrong with it.
-    if (!presets.empty() && !early.checkpoint.empty()) {
-        try {
-            run.open_checkpoint(early.checkpoint_flag, early.checkpoint);
-        } catch (const CLI::ValidationError&) {
-        }
-    }
     if (!presets.empty()) {
+        // The checkpoint is read before the flags are declared: its preset sets
+        // their defaults. One that cannot be read is left for the checkpoint
+        // flags' check, which names the file and what is wrong with it.
+        if (!early.checkpoint.empty()) {
+            try {
+                run.open_checkpoint(early.checkpoint_flag, early.checkpoint);
+            } catch (const CLI::ValidationError&) {
+            }
+        }
         run.preset_ = chosen_preset(early, run.saved_, presets.front());
         program.presets.apply(run.preset_);  // the preset sets defaults, flags override them
     }

@@ -83,7 +83,6 @@ public:
     const std::string& name() const { return program_.name; }
     const std::string& preset() const { return preset_; }
     bool training() const { return checkpoint.load.empty(); }
-    bool given(const std::string& flag) const { return app_.count(flag) > 0; }
     const distributed::Communicator& comm() const { return distributed::Communicator::world(); }
     bool is_root() const { return comm().is_root(); }
 
