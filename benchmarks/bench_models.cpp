@@ -1,4 +1,4 @@
-// Lectern against PyTorch on the models students run (issue 13), in one run:
+// Lectern against PyTorch on the models students run, in one run:
 // this machine's sgemm peak; training steps of the copy task (small and
 // annotated) and of the ViT (patch 7 and the default preset), forward,
 // backward and optimizer separately and together; greedy decoding per token

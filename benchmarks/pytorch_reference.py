@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""PyTorch reference for bench_models (issue 13; docs/performance.md).
+"""PyTorch reference for bench_models (docs/performance.md).
 
 The same workloads as benchmarks/bench_models.cpp, in PyTorch: the same models
 (written out as Lectern builds them, pre-norm, from the notes; not
@@ -378,7 +378,7 @@ def training_record(workload, unit, batch, items, args, times):
                 **times, peak_rss_mb=peak_rss_mb())
 
 
-COPY_SETUPS = {  # examples/copy_task.cpp: the small configuration of issue 13, and --preset annotated2022
+COPY_SETUPS = {  # examples/copy_task.cpp: the small configuration, and --preset annotated2022
     "copy_small": dict(d_model=64, d_ff=256, heads=4, lr_factor=1.0, warmup=200),
     "copy_annotated": dict(d_model=512, d_ff=2048, heads=8, lr_factor=0.5, warmup=400),
 }

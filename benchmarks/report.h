@@ -1,7 +1,7 @@
 #pragma once
 // bench_models' tables: each workload's phases and throughput, Lectern beside
-// PyTorch with the ratios, decoding per token, and issue 13's targets against
-// this run's figures.
+// PyTorch with the ratios, decoding per token, and the targets of
+// docs/performance.md against this run's figures.
 #include <map>
 #include <string>
 #include <vector>

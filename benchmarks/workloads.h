@@ -37,7 +37,7 @@ struct CopyTaskSetup {
     std::int64_t warmup = 200;    // steps of the schedule
 };
 
-// The small configuration of issue 13: copy_task's default model with dropout
+// The small configuration (docs/performance.md): copy_task's default model with dropout
 // 0.1 and batch 80. N=2, d_model 64, d_ff 256, h 4, length 10.
 CopyTaskSetup copy_task_small();
 // copy_task --preset annotated2022: d_model 512, d_ff 2048, h 8, dropout 0.1, batch 80.
