@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "lectern/autograd/autograd.h"
 #include "lectern/autograd/gradcheck.h"
 
 namespace gradcheck_catalog {
@@ -16,6 +17,12 @@ struct Case {
     std::string shapes;  // what it was checked on
     std::function<autograd::GradcheckReport()> run;
 };
+
+// An input of a case: float64, uniform in [low, high) from its own seed, requiring grad.
+inline autograd::Tensor leaf(const autograd::Shape& shape, std::uint64_t seed, double low = -1, double high = 1) {
+    autograd::Generator g(seed);
+    return autograd::uniform(shape, low, high, g, autograd::Dtype::float64).requires_grad_();
+}
 
 std::vector<Case> op_cases();      // autograd/ops
 std::vector<Case> module_cases();  // nn and models

@@ -12,11 +12,6 @@ namespace {
 
 using namespace autograd;
 
-Tensor leaf(const Shape& shape, std::uint64_t seed) {
-    Generator g(seed);
-    return uniform(shape, -1, 1, g, Dtype::float64).requires_grad_();
-}
-
 // Distinct values 0.1 apart, in the order of i 37 mod n (a permutation when n is no multiple of
 // 37): a window's maximum leads its runner-up by more than the finite difference's step, so the
 // max is differentiable where it is checked.

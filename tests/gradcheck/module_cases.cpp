@@ -40,11 +40,6 @@ namespace {
 
 using namespace autograd;
 
-Tensor leaf(const Shape& shape, std::uint64_t seed) {
-    Generator g(seed);
-    return uniform(shape, -1, 1, g, Dtype::float64).requires_grad_();
-}
-
 Tensor ids(const std::vector<double>& v, const Shape& s) { return tensor(v, s, Dtype::int64); }
 
 // A case for module M built by `make`, fed `inputs` (made fresh per run) through `f`.

@@ -12,11 +12,6 @@ namespace {
 using namespace autograd;
 using Fn = std::function<Tensor(const std::vector<Tensor>&)>;
 
-Tensor leaf(const Shape& shape, std::uint64_t seed, double low = -1, double high = 1) {
-    Generator g(seed);
-    return uniform(shape, low, high, g, Dtype::float64).requires_grad_();
-}
-
 Case op(std::string name, std::string shapes, std::function<std::vector<Tensor>()> inputs, Fn f) {
     return {"autograd", std::move(name), std::move(shapes), [inputs, f] { return gradcheck(f, inputs()); }};
 }
