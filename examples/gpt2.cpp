@@ -242,24 +242,28 @@ struct Prepared {
     std::vector<std::int64_t> prompt;
 };
 
+// The model: the --size shape with random weights, or --weights. A stop
+// signal meanwhile ends the run at once, since nothing is made yet to save.
+std::shared_ptr<models::GPT> make_or_load(const run::Run& r, const Options& o) {
+    const run::NothingToSave scope(r.name(), o.random ? "making the weights" : "loading " + o.weights);
+    if (o.random) return models::make_gpt(models::gpt2_config(o.size));
+    const nn::SafetensorsFile file(o.weights);
+    const models::GPT2Configuration found = models::find_gpt2_config(file, o.config);
+    run::say("{}\n", found.description);
+    std::shared_ptr<models::GPT> model = models::load_gpt2(file, found.config);
+    try {
+        // NaN weights would generate "?????" without a word; named as the file names them
+        nn::check_finite_parameters(*model, [&](const std::string& p) { return models::gpt2_tensor_of(found.config, p); });
+    } catch (const nn::NonFiniteError& e) {
+        throw std::runtime_error(fmt::format("{}: {}: the weights are damaged", o.weights, e.what()));
+    }
+    return model;
+}
+
 int work(run::Run& r, const Options& o, Prepared& prepared) {
     if (o.fine_tune.empty() && !r.is_root()) return 0;  // generating alone is rank 0's work
-    std::shared_ptr<models::GPT> model;
     auto start = std::chrono::steady_clock::now();
-    if (o.random) {
-        model = models::make_gpt(models::gpt2_config(o.size));
-    } else {
-        const nn::SafetensorsFile file(o.weights);
-        const models::GPT2Configuration found = models::find_gpt2_config(file, o.config);
-        run::say("{}\n", found.description);
-        model = models::load_gpt2(file, found.config);
-        try {
-            // NaN weights would generate "?????" without a word; named as the file names them
-            nn::check_finite_parameters(*model, [&](const std::string& p) { return models::gpt2_tensor_of(found.config, p); });
-        } catch (const nn::NonFiniteError& e) {
-            throw std::runtime_error(fmt::format("{}: {}: the weights are damaged", o.weights, e.what()));
-        }
-    }
+    const std::shared_ptr<models::GPT> model = make_or_load(r, o);
     model->eval();
     const double load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const auto& c = model->config;

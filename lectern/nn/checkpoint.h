@@ -49,6 +49,12 @@ struct CheckpointError : autograd::Error {
     using autograd::Error::Error;
 };
 
+// A whole checkpoint whose tensors are not the model's or the optimizer's: a
+// parameter missing, extra or of another shape, or moments that do not fit.
+struct CheckpointMismatch : CheckpointError {
+    using CheckpointError::CheckpointError;
+};
+
 // What a program keeps beside the weights: text (the flags that built the model,
 // char_lm's alphabet) and tensors (generator states, the data position, the loss
 // curve so far), under names of its choosing. Checkpoints before version 4 have

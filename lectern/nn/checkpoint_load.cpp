@@ -163,19 +163,19 @@ void check_tensors(const char* what, const std::map<std::string, Tensor>& saved,
     for (const auto& [name, p] : params) {
         auto it = saved.find(name);
         if (it == saved.end())
-            throw CheckpointError(fmt::format("load_checkpoint: {} has no {} '{}'", path, what, name));
+            throw CheckpointMismatch(fmt::format("load_checkpoint: {} has no {} '{}'", path, what, name));
         if (it->second.shape() != p.shape())
-            throw CheckpointError(fmt::format("load_checkpoint: {} '{}' is {} in {} but {} in the model", what, name,
+            throw CheckpointMismatch(fmt::format("load_checkpoint: {} '{}' is {} in {} but {} in the model", what, name,
                                               shape_str(it->second.shape()), path, shape_str(p.shape())));
         if (it->second.dtype() != p.dtype())
-            throw CheckpointError(fmt::format("load_checkpoint: {} '{}' is {} in {} but {} in the model", what, name,
+            throw CheckpointMismatch(fmt::format("load_checkpoint: {} '{}' is {} in {} but {} in the model", what, name,
                                               dtype_name(it->second.dtype()), path, dtype_name(p.dtype())));
     }
     std::set<std::string> known;
     for (const auto& [name, p] : params) known.insert(name);
     for (const auto& [name, t] : saved)
         if (!known.contains(name))
-            throw CheckpointError(fmt::format("load_checkpoint: {} has unexpected {} '{}'", path, what, printable(name, 64)));
+            throw CheckpointMismatch(fmt::format("load_checkpoint: {} has unexpected {} '{}'", path, what, printable(name, 64)));
 }
 
 Tensor tensor_of(const CheckedFile& file, const Record& rec) {
@@ -228,13 +228,13 @@ void load_checked(const CheckedFile& file, const std::string& path, Module& modu
     check_tensors("parameter", saved, params, path);
     check_tensors("buffer", saved_buffers, buffers, path);
     if (optimizer) {
-        if (!(file.flags & 1u)) throw CheckpointError(fmt::format("load_checkpoint: {} holds no optimizer state", path));
+        if (!(file.flags & 1u)) throw CheckpointMismatch(fmt::format("load_checkpoint: {} holds no optimizer state", path));
         checkpoint_migration::upgrade_optimizer_state(file.version, file.step, state);
         try {
             optimizer->load_state(state, file.step);  // validates everything before changing the optimizer
         } catch (const Error& e) {
             // The message may quote state names from the file.
-            throw CheckpointError(
+            throw CheckpointMismatch(
                 fmt::format("load_checkpoint: {}: optimizer state does not fit: {}", path, printable(e.what(), 512)));
         }
     }

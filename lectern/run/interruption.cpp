@@ -15,6 +15,7 @@ namespace {
 
 volatile std::sig_atomic_t g_stop = 0;
 volatile std::sig_atomic_t g_saving = 0;
+volatile std::sig_atomic_t g_nothing_to_save = 0;
 
 // What the handler reads: fixed buffers, written before a signal can need them
 // (the notes at a loop's start, the lock files at flag time).
@@ -23,6 +24,7 @@ struct Note {
     volatile std::sig_atomic_t size = 0;
 };
 Note g_first_note, g_saving_note;
+Note g_ended_before, g_ended_after;  // "<program>: stopped by " and " while <what>\n"
 char g_kill_files[8][4096] = {};
 volatile std::sig_atomic_t g_kill_file_count = 0;
 
@@ -33,9 +35,35 @@ void set_note(Note& note, const std::string& text) {
     note.size = static_cast<std::sig_atomic_t>(n);
 }
 
-void print_note(const Note& note) {
+void print_note(const Note& note, int fd = STDOUT_FILENO) {
     if (note.size == 0) return;
-    [[maybe_unused]] const ssize_t written = ::write(STDOUT_FILENO, note.text, static_cast<std::size_t>(note.size));  // what stdout takes, or nothing
+    [[maybe_unused]] const ssize_t written = ::write(fd, note.text, static_cast<std::size_t>(note.size));  // what fd takes, or nothing
+}
+
+// The signals' names as string literals, for a handler to write.
+const char* signal_literal(int sig) {
+    switch (sig) {
+        case SIGINT: return "SIGINT";
+        case SIGTERM: return "SIGTERM";
+        case SIGPIPE: return "SIGPIPE";
+        default: return nullptr;
+    }
+}
+
+// Ends the process as killed by `sig`: the lock files go first.
+void end_as_killed(int sig) {
+    for (std::sig_atomic_t i = 0; i < g_kill_file_count; ++i) ::unlink(g_kill_files[i]);
+    std::signal(sig, SIG_DFL);
+    std::raise(sig);
+}
+
+void end_with_nothing_saved(int sig) {
+    print_note(g_ended_before, STDERR_FILENO);
+    const char* name = signal_literal(sig);
+    if (name == nullptr) name = "a signal";
+    [[maybe_unused]] const ssize_t written = ::write(STDERR_FILENO, name, std::strlen(name));
+    print_note(g_ended_after, STDERR_FILENO);
+    end_as_killed(sig);
 }
 
 struct Boundary {
@@ -48,6 +76,10 @@ Boundary& last_boundary() {
 }
 
 extern "C" void on_stop_signal(int sig) {
+    if (g_nothing_to_save) {
+        end_with_nothing_saved(sig);  // the signal, blocked in its handler, ends the run as this returns
+        return;
+    }
     if (g_stop == 0) {
         g_stop = sig;
         print_note(g_first_note);
@@ -58,10 +90,7 @@ extern "C" void on_stop_signal(int sig) {
         print_note(g_saving_note);
         return;
     }
-    // A second Ctrl-C before the save began: the run ends now, as killed by it.
-    for (std::sig_atomic_t i = 0; i < g_kill_file_count; ++i) ::unlink(g_kill_files[i]);
-    std::signal(sig, SIG_DFL);
-    std::raise(sig);
+    end_as_killed(sig);  // a second Ctrl-C before the save began
 }
 
 }  // namespace
@@ -83,6 +112,14 @@ void set_stop_note(const std::string& first, const std::string& while_saving) {
 SavingCheckpoint::SavingCheckpoint() { g_saving = 1; }
 SavingCheckpoint::~SavingCheckpoint() { g_saving = 0; }
 
+NothingToSave::NothingToSave(const std::string& program, const std::string& what) {
+    set_note(g_ended_before, program + ": stopped by ");
+    set_note(g_ended_after, " while " + what + "\n");
+    g_nothing_to_save = 1;
+    if (const int sig = g_stop) end_with_nothing_saved(sig);
+}
+NothingToSave::~NothingToSave() { g_nothing_to_save = 0; }
+
 void remove_if_killed(const std::string& path) {
     if (static_cast<std::size_t>(g_kill_file_count) == std::size(g_kill_files) || path.size() >= sizeof g_kill_files[0])
         throw std::logic_error(fmt::format("remove_if_killed: no room for {}", path));
@@ -91,12 +128,8 @@ void remove_if_killed(const std::string& path) {
 }
 
 std::string signal_name(int sig) {
-    switch (sig) {
-        case SIGINT: return "SIGINT";
-        case SIGTERM: return "SIGTERM";
-        case SIGPIPE: return "SIGPIPE";
-        default: return fmt::format("signal {}", sig);
-    }
+    const char* name = signal_literal(sig);
+    return name != nullptr ? name : fmt::format("signal {}", sig);
 }
 
 void note_boundary(std::int64_t step, std::int64_t steps, const std::string& written) {

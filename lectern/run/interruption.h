@@ -36,6 +36,19 @@ public:
     SavingCheckpoint& operator=(const SavingCheckpoint&) = delete;
 };
 
+// While one lives, the run holds nothing a stop would save (it is making or
+// loading weights, say, for seconds or minutes): a stop signal ends it at
+// once, as killed by that signal, its lock files removed, with the line
+// "<program>: stopped by SIGTERM while <what>" on stderr. A signal that came
+// before the scope began ends the run as it begins. Not nested.
+class NothingToSave {
+public:
+    NothingToSave(const std::string& program, const std::string& what);
+    ~NothingToSave();
+    NothingToSave(const NothingToSave&) = delete;
+    NothingToSave& operator=(const NothingToSave&) = delete;
+};
+
 // A file a second stop signal removes before it ends the run (output_lock.h's
 // lock files); at most 8, each path under 4 KiB.
 void remove_if_killed(const std::string& path);

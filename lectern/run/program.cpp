@@ -100,6 +100,10 @@ int main(int argc, char** argv, const Program& program) {
     set_group(app, {"--threads", "--blas-core", "--detect-anomaly"}, "Machine");
 
     const int status = parse_flags(app, argc, argv, program.name.c_str(), [&] {
+        // The checks read files (a checkpoint, a tokenizer) and take output
+        // locks; a stop meanwhile ends the run at once, its locks removed.
+        install_stop_handlers();
+        const NothingToSave checking(program.name, "checking its flags and inputs");
         check_checkpoint_combination(run.checkpoint);
         if (!run.checkpoint.resume.empty()) run.open_checkpoint("--resume", run.checkpoint.resume);
         else if (!run.checkpoint.load.empty()) run.open_checkpoint("--load", run.checkpoint.load);

@@ -1,9 +1,11 @@
 #pragma once
 // The part of every training program's main after its flags are parsed: the
 // work runs (under anomaly mode if asked), and any error ends it with one line
-// on stderr and exit status 1. A loss or gradient that stopped being finite
-// says that nothing was saved, and what to try; a run stopped by a signal has
-// saved what it could (interruption.h) and exits with 128 + the signal.
+// on stderr and exit status 1; a checkpoint whose tensors do not fit the model
+// exits 2, as does every other file a flag names and the program refuses. A
+// loss or gradient that stopped being finite says that nothing was saved, and
+// what to try; a run stopped by a signal has saved what it could
+// (interruption.h) and exits with 128 + the signal.
 #include <functional>
 #include <new>
 #include <optional>
@@ -14,6 +16,7 @@
 #include "lectern/run/console.h"
 #include "lectern/run/interruption.h"
 #include "lectern/run/job_agreement.h"
+#include "lectern/nn/checkpoint.h"
 #include "lectern/nn/non_finite.h"
 
 namespace run {
@@ -34,6 +37,10 @@ inline int run_program(const char* program, bool detect_anomaly, const std::func
     } catch (const JobMismatch& e) {
         if (!console_quiet()) fmt::print(stderr, "{}: {}\n", program, e.what());  // every rank found it
         return 1;
+    } catch (const nn::CheckpointMismatch& e) {
+        // A file named by --load or --resume, refused as it met the model: the status of a refused flag.
+        fmt::print(stderr, "{}: {}\n", program, e.what());
+        return 2;
     } catch (const nn::NonFiniteError& e) {
         fmt::print(stderr, "{}: {}: training stopped, nothing saved (try a lower --lr; --detect-anomaly names the op)\n",
                    program, e.what());

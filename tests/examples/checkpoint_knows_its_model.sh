@@ -39,7 +39,7 @@ echo "ok: --load adopts the recorded flags, refuses others, and refuses another 
 
 # A checkpoint whose record of --heads is gone, its checksum made good again, still holds
 # parameters of the shapes h=4 would build: it is refused as damaged, not loaded with the default.
-python3 - "$dir/ct.ckpt" "$dir/no_heads.ckpt" flag.--heads <<'PY' || fail "could not remove the record"
+remove_record=$(cat <<'PY'
 import struct, sys, zlib
 data = open(sys.argv[1], "rb").read()
 version, flags, step, count = struct.unpack_from("<IIqI", data, 8)
@@ -53,12 +53,14 @@ for _ in range(count):
     numel = 1
     for d in struct.unpack_from(f"<{ndim}q", data, pos): numel *= d
     pos += 8 * ndim + numel * size[dtype]
-    if kind == 2 and name == sys.argv[3]: removed += 1
+    if name == sys.argv[3]: removed += 1
     else: kept.append(data[start:pos])
 assert version == 6 and removed == 1 and pos == len(data) - 4, (version, removed)
 body = struct.pack("<IIqI", version, flags, step, count - 1) + b"".join(kept)
 open(sys.argv[2], "wb").write(b"LECTERN\0" + body + struct.pack("<I", zlib.crc32(body)))
 PY
+)
+python3 - "$dir/ct.ckpt" "$dir/no_heads.ckpt" flag.--heads <<<"$remove_record" || fail "could not remove the record"
 for how in --load --resume; do
   "$copy_task" $how "$dir/no_heads.ckpt" --eval-sequences 10 >"$dir/out" 2>"$dir/err"
   status=$?
@@ -69,6 +71,19 @@ for how in --load --resume; do
   [ -s "$dir/out" ] && fail "work was done before refusing $how"
 done
 echo "ok: a checkpoint missing a recorded model flag is refused as damaged, naming the flag and the file"
+
+# A whole checkpoint whose weights are not its model's (a parameter gone, or a moment of the
+# optimizer's state) is refused as a file named by a flag is: status 2, one line naming both.
+for cut in "--load generator.proj.bias has no parameter 'generator.proj.bias'" \
+           "--resume exp_avg.3 optimizer state does not fit"; do
+  read -r how record expected <<<"$cut"
+  python3 - "$dir/ct.ckpt" "$dir/cut.ckpt" "$record" <<<"$remove_record" || fail "could not remove $record"
+  "$copy_task" $how "$dir/cut.ckpt" --eval-sequences 10 >"$dir/out" 2>"$dir/err"
+  status=$?
+  [ $status -eq 2 ] && [ "$(wc -l <"$dir/err")" -eq 1 ] && grep -qF -- "$dir/cut.ckpt" "$dir/err" \
+    && grep -qF -- "$expected" "$dir/err" || fail "$how of a checkpoint without $record: status $status, not one line saying so"
+done
+echo "ok: a checkpoint whose tensors do not fit its model is refused with status 2, naming the file and the tensor"
 
 # char_lm's alphabet travels with the model: a text of other characters is refused, not shifted.
 printf 'abcab cabca bcabc\nabcab cabca\n%.0s' {1..40} >"$dir/abc.txt"
