@@ -126,9 +126,9 @@ void print_decoding(const Results& res) {
     }
 }
 
-// Issue 13's targets, with this run's figures ("-" where this run lacks them).
+// docs/performance.md's targets, with this run's figures ("-" where this run lacks them).
 void print_targets(const Results& res) {
-    fmt::print("\nIssue 13's targets against this run:\n");
+    fmt::print("\nThe targets of docs/performance.md against this run:\n");
     auto line = [](const std::string& target, const std::string& measured, std::optional<bool> met) {
         fmt::print("  {:<58} {:>14}  {}\n", target, measured, met ? (*met ? "met" : "not met") : "-");
     };

@@ -53,7 +53,7 @@ struct ViTSetup {
     std::int64_t batch = 128;
 };
 
-// Issue 13's ViT: patch 7 (16 patches), D 64, depth 4, 4 heads, MLP 128, batch 128.
+// The benchmarks' ViT: patch 7 (16 patches), D 64, depth 4, 4 heads, MLP 128, batch 128.
 ViTSetup vit_patch7();
 // vit_fashion_mnist's default preset: the same with patch 4 (49 patches).
 ViTSetup vit_default();

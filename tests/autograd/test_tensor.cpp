@@ -161,7 +161,7 @@ TEST_CASE("a batch shorter than the last runs in the last one's blocks", "[tenso
     CHECK(allocator_stats().cache_misses == after.cache_misses + 1);
 }
 
-TEST_CASE("sizes that overflow are typed errors, never wrapped counts (issue 14)", "[tensor][errors]") {
+TEST_CASE("sizes that overflow are typed errors, never wrapped counts", "[tensor][errors]") {
     constexpr std::int64_t k32 = std::int64_t{1} << 32, k40 = std::int64_t{1} << 40;
     CHECK_THROWS_WITH(numel({k32, k32}),
                       "numel: shape [4294967296, 4294967296] is too large: the product of its sizes overflows int64");

@@ -111,7 +111,7 @@ TEST_CASE("image batches are normalised and reshuffled by a seeded generator", "
     CHECK(b.labels.to_vector() == c.labels.to_vector());  // same seed, same order
 }
 
-// ---- malformed files (issue 14): each rejected with one line naming the file and the fault
+// ---- malformed files: each rejected with one line naming the file and the fault
 
 namespace {
 

@@ -80,7 +80,7 @@ std::filesystem::path copy_of_kjv(const testing::TempDir& dir) {
 
 }  // namespace
 
-// Issue 38: SWORD spun for minutes on a block index of random bytes (gigabytes inflated for every
+// SWORD spun for minutes on a block index of random bytes (gigabytes inflated for every
 // verse), or printed a line per verse ("Error reading compressed text") and returned empty verses.
 TEST_CASE("a damaged SWORD module is named as damaged, with the package to reinstall, in seconds", "[errors]") {
     testing::TempDir dir("damaged-sword-library");

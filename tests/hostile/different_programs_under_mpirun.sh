@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # different_programs_under_mpirun.sh MPIRUN PROGRAM_A PROGRAM_B
-# Issue 51: an mpirun job whose ranks run two different programs was refused
+# An mpirun job whose ranks run two different programs was refused
 # as a difference of flags; the line now says they are different programs.
 set -uo pipefail
 mpirun=$1 a=$2 b=$3

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # figure_name_taken.sh EXPECT_ERROR COPY_TASK
-# Issue 51: a folder named loss_curve.png inside --figures was found only
+# A folder named loss_curve.png inside --figures was found only
 # when the figure was written, after training. It is refused with the flags.
 set -uo pipefail
 expect_error=$1 copy_task=$2

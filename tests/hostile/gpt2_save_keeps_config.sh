@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # gpt2_save_keeps_config.sh GPT2 WEIGHTS TEXT
-# Issue 51, defect 3: gpt2 --save D/x.safetensors wrote its config.json over
+# gpt2 --save D/x.safetensors wrote its config.json over
 # whatever D/config.json was. Another model's is now refused before any work,
 # left byte for byte; a hand-written one that describes this model is kept as
 # it is, and the weights read back with it; an empty folder gets its config.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # nan_evaluation.sh COPY_TASK
-# Issue 51, defect 8: an update after the last step's finite loss leaves the
+# An update after the last step's finite loss leaves the
 # weights or the held-out loss NaN. The run once printed "eval loss nan",
 # saved and exited 0; it now stops with status 1 and one line naming the
 # evaluation, and saves nothing.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # second_signal_during_save.sh PROGRAM ARGS...
-# Issue 51, defect 5: the first Ctrl-C says at once that the run stops and
+# The first Ctrl-C says at once that the run stops and
 # where it saves; a second one soon after ends the run with status 130, leaves
 # no lock file and no temporary file, and the checkpoint there (the stop's,
 # or the one saved before it) is whole: --resume runs on from it.

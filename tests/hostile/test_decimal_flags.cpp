@@ -1,4 +1,4 @@
-// Issue 51, defect 7: integer flags are decimal. CLI11 alone reads "010" as
+// Integer flags are decimal. CLI11 alone reads "010" as
 // octal 8, "0x3" as 3 and " 3" as 3, and refuses "08" as out of range; the
 // values --resume and --load adopt from a checkpoint's flag record are held
 // to the same rule, and a bad one is named as the file's.

@@ -1,4 +1,4 @@
-// Issue 51, defects 1 and 2: a label is text, never PLplot's markup. A token
+// A label is text, never PLplot's markup. A token
 // or category holding '#' ('#(' with no ')' after it hung text_width for
 // good; '#u', '##' and '#[0x110000]' were drawn as PLplot's escapes) is drawn
 // as it is spelt, in an SVG that stays well-formed, with nothing on stderr.

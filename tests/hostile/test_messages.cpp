@@ -1,4 +1,4 @@
-// Issue 51's messages that misled, at the layer that says them: each names
+// Messages that misled, at the layer that says them: each names
 // what is wrong, in figures that add up.
 #include <string>
 

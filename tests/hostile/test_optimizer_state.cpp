@@ -1,4 +1,4 @@
-// Issue 51, defect 4: the optimizer state a checkpoint holds must be exactly
+// The optimizer state a checkpoint holds must be exactly
 // the optimizer's. Renamed, missing or extra moment records (a file whose
 // checksum was recomputed after the edit) once resumed a run other than the
 // one saved, with exit status 0, and unknown records were carried into the

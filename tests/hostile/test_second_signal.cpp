@@ -1,4 +1,4 @@
-// Issue 51, defect 5: a second Ctrl-C. It once killed the run whatever it was
+// A second Ctrl-C. It once killed the run whatever it was
 // doing (the handler was one-shot): during the save a stop makes, that lost
 // the checkpoint and left the run's lock file behind. Now a second signal
 // during that save is noted and the save finishes; one before the save began

@@ -1,4 +1,4 @@
-// Issue 51, defect 6, and a message that misled: GPT-2's tokenizer files as a
+// A message that misled, and GPT-2's tokenizer files as a
 // partial download leaves them. A merges.txt cut short or empty beside a
 // whole vocab.json was accepted, and every prompt became other tokens than the
 // model knows; one entry missing from vocab.json was reported as an

@@ -135,7 +135,7 @@ TEST_CASE("each kind of bad checkpoint gets its error and leaves the module unch
     CHECK_THROWS_WITH(nn::load_checkpoint(good, target, &opt), Catch::Contains("holds no optimizer state"));
 }
 
-// ---- malformed files and hostile folders (issue 14)
+// ---- malformed files and hostile folders
 
 namespace {
 

@@ -528,7 +528,7 @@ def pooling_cases():
 
 
 # ---- attention without the scale, without projections, and local patterns in both
-# directions (issue 27). Their own random stream, so that these files and every other stay
+# directions. Their own random stream, so that these files and every other stay
 # the same whatever cases are added after them.
 
 def local_pattern(t, size, strided, causal_too):
@@ -567,8 +567,8 @@ def attention_variant_cases():
 
 
 
-# ---- additive attention (001) and Table 15.1's recurrent and convolutional layers (004 §15.5.5),
-# issue 42: their own random stream, as above.
+# ---- additive attention (001) and Table 15.1's recurrent and convolutional layers (004 §15.5.5).
+# Their own random stream, as above.
 
 def additive_weights(q, k, v, mask=None):
     """001's additive attention on projected queries and keys: e_ij = v^T tanh(q_i + k_j),
@@ -722,7 +722,7 @@ def entailment_cases():
                    {"premise": premise, "hypothesis": hypothesis})
 
 
-# ---- the hybrid pattern (004 §15.6.1, issue 42): the first H - H/2 heads block-local, the
+# ---- the hybrid pattern (004 §15.6.1): the first H - H/2 heads block-local, the
 # others strided with S = L. Its own random stream, as above.
 
 def hybrid_pattern(t, size, heads, causal_too):
