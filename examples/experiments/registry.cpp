@@ -21,6 +21,7 @@ std::vector<Experiment> all_experiments() {
         batch_norm_experiment(),
         vit_cnn_experiment(),
         hard_attention_experiment(),
+        relatedness_experiment(),
     };
 }
 
