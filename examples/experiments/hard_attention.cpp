@@ -243,8 +243,8 @@ void run(const Options& o) {
     Table variance({"after step", "variance, no baseline", "variance, baseline", "ratio"});
     plot::LinePlot learning{fmt::format("Held-out accuracy (mean +- s.e. of {} seed{})", seeds, seeds > 1 ? "s" : ""),
                             "training step", "held-out accuracy (%)", {}};
-    plot::LinePlot spread{"Variance over z of (r - b)(onehot(z) - p), the estimate for a row's scores",
-                          "training step (of the run with the baseline)", "variance (log scale)", {}, false, true};
+    plot::LinePlot spread{"The estimate (r - b)(onehot(z) - p) for a row's scores", "training step (of the run "
+                          "with the baseline)", "its variance over z (log scale)", {}, false, true};
     plot::Curve c_with{"b = moving average of the reward", {}, {}}, c_without{"b = 0 (no baseline)", {}, {}};
     for (std::size_t t = 0; t < checkpoints; ++t) {
         const double step = static_cast<double>((static_cast<std::int64_t>(t) + 1) * b.every);
