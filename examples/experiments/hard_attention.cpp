@@ -113,19 +113,22 @@ double estimate_variance(const GlimpseClassifier& model, const MarkedDigits& pro
     // log q(. | e_z) for every location z at once; r(z) = log q(y | e_z)              [B, T, 10]
     const std::vector<double> log_q = log_softmax(model.classify(e), -1).to_vector();
     const std::int64_t* answer = probe.answer.data<std::int64_t>();
+    std::vector<double> r(p.size());  // [B, T]
+    for (std::int64_t b = 0; b < B; ++b)
+        for (std::int64_t z = 0; z < T; ++z)
+            r[static_cast<std::size_t>(b * T + z)] = log_q[static_cast<std::size_t>((b * T + z) * kDigits + answer[b])];
     double total = 0;
     for (std::int64_t b = 0; b < B; ++b) {
         const double* pb = p.data() + b * T;
-        std::vector<double> rb(static_cast<std::size_t>(T));
-        for (std::int64_t z = 0; z < T; ++z) rb[static_cast<std::size_t>(z)] = log_q[(b * T + z) * kDigits + answer[b]];
+        const double* rb = r.data() + b * T;
         double sum_p2 = 0, r_bar = 0;
-        for (std::int64_t t = 0; t < T; ++t) sum_p2 += pb[t] * pb[t], r_bar += pb[t] * rb[static_cast<std::size_t>(t)];
+        for (std::int64_t t = 0; t < T; ++t) sum_p2 += pb[t] * pb[t], r_bar += pb[t] * rb[t];
         // E|g|^2 = sum_z p_z (r_z - b)^2 |onehot(z) - p|^2,  |onehot(z) - p|^2 = 1 - 2 p_z + sum_t p_t^2
         // E g    = p_t (r_t - r_bar) component by component (b cancels: the baseline moves no mean)
         double second = 0, mean2 = 0;
         for (std::int64_t z = 0; z < T; ++z) {
-            second += pb[z] * (rb[static_cast<std::size_t>(z)] - baseline) * (rb[static_cast<std::size_t>(z)] - baseline) * (1 - 2 * pb[z] + sum_p2);
-            mean2 += pb[z] * (rb[static_cast<std::size_t>(z)] - r_bar) * pb[z] * (rb[static_cast<std::size_t>(z)] - r_bar);
+            second += pb[z] * (rb[z] - baseline) * (rb[z] - baseline) * (1 - 2 * pb[z] + sum_p2);
+            mean2 += (pb[z] * (rb[z] - r_bar)) * (pb[z] * (rb[z] - r_bar));
         }
         total += second - mean2;
     }
