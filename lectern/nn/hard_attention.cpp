@@ -10,7 +10,8 @@ Tensor sample_locations(const Tensor& scores, Generator& gen) {
     if (scores.dim() != 2)
         throw ShapeError(fmt::format("sample_locations: scores must be [B, T], got {}", shape_str(scores.shape())));
     NoGradGuard no_grad;
-    return reshape(multinomial(softmax(scores.detach(), -1), 1, true, gen), {scores.size(0)});  // [B]
+    // z_b ~ Categorical(p_b), p_b = softmax(s_b): one draw per row                                  [B]
+    return reshape(multinomial(softmax(scores.detach(), -1), 1, true, gen), {scores.size(0)});
 }
 
 Glimpse glimpse(const Tensor& scores, const Tensor& values, const Tensor& chosen) {
