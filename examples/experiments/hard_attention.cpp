@@ -22,7 +22,7 @@
 // The variance: along the run with the baseline, every checkpoint, on 256 fixed probe rows, the
 // variance over z ~ p of the estimate g(z) = (r(z) - b)(onehot(z) - p) of one row, summed over its
 // 32 scores and averaged over the rows, with b the baseline at that step and with b = 0. Computed
-// exactly, by enumerating the 32 locations: Var = sum_z p_z |g(z)|^2 - |sum_z p_z g(z)|^2.
+// exactly, by enumerating the 32 locations (nn::score_function_variance).
 #include <cmath>
 #include <memory>
 
@@ -103,8 +103,8 @@ double accuracy(const GlimpseClassifier& model, Arm arm, const MarkedDigits& hel
     return static_cast<double>(right) / static_cast<double>(B);
 }
 
-// The exact variance over z ~ p of g(z) = (r(z) - b)(onehot(z) - p), summed over a row's T
-// components and averaged over the rows, for the model as it stands.
+// The exact variance over z ~ p of g(z) = (r(z) - b)(onehot(z) - p) (nn::score_function_variance),
+// summed over a row's T components and averaged over the rows, for the model as it stands.
 double estimate_variance(const GlimpseClassifier& model, const MarkedDigits& probe, double baseline) {
     NoGradGuard no_grad;
     const Tensor e = (*model.embed)(probe.tokens);
@@ -113,24 +113,12 @@ double estimate_variance(const GlimpseClassifier& model, const MarkedDigits& pro
     // log q(. | e_z) for every location z at once; r(z) = log q(y | e_z)              [B, T, 10]
     const std::vector<double> log_q = log_softmax(model.classify(e), -1).to_vector();
     const std::int64_t* answer = probe.answer.data<std::int64_t>();
-    std::vector<double> r(p.size());  // [B, T]
-    for (std::int64_t b = 0; b < B; ++b)
-        for (std::int64_t z = 0; z < T; ++z)
-            r[static_cast<std::size_t>(b * T + z)] = log_q[static_cast<std::size_t>((b * T + z) * kDigits + answer[b])];
     double total = 0;
     for (std::int64_t b = 0; b < B; ++b) {
-        const double* pb = p.data() + b * T;
-        const double* rb = r.data() + b * T;
-        double sum_p2 = 0, r_bar = 0;
-        for (std::int64_t t = 0; t < T; ++t) sum_p2 += pb[t] * pb[t], r_bar += pb[t] * rb[t];
-        // E|g|^2 = sum_z p_z (r_z - b)^2 |onehot(z) - p|^2,  |onehot(z) - p|^2 = 1 - 2 p_z + sum_t p_t^2
-        // E g    = p_t (r_t - r_bar) component by component (b cancels: the baseline moves no mean)
-        double second = 0, mean2 = 0;
-        for (std::int64_t z = 0; z < T; ++z) {
-            second += pb[z] * (rb[z] - baseline) * (rb[z] - baseline) * (1 - 2 * pb[z] + sum_p2);
-            mean2 += (pb[z] * (rb[z] - r_bar)) * (pb[z] * (rb[z] - r_bar));
-        }
-        total += second - mean2;
+        std::vector<double> p_row(p.begin() + b * T, p.begin() + (b + 1) * T), r_row;
+        for (std::int64_t z = 0; z < T; ++z)
+            r_row.push_back(log_q[static_cast<std::size_t>((b * T + z) * kDigits + answer[b])]);
+        total += nn::score_function_variance(p_row, r_row, baseline);
     }
     return total / static_cast<double>(B);
 }

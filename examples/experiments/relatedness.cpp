@@ -43,7 +43,8 @@ double pearson(const std::vector<double>& x, const std::vector<double>& y) {
 }
 
 // The bag-of-words baseline: cos(n_A, n_B) of the sentences' word counts, one per pair.
-std::vector<double> bag_of_words_cosine(const data::RelatednessPairsConfig& pairs, const data::RelatednessBatch& batch) {
+std::vector<double> bag_of_words_cosine(const data::RelatednessPairsConfig& pairs,
+                                        const data::RelatednessBatch& batch) {
     const std::int64_t B = batch.first.size(0), L = batch.first.size(1), V = data::relatedness_vocab(pairs);
     std::vector<double> cosine;
     for (std::int64_t b = 0; b < B; ++b) {
@@ -98,7 +99,8 @@ ArmRun train_and_test(models::Alignment alignment, const data::RelatednessPairsC
     run.predicted = predict(model, held_out);
     run.pearson = pearson(run.predicted, grades);
     double squares = 0;
-    for (std::size_t i = 0; i < grades.size(); ++i) squares += (run.predicted[i] - grades[i]) * (run.predicted[i] - grades[i]);
+    for (std::size_t i = 0; i < grades.size(); ++i)
+        squares += (run.predicted[i] - grades[i]) * (run.predicted[i] - grades[i]);
     run.rmse = std::sqrt(squares / static_cast<double>(grades.size()));
     return run;
 }

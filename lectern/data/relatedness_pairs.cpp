@@ -39,7 +39,8 @@ std::int64_t relatedness_length(const RelatednessPairsConfig& c) { return c.max_
 
 std::int64_t relatedness_concept(const RelatednessPairsConfig& c, std::int64_t id) {
     if (id < 0 || id >= relatedness_vocab(c))
-        throw IndexError(fmt::format("relatedness token {} is outside the vocabulary [0, {})", id, relatedness_vocab(c)));
+        throw IndexError(
+            fmt::format("relatedness token {} is outside the vocabulary [0, {})", id, relatedness_vocab(c)));
     if (id == kRelatednessPad || id > 2 * c.concepts) return -1;
     return (id - 1) % c.concepts;
 }
@@ -47,10 +48,11 @@ std::int64_t relatedness_concept(const RelatednessPairsConfig& c, std::int64_t i
 RelatednessBatch relatedness_batch(const RelatednessPairsConfig& c, std::int64_t batch, Generator& gen) {
     if (c.concepts < 2 * c.max_content || (c.function_words < 1 && c.max_function > 0) || c.min_content < 1 ||
         c.min_content > c.max_content || c.max_function < 0 || batch < 1)
-        throw ValueError(fmt::format("relatedness_batch: need K >= 2 max_content concepts, F >= 1 function words "
-                                     "if any are drawn, 1 <= min_content <= max_content, max_function >= 0, batch >= 1; "
-                                     "got K {}, F {}, {}..{} content words, at most {} function words, batch {}",
-                                     c.concepts, c.function_words, c.min_content, c.max_content, c.max_function, batch));
+        throw ValueError(fmt::format(
+            "relatedness_batch: need K >= 2 max_content concepts, F >= 1 function words if any are drawn, "
+            "1 <= min_content <= max_content, max_function >= 0, batch >= 1; got K {}, F {}, {}..{} content words, "
+            "at most {} function words, batch {}",
+            c.concepts, c.function_words, c.min_content, c.max_content, c.max_function, batch));
     const std::int64_t L = relatedness_length(c);
     RelatednessBatch out{zeros({batch, L}, Dtype::int64), zeros({batch, L}, Dtype::int64), zeros({batch})};
     std::vector<std::int64_t> all(static_cast<std::size_t>(c.concepts));

@@ -10,6 +10,7 @@
 // is to E[r]. For the softmax, d log p_s(z) / ds = onehot(z) - p_s, so the estimate for the scores is
 //   g = (r(z) - b) (onehot(z) - p_s)                                                  [T] per draw
 #include <cstdint>
+#include <vector>
 
 #include "lectern/autograd/autograd.h"
 
@@ -23,6 +24,15 @@ using autograd::Tensor;
 // short. log_prob [B] is Glimpse::log_prob (nn/hard_attention.h); reward [B] is a constant here
 // (its graph, if any, is not followed). ShapeError unless both are [B] of one floating dtype.
 Tensor reinforce_loss(const Tensor& log_prob, const Tensor& reward, double baseline);
+
+// How much one draw's estimate for one row's scores varies, exactly, by enumerating the T locations:
+// with g(z) = (r(z) - b)(onehot(z) - p) and r_bar = sum_z p_z r(z),
+//   E_z g(z)_t = p_t (r(t) - r_bar)                  (whatever b: the baseline moves no mean)
+//   Var = E_z |g(z)|^2 - |E_z g(z)|^2
+//       = sum_z p_z (r(z) - b)^2 (1 - 2 p_z + sum_t p_t^2) - sum_t p_t^2 (r(t) - r_bar)^2
+// the variances of the T components summed. p [T] the attention distribution, r [T] the reward
+// each location would earn. ValueError unless p and r are as long and not empty.
+double score_function_variance(const std::vector<double>& p, const std::vector<double>& r, double baseline);
 
 // The baseline Lectern uses: a moving average of the batches' mean reward,
 //   b <- m b + (1 - m) mean_b(r_b)        (b = the first batch's mean before any update)
