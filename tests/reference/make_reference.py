@@ -709,17 +709,20 @@ def decomposable_attention(l, premise, hypothesis, pad=0):
     return linear(h, l["h_2.weight"], l["h_2.bias"])
 
 
+def decomposable_attention_shapes(outputs, V=9, E=4, H=5):
+    """f: E -> H -> H, g: 2E -> H -> H, h: 2H -> H -> outputs, over embeddings [V, E]."""
+    return {"embed.weight": (V, E), **linear_shapes("f_1.", E, H), **linear_shapes("f_2.", H, H),
+            **linear_shapes("g_1.", 2 * E, H), **linear_shapes("g_2.", H, H),
+            **linear_shapes("h_1.", 2 * H, H), **linear_shapes("h_2.", H, outputs)}
+
+
 def entailment_cases():
     with torch.random.fork_rng():
         torch.manual_seed(43)
         # V 9, E 4, H 5; batch 0's premise and batch 1's hypothesis end in padding.
         premise = torch.tensor([[1, 5, 2, 0], [3, 8, 4, 6]])
         hypothesis = torch.tensor([[5, 7, 6], [3, 2, 0]])
-        V, E, H = 9, 4, 5
-        shapes = {"embed.weight": (V, E), **linear_shapes("f_1.", E, H), **linear_shapes("f_2.", H, H),
-                  **linear_shapes("g_1.", 2 * E, H), **linear_shapes("g_2.", H, H),
-                  **linear_shapes("h_1.", 2 * H, H), **linear_shapes("h_2.", H, 3)}
-        with_grads("decomposable_attention", {}, params_like(shapes),
+        with_grads("decomposable_attention", {}, params_like(decomposable_attention_shapes(3)),
                    lambda l: {"logits": decomposable_attention(l, premise, hypothesis)},
                    {"premise": premise, "hypothesis": hypothesis})
 
@@ -776,16 +779,13 @@ def textual_similarity_cases():
         torch.manual_seed(45)
         premise = torch.tensor([[1, 5, 2, 0], [3, 8, 4, 6]])
         hypothesis = torch.tensor([[5, 7, 6], [3, 2, 0]])
-        V, E, H = 9, 4, 5
-        shapes = {"embed.weight": (V, E), **linear_shapes("f_1.", E, H), **linear_shapes("f_2.", H, H),
-                  **linear_shapes("g_1.", 2 * E, H), **linear_shapes("g_2.", H, H),
-                  **linear_shapes("h_1.", 2 * H, H), **linear_shapes("h_2.", H, 1)}
 
         def score(l):
             inner = {k[len("attention."):]: v for k, v in l.items()}
             return {"score": 5 * torch.sigmoid(decomposable_attention(inner, premise, hypothesis)[:, 0])}
 
-        with_grads("textual_similarity", {}, {f"attention.{k}": v for k, v in params_like(shapes).items()}, score,
+        params = params_like(decomposable_attention_shapes(1))
+        with_grads("textual_similarity", {}, {f"attention.{k}": v for k, v in params.items()}, score,
                    {"premise": premise, "hypothesis": hypothesis})
 
 if __name__ == "__main__":
