@@ -20,6 +20,8 @@ std::vector<Experiment> all_experiments() {
         patterns_experiment(),
         batch_norm_experiment(),
         vit_cnn_experiment(),
+        hard_attention_experiment(),
+        relatedness_experiment(),
     };
 }
 

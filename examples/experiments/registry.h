@@ -25,5 +25,7 @@ Experiment entailment_experiment();
 Experiment patterns_experiment();
 Experiment batch_norm_experiment();
 Experiment vit_cnn_experiment();
+Experiment hard_attention_experiment();
+Experiment relatedness_experiment();
 
 }  // namespace run::experiments

@@ -21,6 +21,7 @@
 #include "lectern/models/patch_embedding.h"
 #include "lectern/models/sequence_tagger.h"
 #include "lectern/models/text_classifier.h"
+#include "lectern/models/textual_similarity.h"
 #include "lectern/models/token_pooling.h"
 #include "lectern/models/transformer.h"
 #include "lectern/models/vit.h"

@@ -10,6 +10,7 @@
 #include "lectern/models/masked_language_model.h"
 #include "lectern/models/sequence_tagger.h"
 #include "lectern/models/text_classifier.h"
+#include "lectern/models/textual_similarity.h"
 #include "lectern/models/token_pooling.h"
 #include "lectern/models/transformer.h"
 #include "lectern/models/vit.h"
@@ -23,6 +24,7 @@
 #include "lectern/nn/embedding.h"
 #include "lectern/nn/feed_forward.h"
 #include "lectern/nn/gru.h"
+#include "lectern/nn/hard_attention.h"
 #include "lectern/nn/layer_norm.h"
 #include "lectern/nn/learned_positional_embedding.h"
 #include "lectern/nn/linear.h"
@@ -30,6 +32,7 @@
 #include "lectern/nn/mixture_of_experts.h"
 #include "lectern/nn/multi_head_attention.h"
 #include "lectern/nn/no_positional_encoding.h"
+#include "lectern/nn/reinforce.h"
 #include "lectern/nn/scaled_dot_product_attention.h"
 #include "lectern/nn/sequential.h"
 #include "lectern/nn/sinusoidal_positional_encoding.h"
@@ -180,6 +183,23 @@ std::vector<Case> module_cases() {
                                             1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1}, {2, 1, 3, 5});
                          return gradcheck([&](auto& x) { return nn::additive_attention_weights(x[0], x[1], x[2], mask); },
                                           {leaf({2, 2, 3, 4}, 43), leaf({2, 2, 5, 4}, 44), leaf({2, 1, 1, 4}, 45)});
+                     }});
+    // 004 §15.4.7 with the draws fixed: the glimpse c = v_z beside log p(z), and the estimator's loss.
+    cases.push_back({"nn", "glimpse (hard attention, z fixed)", "s [3,4], v [3,4,2], z (1, 3, 0)", [] {
+                         const Tensor z = ids({1, 3, 0}, {3});
+                         return gradcheck(
+                             [&](auto& x) {
+                                 nn::Glimpse g = nn::glimpse(x[0], x[1], z);
+                                 return concat({g.value, reshape(g.log_prob, {3, 1})}, 1);
+                             },
+                             {leaf({3, 4}, 47), leaf({3, 4, 2}, 48)});
+                     }});
+    cases.push_back({"nn", "reinforce_loss", "s [3,4], z (1, 3, 0), r (1, 0, 0.5), b 0.4", [] {
+                         const Tensor z = ids({1, 3, 0}, {3}), v = zeros({3, 4, 1}, Dtype::float64);
+                         const Tensor r = tensor({1, 0, 0.5}, {3}, Dtype::float64);
+                         return gradcheck(
+                             [&](auto& x) { return nn::reinforce_loss(nn::glimpse(x[0], v, z).log_prob, r, 0.4); },
+                             {leaf({3, 4}, 49)});
                      }});
     cases.push_back(module_case<nn::MultiHeadAttention>(
         "nn", "MultiHeadAttention (additive, causal)", "[2,3,4], 2 heads, e = v_h^T tanh(q W_h^Q + k W_h^K)",
@@ -456,6 +476,18 @@ std::vector<Case> module_cases() {
             [](const models::DecomposableAttention& m, auto&) {
                 return m.forward(ids({1, 5, 2, 0, 3, 8, 4, 6}, {2, 4}), ids({5, 7, 0, 6, 3, 2}, {2, 3}));
             }));
+    // 004 §15.4.6 after eq. 15.53: the same model with h of one output, y_hat = 5 sigmoid(h).
+    cases.push_back(module_case<models::TextualSimilarity>(
+        "models", "TextualSimilarity (STS, 004 §15.4.6)", "E 4, H 5, V 9, premise [2,4], hypothesis [2,3], padding",
+        [] {
+            models::DecomposableAttentionConfig c;
+            c.vocab = 9, c.d_embed = 4, c.hidden = 5, c.classes = 1, c.seed = 8;
+            return std::make_shared<models::TextualSimilarity>(c);
+        },
+        [] { return std::vector<Tensor>{}; },
+        [](const models::TextualSimilarity& m, auto&) {
+            return m.forward(ids({1, 5, 2, 0, 3, 8, 4, 6}, {2, 4}), ids({5, 7, 0, 6, 3, 2}, {2, 3}));
+        }));
     return cases;
 }
 

@@ -354,6 +354,8 @@ def main():
     additive_recurrent_convolutional_cases()
     entailment_cases()
     hybrid_cases()
+    hard_attention_cases()
+    textual_similarity_cases()
 
 
 # ---- positional codes other than the added sinusoid (004 §15.5.3; 000 §15.5.3)
@@ -707,17 +709,20 @@ def decomposable_attention(l, premise, hypothesis, pad=0):
     return linear(h, l["h_2.weight"], l["h_2.bias"])
 
 
+def decomposable_attention_shapes(outputs, V=9, E=4, H=5):
+    """f: E -> H -> H, g: 2E -> H -> H, h: 2H -> H -> outputs, over embeddings [V, E]."""
+    return {"embed.weight": (V, E), **linear_shapes("f_1.", E, H), **linear_shapes("f_2.", H, H),
+            **linear_shapes("g_1.", 2 * E, H), **linear_shapes("g_2.", H, H),
+            **linear_shapes("h_1.", 2 * H, H), **linear_shapes("h_2.", H, outputs)}
+
+
 def entailment_cases():
     with torch.random.fork_rng():
         torch.manual_seed(43)
         # V 9, E 4, H 5; batch 0's premise and batch 1's hypothesis end in padding.
         premise = torch.tensor([[1, 5, 2, 0], [3, 8, 4, 6]])
         hypothesis = torch.tensor([[5, 7, 6], [3, 2, 0]])
-        V, E, H = 9, 4, 5
-        shapes = {"embed.weight": (V, E), **linear_shapes("f_1.", E, H), **linear_shapes("f_2.", H, H),
-                  **linear_shapes("g_1.", 2 * E, H), **linear_shapes("g_2.", H, H),
-                  **linear_shapes("h_1.", 2 * H, H), **linear_shapes("h_2.", H, 3)}
-        with_grads("decomposable_attention", {}, params_like(shapes),
+        with_grads("decomposable_attention", {}, params_like(decomposable_attention_shapes(3)),
                    lambda l: {"logits": decomposable_attention(l, premise, hypothesis)},
                    {"premise": premise, "hypothesis": hypothesis})
 
@@ -743,6 +748,45 @@ def hybrid_cases():
                        lambda l, mask=mask: {"y": mha(l, "", l["x"], l["x"], heads, mask)},
                        {"mask": mask, "key_mask": key_pad})
 
+
+# ---- hard attention (004 §15.4.7) with the draws fixed, and the score-function estimator's loss
+
+def hard_attention_cases():
+    """c = v_z and log p(z) = log_softmax(s)_z; L = -(1/B) sum_b (r_b - b) log p(z_b), r a constant."""
+    with torch.random.fork_rng():
+        torch.manual_seed(44)
+        chosen, reward, baseline = torch.tensor([1, 3, 0]), torch.tensor([1.0, 0.0, 0.5]), 0.4
+
+        def glimpse(l):
+            rows = torch.arange(3)
+            log_prob = torch.log_softmax(l["scores"], 1)[rows, chosen]
+            return l["values"][rows, chosen], log_prob, -((reward - baseline) * log_prob).mean().reshape(1)
+
+        extra = {"chosen": chosen, "reward": reward, "baseline": torch.tensor([baseline])}
+        # [c_b, log p(z_b)] side by side, so that dout reaches both the values and the scores
+        with_grads("hard_attention_glimpse", {"scores": rand(3, 4), "values": rand(3, 4, 2)}, {},
+                   lambda l: (lambda c, lp, _: {"value_and_log_prob": torch.cat([c, lp[:, None]], 1)})(*glimpse(l)),
+                   extra)
+        with_grads("reinforce_loss", {"scores": rand(3, 4), "values": rand(3, 4, 2)}, {},
+                   lambda l: {"loss": glimpse(l)[2]}, extra)
+
+
+# ---- the STS variant of attention for entailment (004 §15.4.6, after eq. 15.53)
+
+def textual_similarity_cases():
+    """y_hat = 5 sigmoid(h([v_A, v_B])), h ending in one output; the model's parameters under 'attention.'."""
+    with torch.random.fork_rng():
+        torch.manual_seed(45)
+        premise = torch.tensor([[1, 5, 2, 0], [3, 8, 4, 6]])
+        hypothesis = torch.tensor([[5, 7, 6], [3, 2, 0]])
+
+        def score(l):
+            inner = {k[len("attention."):]: v for k, v in l.items()}
+            return {"score": 5 * torch.sigmoid(decomposable_attention(inner, premise, hypothesis)[:, 0])}
+
+        params = params_like(decomposable_attention_shapes(1))
+        with_grads("textual_similarity", {}, {f"attention.{k}": v for k, v in params.items()}, score,
+                   {"premise": premise, "hypothesis": hypothesis})
 
 if __name__ == "__main__":
     main()
