@@ -1,6 +1,7 @@
 #include "lectern/data/byte_pair_encoding.h"
 
 #include "lectern/autograd/printable.h"
+#include "lectern/autograd/regular_file.h"
 
 #include <algorithm>
 #include <fstream>
@@ -30,10 +31,7 @@ constexpr std::size_t kMaxTokenizerFile = std::size_t{16} << 20;
 // Unlike a text corpus, a tokenizer's file is never a pipe: a FIFO is refused
 // before it is opened, where read_text_file would wait for its writer.
 std::string read_file(const std::filesystem::path& path) {
-    std::error_code ec;
-    const auto status = std::filesystem::status(path, ec);
-    if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
-        throw DatasetError(fmt::format("tokenizer: cannot open {}: not a regular file", path.string()));
+    autograd::require_regular_file<DatasetError>(path, "tokenizer");
     return read_text_file(path.string(), kMaxTokenizerFile, "more than a tokenizer's file needs (GPT-2's vocab.json is 1 MB)");
 }
 

@@ -10,6 +10,8 @@
 
 #include <fmt/format.h>
 
+#include "lectern/autograd/regular_file.h"
+
 namespace data {
 
 using namespace autograd;
@@ -52,10 +54,7 @@ class GzReader {
   private:
     // Refused before it is opened: opening a FIFO waits for a writer, perhaps forever.
     static gzFile open(const std::string& path) {
-        std::error_code ec;
-        const auto status = std::filesystem::status(path, ec);
-        if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
-            throw DatasetError(fmt::format("read_idx: cannot open {}: not a regular file", path));
+        autograd::require_regular_file<DatasetError>(path, "read_idx");
         return gzopen(path.c_str(), "rb");
     }
 

@@ -14,6 +14,7 @@
 #include "lectern/nn/checkpoint.h"
 
 #include "lectern/autograd/printable.h"
+#include "lectern/autograd/regular_file.h"
 #include "lectern/nn/checkpoint_checksum.h"
 #include "lectern/nn/checkpoint_format.h"
 #include "lectern/nn/checkpoint_migration.h"
@@ -107,8 +108,7 @@ struct Reader {
 };
 
 std::string read_file(const std::string& path) {
-    if (std::filesystem::exists(path) && !std::filesystem::is_regular_file(path))
-        throw CheckpointError(fmt::format("load_checkpoint: cannot open {}: not a regular file", path));
+    autograd::require_regular_file<CheckpointError>(path, "load_checkpoint");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw CheckpointError(fmt::format("load_checkpoint: cannot open {}: {}", path, std::strerror(errno)));
     std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};

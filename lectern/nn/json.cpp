@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "lectern/autograd/printable.h"
+#include "lectern/autograd/regular_file.h"
 
 namespace nn {
 
@@ -37,11 +38,7 @@ nlohmann::json parse_json(const std::string& text, int max_depth) {
 }
 
 nlohmann::json read_json_file(const std::string& path, std::size_t max_bytes, int max_depth) {
-    // Refused before it is opened: opening a FIFO waits for a writer, perhaps forever.
-    std::error_code ec;
-    const auto status = std::filesystem::status(path, ec);
-    if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
-        throw JsonError(fmt::format("cannot open {}: not a regular file", path));
+    autograd::require_regular_file<JsonError>(path, "");  // the caller names the reader
     std::ifstream in(path, std::ios::binary);
     if (!in) throw JsonError(fmt::format("cannot open {} for reading", path));
     std::string text(max_bytes + 1, '\0');  // one byte more than allowed tells a file that is too large

@@ -16,6 +16,7 @@
 #include "lectern/nn/json.h"
 #include "lectern/nn/output_file.h"
 #include "lectern/autograd/printable.h"
+#include "lectern/autograd/regular_file.h"
 
 namespace nn {
 
@@ -217,11 +218,7 @@ Header read_header(const std::string& path, std::ifstream& in) {
 }  // namespace
 
 SafetensorsFile::SafetensorsFile(std::string path) : path_(std::move(path)) {
-    // Refused before it is opened: opening a FIFO waits for a writer, perhaps forever.
-    std::error_code ec;
-    const auto status = std::filesystem::status(path_, ec);
-    if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
-        throw SafetensorsError(fmt::format("safetensors: {}: cannot open it: not a regular file", path_));
+    autograd::require_regular_file<SafetensorsError>(path_, "safetensors");
     std::ifstream in(path_, std::ios::binary);
     Header h = read_header(path_, in);
     entries_ = std::move(h.entries);
