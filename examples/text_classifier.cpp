@@ -27,18 +27,18 @@
 #include <memory>
 #include <numeric>
 #include <optional>
-#include <set>
 #include <string>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
-#include <zlib.h>
 
 #include "lectern/autograd/autograd.h"
 #include "lectern/data/balanced_sampler.h"
 #include "lectern/data/fortunes.h"
 #include "lectern/data/fortune_categories.h"
-#include "lectern/data/train_bpe.h"
+#include "lectern/data/labelled_fortunes.h"
+#include "lectern/data/masked_tokens.h"
+#include "lectern/data/token_batches.h"
 #include "lectern/data/word_tokens.h"
 #include "lectern/models/masked_language_model.h"
 #include "lectern/models/text_classifier.h"
@@ -48,11 +48,12 @@
 #include "lectern/nn/optim/param_groups.h"
 #include "lectern/run/adamw_flags.h"
 #include "lectern/run/best_parameters.h"
+#include "lectern/run/classification_tally.h"
 #include "lectern/run/console.h"
 #include "lectern/run/data_parallel_run.h"
 #include "lectern/run/figure_files.h"
 #include "lectern/run/flags.h"
-#include "lectern/run/learn_subwords.h"
+#include "lectern/run/text_tokenizer.h"
 #include "lectern/run/timed.h"
 #include "lectern/run/loss_curve_figure.h"
 #include "lectern/run/memory_budget.h"
@@ -60,6 +61,7 @@
 #include "lectern/run/output_files.h"
 #include "lectern/run/program.h"
 #include "lectern/run/training_loop.h"
+#include "lectern/run/training_phases.h"
 #include "lectern/run/vit_figures.h"
 
 using namespace autograd;
@@ -104,206 +106,10 @@ std::vector<std::string> category_list(const std::string& flag) {
     return out;
 }
 
-// What the model reads of a text: `size` token ids 0 .. size - 1.
-struct Tokenizer {
-    std::int64_t size;
-    std::function<std::vector<std::int64_t>(const std::string&)> encode;
-    std::string description;
-};
-
-// Subwords (or bytes, with no merges) learnt on `texts`; or the words of at
-// least `min_count` of them, the last id standing for any other word.
-Tokenizer make_tokenizer(const Options& o, const std::vector<data::LabelledText>& texts, const std::string& which) {
-    if (o.tokens == "words") {
-        std::vector<std::string> all;
-        for (const auto& t : texts) all.push_back(t.text);
-        auto vocab = std::make_shared<data::WordVocabulary>(all, o.word_min_count);
-        const std::int64_t unknown = vocab->size();
-        return {unknown + 1, [vocab, unknown](const std::string& text) {
-                    std::vector<std::int64_t> ids = vocab->encode(text, unknown);
-                    if (ids.empty()) ids.push_back(unknown);  // a text of punctuation alone: one unknown word
-                    return ids;
-                },
-                fmt::format("words held by at least {} of the {} fortunes, and one id for any other word",
-                            o.word_min_count, which)};
-    }
-    std::string bpe_text;
-    for (const auto& t : texts) bpe_text += t.text + "\n";
-    auto bpe = std::make_shared<data::BytePairEncoding>(
-        o.tokens == "bpe" ? run::learn_subwords(bpe_text, o.bpe_vocab, "--bpe-vocab", fmt::format("the {} fortunes", which))
-                          : data::train_bpe(bpe_text, 256));
-    return {bpe->vocab_size(), [bpe](const std::string& text) { return bpe->encode(text); },
-            o.tokens == "bpe" ? fmt::format("byte-level BPE, {} merges learnt on the {} fortunes", bpe->merges().size(), which)
-                              : std::string("characters (UTF-8 bytes)")};
-}
-
-// A tokenised text set: ids (shifted by one, 0 is padding) and labels.
-struct Encoded {
-    std::vector<std::vector<std::int64_t>> ids;
-    std::vector<std::int64_t> labels;
-    std::int64_t truncated = 0;  // texts longer than --max-len, cut to it
-};
-
-Encoded encode(const std::vector<data::LabelledText>& texts, const Tokenizer& tokenizer, std::int64_t max_len) {
-    Encoded e;
-    for (const auto& t : texts) {
-        std::vector<std::int64_t> ids = tokenizer.encode(t.text);
-        if (static_cast<std::int64_t>(ids.size()) > max_len) ids.resize(static_cast<std::size_t>(max_len)), ++e.truncated;
-        for (auto& id : ids) id += 1;  // 0 pads
-        e.ids.push_back(std::move(ids));
-        e.labels.push_back(t.label);
-    }
-    return e;
-}
-
-// ids [B, longest] padded with 0, and labels [B]. With `drop` > 0 (training
-// only) each token is left out with that probability, the first always kept:
-// a text seen twice is seen as two texts, which the model cannot memorise.
-std::pair<Tensor, Tensor> token_batch(const Encoded& e, const std::vector<std::size_t>& rows, double drop = 0,
-                                      Generator* gen = nullptr) {
-    std::vector<std::vector<std::int64_t>> texts;
-    std::size_t T = 1;
-    for (std::size_t r : rows) {
-        std::vector<std::int64_t> ids;
-        for (std::size_t i = 0; i < e.ids[r].size(); ++i)
-            if (drop == 0 || i == 0 || gen->uniform() >= drop) ids.push_back(e.ids[r][i]);
-        T = std::max(T, ids.size());
-        texts.push_back(std::move(ids));
-    }
-    const auto B = static_cast<std::int64_t>(rows.size());
-    Tensor x = zeros({B, static_cast<std::int64_t>(T)}, Dtype::int64), y = Tensor::empty({B}, Dtype::int64);
-    for (std::int64_t b = 0; b < B; ++b) {
-        const auto& ids = texts[static_cast<std::size_t>(b)];
-        std::copy(ids.begin(), ids.end(), x.data<std::int64_t>() + b * static_cast<std::int64_t>(T));
-        y.data<std::int64_t>()[b] = e.labels[rows[static_cast<std::size_t>(b)]];
-    }
-    return {x, y};
-}
-
-using Confusion = std::vector<std::vector<std::int64_t>>;  // [true][predicted]
-
-double accuracy(const Confusion& c) {
-    std::int64_t right = 0, all = 0;
-    for (std::size_t y = 0; y < c.size(); ++y)
-        for (std::size_t p = 0; p < c.size(); ++p) all += c[y][p], right += y == p ? c[y][p] : 0;
-    return static_cast<double>(right) / static_cast<double>(std::max<std::int64_t>(all, 1));
-}
-
-// Predictions of `logits_of` over every row of a set, in batches, as a confusion matrix.
-Confusion confusion_of(std::size_t n, std::int64_t classes, const std::vector<std::int64_t>& labels,
-                       const std::function<Tensor(const std::vector<std::size_t>&)>& logits_of) {
-    NoGradGuard no_grad;
-    Confusion c(static_cast<std::size_t>(classes), std::vector<std::int64_t>(static_cast<std::size_t>(classes), 0));
-    for (std::size_t i = 0; i < n; i += 64) {
-        std::vector<std::size_t> rows(std::min<std::size_t>(64, n - i));
-        std::iota(rows.begin(), rows.end(), i);
-        Tensor pred = argmax(logits_of(rows), -1);
-        for (std::size_t k = 0; k < rows.size(); ++k)
-            c[static_cast<std::size_t>(labels[rows[k]])][static_cast<std::size_t>(pred.data<std::int64_t>()[k])] += 1;
-    }
-    return c;
-}
-
-// Accuracy and mean cross-entropy of `logits_of` over a whole set (the model in eval mode).
+// Accuracy and mean cross-entropy on a set (the model in eval mode).
 struct Score {
     double accuracy, loss;
 };
-Score score(std::size_t n, const std::vector<std::int64_t>& labels,
-            const std::function<Tensor(const std::vector<std::size_t>&)>& logits_of) {
-    NoGradGuard no_grad;
-    double right = 0, loss = 0;
-    for (std::size_t i = 0; i < n; i += 64) {
-        std::vector<std::size_t> rows(std::min<std::size_t>(64, n - i));
-        std::iota(rows.begin(), rows.end(), i);
-        std::vector<double> y;
-        for (auto r : rows) y.push_back(static_cast<double>(labels[r]));
-        Tensor logits = logits_of(rows), pred = argmax(logits, -1);
-        loss += cross_entropy(logits, tensor(y, Dtype::int64)).item() * static_cast<double>(rows.size());
-        for (std::size_t k = 0; k < rows.size(); ++k) right += pred.data<std::int64_t>()[k] == labels[rows[k]];
-    }
-    return {right / static_cast<double>(n), loss / static_cast<double>(n)};
-}
-
-// ---- pre-training the encoder on unlabelled fortunes (BERT's masked language model; not in the notes)
-
-// A batch of texts with `mask_prob` of their tokens chosen (at least one a
-// text): the model reads [MASK] there (80%), a random token (10%) or the token
-// itself (10%), and is scored on predicting the original (-100 elsewhere).
-std::pair<Tensor, Tensor> masked_batch(const Encoded& corpus, const std::vector<std::size_t>& rows, double mask_prob,
-                                       std::int64_t mask_id, Generator& gen) {
-    auto [x, unused] = token_batch(corpus, rows);
-    Tensor target = full(x.shape(), -100, Dtype::int64);
-    std::int64_t *in = x.data<std::int64_t>(), *out = target.data<std::int64_t>();
-    const std::int64_t T = x.size(1);
-    for (std::int64_t b = 0; b < x.size(0); ++b) {
-        const auto n = static_cast<std::int64_t>(corpus.ids[rows[static_cast<std::size_t>(b)]].size());
-        const auto forced = static_cast<std::int64_t>(gen.next_u64() % static_cast<std::uint64_t>(n));
-        for (std::int64_t t = 0; t < n; ++t) {
-            if (t != forced && gen.uniform() >= mask_prob) continue;
-            std::int64_t& id = in[b * T + t];
-            out[b * T + t] = id;
-            const double u = gen.uniform();
-            if (u < 0.8) id = mask_id;
-            else if (u < 0.9) id = 1 + static_cast<std::int64_t>(gen.next_u64() % static_cast<std::uint64_t>(mask_id - 1));
-        }
-    }
-    return {x, target};
-}
-
-// ---- the bag-of-words baseline: logistic regression on which words a text holds
-
-// x [B, V]: 1 / sqrt(n) at the n words a text holds (a unit vector), 0 elsewhere.
-Tensor bow_features(const std::vector<std::vector<std::int64_t>>& bags, const std::vector<std::size_t>& rows,
-                    std::int64_t V) {
-    const auto B = static_cast<std::int64_t>(rows.size());
-    Tensor x = zeros({B, V});
-    float* p = x.data<float>();
-    for (std::int64_t b = 0; b < B; ++b) {
-        const auto& ids = bags[rows[static_cast<std::size_t>(b)]];
-        for (std::int64_t id : ids) p[b * V + id] = 1.0f / std::sqrt(static_cast<float>(ids.size()));
-    }
-    return x;
-}
-
-// ---- the fortunes a run reads
-
-// The labelled split, and with pre-training the unlabelled text: every entry
-// of every fortunes file (char_lm's corpus, data::kFortuneFiles, and the
-// categories') but the validation and test fortunes, wherever else they occur.
-struct Fortunes {
-    data::FortuneSplit split;
-    std::vector<data::LabelledText> unlabelled;
-    std::string digest;  // their count and CRC-32: a resumed or loaded run must read the same fortunes
-};
-
-Fortunes read_fortunes(const Options& o, const std::vector<std::string>& categories) {
-    Fortunes f;
-    std::vector<std::vector<std::string>> by_class;
-    for (const auto& c : categories) by_class.push_back(data::read_fortune_entries(o.fortunes, c));
-    f.split = data::split_by_class(by_class, categories, o.test_per_class, o.seed, o.val_per_class);
-    if (o.pretrain_steps > 0) {
-        std::set<std::string> held_out, seen;
-        for (const auto& t : f.split.test) held_out.insert(t.text);
-        for (const auto& t : f.split.validation) held_out.insert(t.text);
-        std::vector<std::string> files = data::kFortuneFiles;
-        files.insert(files.end(), categories.begin(), categories.end());
-        for (const auto& file : files) {
-            if (!seen.insert(file).second) continue;
-            for (auto& t : data::read_fortune_entries(o.fortunes, file))
-                if (!held_out.count(t)) f.unlabelled.push_back({std::move(t), 0});
-        }
-    }
-    uLong crc = crc32_z(0L, nullptr, 0);
-    std::size_t n = 0;
-    for (const auto* set : {&f.split.train, &f.split.validation, &f.split.test, &f.unlabelled})
-        for (const auto& t : *set) {
-            crc = crc32_z(crc, reinterpret_cast<const Bytef*>(t.text.c_str()), t.text.size() + 1);  // with its 0
-            crc = crc32_z(crc, reinterpret_cast<const Bytef*>(&t.label), sizeof t.label);
-            ++n;
-        }
-    f.digest = fmt::format("{} fortunes, CRC-32 {:08x}", n, crc);
-    return f;
-}
 
 // ---- the run's trainings
 
@@ -323,25 +129,8 @@ struct RunModules : nn::Module {
     std::shared_ptr<models::MaskedLanguageModel> masked_lm;  // null without pre-training
 };
 
-// The trainings in the order they run. A checkpoint's "phase" names the one it
-// was saved in: those before it are finished (their modules are in the file,
-// their chosen steps in its record), it resumes, the later ones start afresh.
-const std::vector<std::string> kPhases = {"bag_of_words", "pretraining", "transformer"};
-enum class Start { finished, resume, afresh };
-
-Start start_of(const std::string& phase, const std::string& reached) {
-    if (reached.empty()) return Start::afresh;
-    auto at = [](const std::string& p) { return std::find(kPhases.begin(), kPhases.end(), p) - kPhases.begin(); };
-    return at(phase) < at(reached) ? Start::finished : at(phase) == at(reached) ? Start::resume : Start::afresh;
-}
-
-// The phase a checkpoint was saved in; std::runtime_error naming the file if it names none.
-std::string phase_of(const nn::RunRecord& r, const std::string& path) {
-    const auto it = r.text.find("phase");
-    if (it == r.text.end() || std::find(kPhases.begin(), kPhases.end(), it->second) == kPhases.end())
-        throw std::runtime_error(fmt::format("{} names no training of text_classifier's ('phase')", path));
-    return it->second;
-}
+// The trainings in the order they run, each resumed, skipped or started as the checkpoint's phase says.
+const run::TrainingPhases kPhases({"bag_of_words", "pretraining", "transformer"}, "text_classifier");
 
 // One training of the run (run::TrainingLoop): AdamW on `trained` under linear
 // warmup and cosine decay, its gradients clipped, on batches balanced by class
@@ -377,20 +166,21 @@ struct Trained {
 };
 
 // `carried`: the run record of the checkpoints, with what the finished trainings chose.
-Trained train(const Options& o, run::Run& r, const Training& t, RunModules& all, const nn::RunRecord& carried, Start start,
-              const ShareLoss& loss_of) {
+Trained train(const Options& o, run::Run& r, const Training& t, RunModules& all, const nn::RunRecord& carried,
+              run::PhaseStart start, const ShareLoss& loss_of) {
     nn::optim::AdamW opt(nn::optim::weight_decay_groups(t.trained, t.weight_decay), {.lr = t.lr});
     nn::WarmupCosineSchedule schedule(t.lr, std::min(o.warmup, t.steps - 1), t.steps, t.lr / 100);
     data::BalancedSampler sampler(t.labels, t.classes, t.seed);
     run::CheckpointFlags checkpoint = r.checkpoint;
-    if (start != Start::resume) checkpoint.resume.clear();
+    if (start != run::PhaseStart::resume) checkpoint.resume.clear();
     run::TrainingLoop loop(t.trained, opt,
                            {.steps = t.steps, .epoch_steps = t.validate ? o.eval_every : t.steps, .unit = "text",
                             .lr = [&](std::int64_t step) { return schedule.lr(step); }, .clip = o.adamw.clip,
                             .epoch_lines = false},
-                           checkpoint, carried, start == Start::resume ? r.take_checkpoint() : std::shared_ptr<const nn::CheckpointFile>());
+                           checkpoint, carried,
+                           start == run::PhaseStart::resume ? r.take_checkpoint() : std::shared_ptr<const nn::CheckpointFile>());
     loop.checkpoint_holds(all);
-    loop.keep_text("phase", t.phase);
+    loop.keep_text(run::TrainingPhases::kRecordName, t.phase);
     loop.keep("batches", sampler.generator());
     for (const auto& [name, gen] : t.generators) loop.keep(name, *gen);
     std::optional<run::BestParameters> best;
@@ -417,22 +207,27 @@ Trained train(const Options& o, run::Run& r, const Training& t, RunModules& all,
 
 // What the trainings and the scores read: the fortunes as ids and as bags of words.
 struct Sets {
-    Encoded train, validation, test;
-    Encoded corpus;  // pre-training's unlabelled fortunes
+    data::TokenizedTexts train, validation, test;
+    data::TokenizedTexts corpus;  // pre-training's unlabelled fortunes
     std::vector<std::vector<std::int64_t>> bow_train, bow_validation, bow_test;
     std::int64_t words;    // the bag of words' vocabulary
     std::int64_t mask_id;  // pre-training's [MASK]
 };
 
-Score bow_score(RunModules& m, const Sets& s) {
-    return score(s.bow_validation.size(), s.validation.labels,
-                 [&](const auto& rows) { return (*m.bag_of_words)(bow_features(s.bow_validation, rows, s.words)); });
+// The two models on a set: the bag of words' logits, the transformer's.
+run::ClassificationTally bow_tally(RunModules& m, const Sets& s, const data::TokenizedTexts& set,
+                                   const std::vector<std::vector<std::int64_t>>& bags) {
+    return run::tally_rows(bags.size(), m.classifier->config.classes, set.labels, [&](const auto& rows) {
+        return (*m.bag_of_words)(data::bag_of_words_batch(bags, rows, s.words));
+    });
 }
 
-Score transformer_score(RunModules& m, const Sets& s) {
-    return score(s.validation.ids.size(), s.validation.labels,
-                 [&](const auto& rows) { return m.classifier->forward(token_batch(s.validation, rows).first); });
+run::ClassificationTally transformer_tally(RunModules& m, const data::TokenizedTexts& set) {
+    return run::tally_rows(set.ids.size(), m.classifier->config.classes, set.labels,
+                           [&](const auto& rows) { return m.classifier->forward(data::token_batch(set, rows).first); });
 }
+
+Score score_of(const run::ClassificationTally& t) { return {t.accuracy(), t.loss()}; }
 
 // The step losses on rows [first, last) of a batch (ShareLoss). The bag of
 // words': the cross-entropy of logits = x W^T + b.
@@ -441,7 +236,7 @@ run::StepLoss bow_loss(RunModules& m, const Sets& s, const std::vector<std::size
     const std::vector<std::size_t> rows(batch.begin() + first, batch.begin() + last);
     std::vector<double> y;
     for (auto r : rows) y.push_back(static_cast<double>(s.train.labels[r]));
-    Tensor logits = (*m.bag_of_words)(bow_features(s.bow_train, rows, s.words));
+    Tensor logits = (*m.bag_of_words)(data::bag_of_words_batch(s.bow_train, rows, s.words));
     return {cross_entropy(logits, tensor(y, Dtype::int64)), last - first, static_cast<std::int64_t>(batch.size())};
 }
 
@@ -449,7 +244,7 @@ run::StepLoss bow_loss(RunModules& m, const Sets& s, const std::vector<std::size
 // of the chosen tokens (the head reads only their positions: [M, vocab]).
 run::StepLoss masked_lm_loss(RunModules& m, const Sets& s, double mask_prob, Generator& masks,
                              const std::vector<std::size_t>& batch, std::int64_t first, std::int64_t last) {
-    auto [all_x, all_target] = masked_batch(s.corpus, batch, mask_prob, s.mask_id, masks);
+    auto [all_x, all_target] = data::masked_token_batch(s.corpus, batch, mask_prob, s.mask_id, masks);
     Tensor x = rows_of(all_x, first, last), target = rows_of(all_target, first, last);
     std::vector<double> chosen, original;
     for (std::int64_t i = 0; i < target.numel(); ++i)
@@ -463,7 +258,7 @@ run::StepLoss masked_lm_loss(RunModules& m, const Sets& s, double mask_prob, Gen
 // The transformer's: the cross-entropy of its logits on the fortunes, tokens left out.
 run::StepLoss transformer_loss(RunModules& m, const Sets& s, double token_drop, Generator& drops,
                                const std::vector<std::size_t>& batch, std::int64_t first, std::int64_t last) {
-    auto [x, y] = token_batch(s.train, batch, token_drop, &drops);
+    auto [x, y] = data::token_batch(s.train, batch, token_drop, &drops);
     return {cross_entropy(m.classifier->forward(rows_of(x, first, last)), rows_of(y, first, last)), last - first,
             static_cast<std::int64_t>(batch.size())};
 }
@@ -474,20 +269,20 @@ std::pair<run::BestStep, Trained> train_run(const Options& o, run::Run& r, RunMo
                                             nn::RunRecord carried) {
     const nn::RunRecord& saved = r.saved();
     const std::string& path = r.checkpoint.resume;
-    const std::string reached = path.empty() ? "" : phase_of(saved, path);
+    const std::string reached = path.empty() ? "" : kPhases.saved_in(saved, path);
     const auto K = static_cast<std::int64_t>(m.classifier->config.classes);
 
     run::say("\nbag of words: {} words held by at least {} training fortunes; logistic regression, AdamW lr {} "
              "wd {}, {} steps\n",
              s.words, o.bow_min_count, o.bow_lr, o.bow_weight_decay, o.bow_steps);
     run::BestStep bow;
-    if (const Start start = start_of("bag_of_words", reached); start == Start::finished) {
+    if (const run::PhaseStart start = kPhases.start_of("bag_of_words", reached); start == run::PhaseStart::finished) {
         bow = run::recorded_best(saved, "bag_of_words", path);
         run::say("trained before {} was saved: step {} of {} chosen\n", path, bow.step, bow.steps);
     } else {
         run::timed("trained", [&] {
             bow = train(o, r, {"bag_of_words", *m.bag_of_words, o.bow_steps, o.bow_lr, o.bow_weight_decay, o.seed + 1,
-                            s.train.labels, K, {}, [&] { return bow_score(m, s); }},
+                            s.train.labels, K, {}, [&] { return score_of(bow_tally(m, s, s.validation, s.bow_validation)); }},
                         m, carried, start, [&](const auto& batch, std::int64_t first, std::int64_t last) {
                             return bow_loss(m, s, batch, first, last);
                         }).best;
@@ -499,7 +294,7 @@ std::pair<run::BestStep, Trained> train_run(const Options& o, run::Run& r, RunMo
         run::say("\npre-training the encoder as a masked language model: {} fortunes of {} files (the held-out "
                  "ones left out), {:.0f}% of tokens masked, {} steps\n",
                  s.corpus.ids.size(), data::kFortuneFiles.size(), 100 * o.mask_prob, o.pretrain_steps);
-        if (const Start start = start_of("pretraining", reached); start == Start::finished) {
+        if (const run::PhaseStart start = kPhases.start_of("pretraining", reached); start == run::PhaseStart::finished) {
             run::say("pre-trained before {} was saved\n", path);
         } else {
             Generator masks(o.seed + 5);
@@ -519,8 +314,8 @@ std::pair<run::BestStep, Trained> train_run(const Options& o, run::Run& r, RunMo
     Trained transformer;
     run::timed("trained", [&] {
         transformer = train(o, r, {"transformer", *m.classifier, o.steps, o.adamw.lr, o.adamw.weight_decay, o.seed + 2, s.train.labels, K,
-                                {{"token_drop", &drops}}, [&] { return transformer_score(m, s); }},
-                            m, carried, start_of("transformer", reached),
+                                {{"token_drop", &drops}}, [&] { return score_of(transformer_tally(m, s.validation)); }},
+                            m, carried, kPhases.start_of("transformer", reached),
                             [&](const auto& batch, std::int64_t first, std::int64_t last) {
                                 return transformer_loss(m, s, o.token_drop, drops, batch, first, last);
                             });
@@ -540,10 +335,12 @@ struct Chosen {
 // The score run::BestParameters was offered: {accuracy, -loss}.
 Score chosen_score(const run::BestStep& best) { return {best.score.at(0), -best.score.at(1)}; }
 
-void print_results(const std::vector<std::string>& names, const Confusion& model, const Confusion& bow,
+void print_results(const std::vector<std::string>& names, const run::ClassificationTally& model_tally,
+                   const run::ClassificationTally& bow_tally,
                    std::int64_t majority, const std::vector<std::int64_t>& train_per_class, const Chosen& model_chosen,
                    const Chosen& bow_chosen) {
     const std::size_t K = names.size();
+    const run::Confusion &model = model_tally.confusion(), &bow = bow_tally.confusion();
     run::say("\n{:<12} {:>6} {:>7} {:>11} {:>9}   confusion of the transformer (rows: true, columns: predicted)\n",
                   "category", "train", "test", "transformer", "BoW LR");
     for (std::size_t y = 0; y < K; ++y) {
@@ -554,7 +351,7 @@ void print_results(const std::vector<std::string>& names, const Confusion& model
                       100.0 * static_cast<double>(model[y][y]) / static_cast<double>(n),
                       100.0 * static_cast<double>(bow[y][y]) / static_cast<double>(n), row);
     }
-    const double acc = accuracy(model), bow_acc = accuracy(bow), major = 1.0 / static_cast<double>(K);
+    const double acc = model_tally.accuracy(), bow_acc = bow_tally.accuracy(), major = 1.0 / static_cast<double>(K);
     run::say("\naccuracy ({} classes, as many fortunes of each), each model taken at its best validation step:\n", K);
     run::say("  {:<58} {:>10} {:>6}\n", "", "validation", "test");
     run::say("  {:<58} {:>9.1f}% {:>5.1f}%\n",
@@ -651,7 +448,7 @@ run::MemoryEstimate memory_estimate(const Options& o, bool training) {
 
 // What --load reads of a finished run: the chosen steps and the transformer's curves.
 std::pair<run::BestStep, Trained> finished_run(const nn::RunRecord& r, const std::string& path) {
-    const std::string phase = phase_of(r, path);
+    const std::string phase = kPhases.saved_in(r, path);
     const std::int64_t step = run::saved_step(r, path);
     Trained transformer;
     if (phase == "transformer") transformer.best = run::recorded_best(r, "transformer", path);
@@ -672,7 +469,7 @@ void check_flags(const run::Run& r, const Options& o) {
     if (!r.training() && !r.checkpoint.save.empty())
         throw CLI::ValidationError("--save", "writes a training's checkpoint; --load trains nothing");
     try {
-        if (!r.checkpoint.resume.empty()) phase_of(r.saved(), r.checkpoint.resume);
+        if (!r.checkpoint.resume.empty()) kPhases.saved_in(r.saved(), r.checkpoint.resume);
         if (!r.training()) finished_run(r.saved(), r.checkpoint.load);
     } catch (const std::runtime_error& e) {
         throw CLI::ValidationError(r.training() ? "--resume" : "--load", e.what());
@@ -697,7 +494,8 @@ void check_flags(const run::Run& r, const Options& o) {
 // Trains (or loads) the models, then scores them on the held-out test fortunes.
 int work(run::Run& r, const Options& o) {
     const std::vector<std::string> categories = category_list(o.categories);
-    const Fortunes fortunes = read_fortunes(o, categories);
+    const data::LabelledFortunes fortunes = data::read_labelled_fortunes(
+        o.fortunes, categories, {o.test_per_class, o.val_per_class, o.seed, o.pretrain_steps > 0});
     const nn::RunRecord& saved = r.saved();
     const std::string& from = r.checkpoint.resume.empty() ? r.checkpoint.load : r.checkpoint.resume;
     if (auto it = saved.text.find("fortunes"); !from.empty() && (it == saved.text.end() || it->second != fortunes.digest))
@@ -709,12 +507,14 @@ int work(run::Run& r, const Options& o) {
     const auto K = static_cast<std::int64_t>(categories.size());
 
     // Tokens are learnt on the text the model trains on (the held-out fortunes are never seen).
-    const Tokenizer tokenizer = make_tokenizer(o, o.pretrain_steps > 0 ? fortunes.unlabelled : split.train,
-                                               o.pretrain_steps > 0 ? "pre-training" : "training");
+    const bool pretraining = o.pretrain_steps > 0;
+    const run::TextTokenizer tokenizer = run::make_text_tokenizer(
+        {o.tokens, o.bpe_vocab, o.word_min_count, pretraining ? "pre-training fortunes" : "training fortunes"},
+        pretraining ? fortunes.unlabelled : split.train);
+    auto tokenized = [&](const auto& texts) { return data::tokenize_texts(texts, tokenizer.encode, o.max_len); };
     Sets s;
-    s.train = encode(split.train, tokenizer, o.max_len), s.validation = encode(split.validation, tokenizer, o.max_len);
-    s.test = encode(split.test, tokenizer, o.max_len);
-    if (o.pretrain_steps > 0) s.corpus = encode(fortunes.unlabelled, tokenizer, o.max_len);
+    s.train = tokenized(split.train), s.validation = tokenized(split.validation), s.test = tokenized(split.test);
+    if (pretraining) s.corpus = tokenized(fortunes.unlabelled);
     std::int64_t tokens = 0;
     for (const auto& ids : s.train.ids) tokens += static_cast<std::int64_t>(ids.size());
     // The bag of words: unit-length word-presence vectors over the words of --bow-min-count training fortunes.
@@ -725,12 +525,8 @@ int work(run::Run& r, const Options& o) {
         throw CLI::ValidationError("--bow-min-count", fmt::format("no word is held by {} of the {} training fortunes: the "
                                                                   "bag of words would have no feature",
                                                                   o.bow_min_count, train_texts.size()));
-    auto bags = [&](const std::vector<data::LabelledText>& texts) {
-        std::vector<std::vector<std::int64_t>> out;
-        for (const auto& t : texts) out.push_back(bow_vocab.bag(t.text));
-        return out;
-    };
-    s.bow_train = bags(split.train), s.bow_validation = bags(split.validation), s.bow_test = bags(split.test);
+    s.bow_train = data::bags_of_words(bow_vocab, split.train), s.bow_test = data::bags_of_words(bow_vocab, split.test);
+    s.bow_validation = data::bags_of_words(bow_vocab, split.validation);
     s.words = bow_vocab.size();
 
     // Ids: 0 pads, 1 .. size are the tokens, size + 1 is pre-training's [MASK].
@@ -779,14 +575,9 @@ int work(run::Run& r, const Options& o) {
     const auto majority = static_cast<std::int64_t>(
         std::max_element(split.train_per_class.begin(), split.train_per_class.end()) - split.train_per_class.begin());
     nn::EvalGuard eval(*m.classifier);
-    const Confusion bow_confusion = confusion_of(s.test.ids.size(), K, s.test.labels, [&](const auto& rows) {
-        return (*m.bag_of_words)(bow_features(s.bow_test, rows, s.words));
-    });
-    const Confusion confusion = confusion_of(s.test.ids.size(), K, s.test.labels, [&](const auto& rows) {
-        return m.classifier->forward(token_batch(s.test, rows).first);
-    });
+    const run::ClassificationTally bow_test = bow_tally(m, s, s.test, s.bow_test), test = transformer_tally(m, s.test);
     const std::string tokens_name = o.tokens == "bpe" ? "subwords" : o.tokens == "chars" ? "characters" : "words";
-    print_results(categories, confusion, bow_confusion, majority, split.train_per_class,
+    print_results(categories, test, bow_test, majority, split.train_per_class,
                   {fmt::format("transformer ({} pooling, {})", o.pooling, tokens_name), chosen_score(transformer.best),
                    transformer.best.step, transformer.best.steps},
                   {"bag-of-words logistic regression", chosen_score(bow), bow.step, bow.steps});
@@ -794,7 +585,7 @@ int work(run::Run& r, const Options& o) {
     if (!o.figures.empty()) {
         run::say("\nfigures written:\n");
         for (const std::string& path :
-             run::write_figure(o.figures + "/text_confusion", run::confusion_figure(confusion, categories, "fortunes")))
+             run::write_figure(o.figures + "/text_confusion", run::confusion_figure(test.confusion(), categories, "fortunes")))
             run::say("  {}\n", path);
         run::write_loss_curve(o.figures, {"text_classifier: the transformer's loss and learning rate", transformer.loss,
                                           transformer.lr, transformer.validation, "validation loss"});

@@ -20,6 +20,7 @@
 #include "lectern/nn/optim/adamw.h"
 #include "lectern/nn/optim/param_groups.h"
 #include "lectern/run/adamw_flags.h"
+#include "lectern/run/classification_tally.h"
 #include "lectern/run/console.h"
 #include "lectern/run/data_parallel_run.h"
 #include "lectern/run/figure_files.h"
@@ -65,31 +66,15 @@ models::ViTConfig model_config(const Options& o) {
     return c;
 }
 
-// Test accuracy, and the confusion matrix counts[true][predicted].
-struct TestResult {
-    double accuracy, loss;  // loss: the mean cross-entropy over the test images, unsmoothed
-};
-
-TestResult evaluate(const models::ViT& model, data::ImageBatches& test,
-                    std::vector<std::vector<std::int64_t>>* confusion) {
+// The model on every test image: accuracy, mean cross-entropy (unsmoothed) and the confusion matrix.
+run::ClassificationTally evaluate(const models::ViT& model, data::ImageBatches& test) {
     NoGradGuard no_grad;
     nn::EvalGuard eval(model);
-    std::int64_t correct = 0;
-    double loss = 0;
+    run::ClassificationTally tally(10);
     test.reset();
     data::ImageBatch b;
-    while (test.next(b)) {
-        Tensor logits = model.forward(b.images);
-        loss += cross_entropy(logits, b.labels).item() * static_cast<double>(b.labels.numel());
-        Tensor pred = argmax(logits, -1);
-        for (std::int64_t i = 0; i < pred.numel(); ++i) {
-            std::int64_t y = b.labels.data<std::int64_t>()[i], p = pred.data<std::int64_t>()[i];
-            correct += y == p;
-            if (confusion) (*confusion)[y][p] += 1;
-        }
-    }
-    const auto n = static_cast<double>(test.size());
-    return {static_cast<double>(correct) / n, loss / n};
+    while (test.next(b)) tally.add(model.forward(b.images), b.labels);
+    return tally;
 }
 
 // Trains from step 0, or from the checkpoint --resume names, to the last step
@@ -118,9 +103,9 @@ void train(models::ViT& model, data::ImageBatches& train_set, data::ImageBatches
               });
     const auto start = std::chrono::steady_clock::now();
     loop.evaluate = [&](std::int64_t epoch, std::int64_t step) {
-        const TestResult test = evaluate(model, test_set, nullptr);
-        loop.curve("test").emplace_back(static_cast<double>(step), test.loss);
-        run::say("epoch {} test accuracy {:.2f}%  ({} elapsed)\n", epoch, 100 * test.accuracy,
+        const run::ClassificationTally test = evaluate(model, test_set);
+        loop.curve("test").emplace_back(static_cast<double>(step), test.loss());
+        run::say("epoch {} test accuracy {:.2f}%  ({} elapsed)\n", epoch, 100 * test.accuracy(),
                  run::ProgressBar::clock(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()));
     };
     loop.run([&](std::int64_t step) {
@@ -138,9 +123,10 @@ void train(models::ViT& model, data::ImageBatches& train_set, data::ImageBatches
 }
 
 // Prints the test accuracy and the confusion matrix; returns the matrix.
-std::vector<std::vector<std::int64_t>> report(models::ViT& model, data::ImageBatches& test_set) {
-    std::vector<std::vector<std::int64_t>> confusion(10, std::vector<std::int64_t>(10, 0));
-    double acc = evaluate(model, test_set, &confusion).accuracy;
+run::Confusion report(models::ViT& model, data::ImageBatches& test_set) {
+    const run::ClassificationTally test = evaluate(model, test_set);
+    const run::Confusion& confusion = test.confusion();
+    const double acc = test.accuracy();
     run::say("\ntest accuracy {:.2f}% on {} images\n\n{:<12} {:>8}   confusion (rows: true class, columns: predicted)\n",
                100 * acc, test_set.size(), "class", "accuracy");
     for (int y = 0; y < 10; ++y) {
