@@ -6,8 +6,8 @@
 
 #include "examples/experiments/scaling.h"
 #include "lectern/models/greedy_decode.h"
-#include "lectern/nn/clip_grad.h"
 #include "lectern/nn/attention_mask.h"
+#include "lectern/nn/clip_grad.h"
 #include "lectern/nn/loss.h"
 #include "lectern/nn/lr_schedule.h"
 #include "lectern/nn/non_finite.h"
