@@ -22,6 +22,7 @@ std::vector<Experiment> all_experiments() {
         vit_cnn_experiment(),
         hard_attention_experiment(),
         relatedness_experiment(),
+        rnn_attention_experiment(),
     };
 }
 

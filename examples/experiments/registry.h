@@ -27,5 +27,6 @@ Experiment batch_norm_experiment();
 Experiment vit_cnn_experiment();
 Experiment hard_attention_experiment();
 Experiment relatedness_experiment();
+Experiment rnn_attention_experiment();
 
 }  // namespace run::experiments

@@ -13,16 +13,16 @@ using namespace autograd;
 namespace {
 
 void check_args(const Tensor& src, std::int64_t max_len, std::int64_t start_symbol, std::int64_t end_symbol,
-                const Transformer& model) {
+                std::int64_t tgt_vocab) {
     check_dtype("greedy_decode", src, Dtype::int64, "src");
     if (src.dim() != 2) throw ShapeError(fmt::format("greedy_decode: src must be [B, S], got {}", shape_str(src.shape())));
     if (max_len < 1) throw ValueError(fmt::format("greedy_decode: max_len {} must be >= 1", max_len));
-    if (start_symbol < 0 || start_symbol >= model.config.tgt_vocab)
+    if (start_symbol < 0 || start_symbol >= tgt_vocab)
         throw IndexError(fmt::format("greedy_decode: start symbol {} is outside the vocabulary [0, {})", start_symbol,
-                                     model.config.tgt_vocab));
-    if (end_symbol >= model.config.tgt_vocab)
+                                     tgt_vocab));
+    if (end_symbol >= tgt_vocab)
         throw IndexError(fmt::format("greedy_decode: end symbol {} is outside the vocabulary [0, {})", end_symbol,
-                                     model.config.tgt_vocab));
+                                     tgt_vocab));
 }
 
 // Appends the arg-max of log_probs [B, V] to tokens column t and its value to
@@ -43,22 +43,17 @@ bool choose(const Tensor& log_probs, Tensor& tokens, Tensor& scores, std::int64_
     return all_done;
 }
 
-// The loop both decoders share: encode once, then for t = 1 .. max_len-1 ask
-// `next` for the log-probabilities [B, V] of token t given tokens[:, :t], and
-// append the most probable one.
-Decoded greedy_loop(const Transformer& model, const Tensor& src, const Tensor& src_mask, std::int64_t max_len,
-                    std::int64_t start_symbol, std::int64_t end_symbol,
-                    const std::function<Tensor(const Tensor& memory, const Tensor& tokens, std::int64_t t)>& next) {
-    check_args(src, max_len, start_symbol, end_symbol, model);
-    NoGradGuard no_grad;
-    nn::EvalGuard eval(model);
-    Tensor memory = model.encode(src, src_mask);
-    Tensor tokens = full({src.size(0), max_len}, static_cast<double>(start_symbol), Dtype::int64);
-    Tensor scores = zeros({src.size(0), max_len - 1}, memory.dtype());
-    std::vector<std::int64_t> lengths(static_cast<std::size_t>(src.size(0)), 0);  // 0: not finished
+// The loop every decoder shares, under the guards its caller set: for t = 1 .. max_len-1 ask
+// `next` for the log-probabilities [B, V] of token t given tokens[:, :t], and append the most
+// probable one.
+Decoded greedy_loop(std::int64_t batch, std::int64_t max_len, std::int64_t start_symbol, std::int64_t end_symbol,
+                    Dtype dtype, const std::function<Tensor(const Tensor& tokens, std::int64_t t)>& next) {
+    Tensor tokens = full({batch, max_len}, static_cast<double>(start_symbol), Dtype::int64);
+    Tensor scores = zeros({batch, max_len - 1}, dtype);
+    std::vector<std::int64_t> lengths(static_cast<std::size_t>(batch), 0);  // 0: not finished
     std::int64_t length = max_len;
     for (std::int64_t t = 1; t < max_len; ++t)
-        if (choose(next(memory, tokens, t), tokens, scores, t, end_symbol, lengths)) {
+        if (choose(next(tokens, t), tokens, scores, t, end_symbol, lengths)) {
             length = t + 1;  // every sequence has ended
             break;
         }
@@ -70,23 +65,50 @@ Decoded greedy_loop(const Transformer& model, const Tensor& src, const Tensor& s
 
 Decoded greedy_decode(const Transformer& model, const Tensor& src, const Tensor& src_mask, std::int64_t max_len,
                       std::int64_t start_symbol, std::int64_t end_symbol) {
+    check_args(src, max_len, start_symbol, end_symbol, model.config.tgt_vocab);
+    NoGradGuard no_grad;
+    nn::EvalGuard eval(model);
+    const Tensor memory = model.encode(src, src_mask);
     DecoderCache cache = model.new_cache();
-    auto next = [&](const Tensor& memory, const Tensor& tokens, std::int64_t t) {
+    auto next = [&](const Tensor& tokens, std::int64_t t) {
         Tensor last = narrow(tokens, 1, t - 1, 1);                               // [B, 1]: only the newest token
         Tensor out = model.decode_step(memory, src_mask, last, t - 1, cache);   // [B, 1, D] at position t-1
         return reshape(model.generator->forward(out), {tokens.size(0), -1});
     };
-    return greedy_loop(model, src, src_mask, max_len, start_symbol, end_symbol, next);
+    return greedy_loop(src.size(0), max_len, start_symbol, end_symbol, memory.dtype(), next);
 }
 
 Decoded greedy_decode_recompute(const Transformer& model, const Tensor& src, const Tensor& src_mask,
                                 std::int64_t max_len, std::int64_t start_symbol, std::int64_t end_symbol) {
-    auto next = [&](const Tensor& memory, const Tensor& tokens, std::int64_t t) {
+    check_args(src, max_len, start_symbol, end_symbol, model.config.tgt_vocab);
+    NoGradGuard no_grad;
+    nn::EvalGuard eval(model);
+    const Tensor memory = model.encode(src, src_mask);
+    auto next = [&](const Tensor& tokens, std::int64_t t) {
         Tensor prefix = narrow(tokens, 1, 0, t);                                      // [B, t]: the whole prefix
         Tensor out = model.decode(memory, src_mask, prefix, nn::subsequent_mask(t));  // [B, t, D]
         return model.generator->forward(select(out, 1, t - 1));  // the last position [B, D]
     };
-    return greedy_loop(model, src, src_mask, max_len, start_symbol, end_symbol, next);
+    return greedy_loop(src.size(0), max_len, start_symbol, end_symbol, memory.dtype(), next);
+}
+
+Decoded greedy_decode(const RnnSeq2Seq& model, const Tensor& src, std::int64_t max_len, std::int64_t start_symbol,
+                      std::int64_t end_symbol, Tensor* weights) {
+    check_args(src, max_len, start_symbol, end_symbol, model.config.tgt_vocab);
+    NoGradGuard no_grad;
+    nn::EvalGuard eval(model);
+    const EncodedSource source = model.encode(src);
+    Tensor state = source.last;  // s_0
+    std::vector<Tensor> alphas;
+    auto next = [&](const Tensor& tokens, std::int64_t t) {
+        RnnStep out = model.step(source, state, select(tokens, 1, t - 1));  // y_{t-1}, s_{t-1} -> y_t's log p, s_t
+        state = out.state;
+        alphas.push_back(out.weights);
+        return out.log_probs;
+    };
+    Decoded d = greedy_loop(src.size(0), max_len, start_symbol, end_symbol, source.states.dtype(), next);
+    if (weights) *weights = alphas.empty() ? zeros({src.size(0), 0, src.size(1)}, source.states.dtype()) : stack(alphas, 1);
+    return d;
 }
 
 }  // namespace models

@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "lectern/models/rnn_seq2seq.h"
 #include "lectern/models/transformer.h"
 
 namespace models {
@@ -28,5 +29,12 @@ Decoded greedy_decode(const Transformer& model, const Tensor& src, const Tensor&
 // tokens and log-probabilities; kept as the reference the cache is tested against.
 Decoded greedy_decode_recompute(const Transformer& model, const Tensor& src, const Tensor& src_mask,
                                 std::int64_t max_len, std::int64_t start_symbol, std::int64_t end_symbol = -1);
+
+// The same for the RNN encoder-decoder with attention (rnn_seq2seq.h): the encoder once, then one
+// decoder step per token, its state s_t carried from step to step (nothing else to cache). The
+// source's padding is the model's config.pad. With `weights`, every step's attention alpha_t
+// [B, L - 1, S] (003's "attention weights for machine translation").
+Decoded greedy_decode(const RnnSeq2Seq& model, const Tensor& src, std::int64_t max_len, std::int64_t start_symbol,
+                      std::int64_t end_symbol = -1, Tensor* weights = nullptr);
 
 }  // namespace models

@@ -1,5 +1,5 @@
 #pragma once
-// Lectern's models: the Transformer, the ViT, GPT and GPT-2, decoding and sampling: everything
+// Lectern's models: the Transformer, the ViT, GPT and GPT-2, the RNN encoder-decoder with attention, decoding and sampling: everything
 // in namespace models (and, through it, nn and autograd).
 #include "lectern/nn/nn.h"
 #include "lectern/models/attention_rollout.h"
@@ -19,6 +19,7 @@
 #include "lectern/models/greedy_decode.h"
 #include "lectern/models/masked_language_model.h"
 #include "lectern/models/patch_embedding.h"
+#include "lectern/models/rnn_seq2seq.h"
 #include "lectern/models/sequence_tagger.h"
 #include "lectern/models/text_classifier.h"
 #include "lectern/models/textual_similarity.h"

@@ -19,21 +19,31 @@ GRU::GRU(std::int64_t input_size, std::int64_t hidden_size, Generator& gen) : hi
     for (Tensor p : parameters()) init::uniform_(p, -bound, bound, gen);
 }
 
-// h_{t-1} -> h_t, one step at a time, as the equations in gru.h.
-std::vector<Tensor> GRU::forward_steps(const std::vector<Tensor>& xs) const {
+// h_{t-1} -> h_t, as the equations in gru.h.
+Tensor GRU::step(const Tensor& x, const Tensor& h) const {
     const std::int64_t in = w_ih->weight.size(1), H = hidden;
+    check_floating("GRU", x);
+    check_floating("GRU", h);
+    if (x.dim() != 2 || x.size(1) != in || h.dim() != 2 || h.size(0) != x.size(0) || h.size(1) != H)
+        throw ShapeError(fmt::format("GRU: a step takes x [B, {}] and h [B, {}] of one B, got {} and {}", in, H,
+                                     shape_str(x.shape()), shape_str(h.shape())));
+    Tensor gi = w_ih->forward(x), gh = w_hh->forward(h);                      // [B, 3H] each
+    Tensor rz = sigmoid(narrow(gi, 1, 0, 2 * H) + narrow(gh, 1, 0, 2 * H));  // [r_t, z_t]
+    Tensor r = narrow(rz, 1, 0, H), z = narrow(rz, 1, H, H);
+    Tensor n = tanh(narrow(gi, 1, 2 * H, H) + r * narrow(gh, 1, 2 * H, H));
+    return n + z * (h - n);  // (1 - z) n + z h_{t-1}
+}
+
+std::vector<Tensor> GRU::forward_steps(const std::vector<Tensor>& xs) const {
+    const std::int64_t in = w_ih->weight.size(1);
     std::vector<Tensor> hs;
     Tensor h;
     for (const Tensor& x : xs) {
         check_floating("GRU", x);
         if (x.dim() != 2 || x.size(1) != in || (h.defined() && x.size(0) != h.size(0)))
             throw ShapeError(fmt::format("GRU: every step must be [B, {}] of one B, got {}", in, shape_str(x.shape())));
-        if (!h.defined()) h = zeros({x.size(0), H}, x.dtype());  // h_0
-        Tensor gi = w_ih->forward(x), gh = w_hh->forward(h);                      // [B, 3H] each
-        Tensor rz = sigmoid(narrow(gi, 1, 0, 2 * H) + narrow(gh, 1, 0, 2 * H));  // [r_t, z_t]
-        Tensor r = narrow(rz, 1, 0, H), z = narrow(rz, 1, H, H);
-        Tensor n = tanh(narrow(gi, 1, 2 * H, H) + r * narrow(gh, 1, 2 * H, H));
-        h = n + z * (h - n);  // (1 - z) n + z h_{t-1}
+        if (!h.defined()) h = zeros({x.size(0), hidden}, x.dtype());  // h_0
+        h = step(x, h);
         hs.push_back(h);
     }
     return hs;

@@ -19,6 +19,9 @@ class GRU : public Module {
 public:
     GRU(std::int64_t input_size, std::int64_t hidden_size, autograd::Generator& gen = autograd::default_generator());
 
+    // One step of the equations above: x_t [B, in] and h_{t-1} [B, H] -> h_t [B, H]. The step a
+    // decoder takes when its next input depends on its last output (models/rnn_seq2seq.h).
+    Tensor step(const Tensor& x, const Tensor& h) const;
     // One tensor per step, xs[t] [B, in] -> hs[t] = h_t [B, H]: O(T (in + H) H) work forward
     // and backward, Table 15.1's O(n d^2).
     std::vector<Tensor> forward_steps(const std::vector<Tensor>& xs) const;

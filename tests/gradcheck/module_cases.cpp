@@ -8,6 +8,7 @@
 #include "lectern/models/decomposable_attention.h"
 #include "lectern/models/gpt.h"
 #include "lectern/models/masked_language_model.h"
+#include "lectern/models/rnn_seq2seq.h"
 #include "lectern/models/sequence_tagger.h"
 #include "lectern/models/text_classifier.h"
 #include "lectern/models/textual_similarity.h"
@@ -487,6 +488,19 @@ std::vector<Case> module_cases() {
         [] { return std::vector<Tensor>{}; },
         [](const models::TextualSimilarity& m, auto&) {
             return m.forward(ids({1, 5, 2, 0, 3, 8, 4, 6}, {2, 4}), ids({5, 7, 0, 6, 3, 2}, {2, 3}));
+        }));
+    // The RNN encoder-decoder with additive attention (003; 004 §15.5.1 -> §15.4.4): teacher
+    // forcing over 3 steps, the second source ending in padding.
+    cases.push_back(module_case<models::RnnSeq2Seq>(
+        "models", "RnnSeq2Seq (GRUs, additive attention)", "E 3, H 4, d_a 5, V 7, src [2,4], tgt [2,3]",
+        [] {
+            models::RnnSeq2SeqConfig c;
+            c.src_vocab = c.tgt_vocab = 7, c.d_embed = 3, c.hidden = 4, c.d_attention = 5, c.seed = 8;
+            return std::make_shared<models::RnnSeq2Seq>(c);
+        },
+        [] { return std::vector<Tensor>{}; },
+        [](const models::RnnSeq2Seq& m, auto&) {
+            return m.forward(ids({1, 3, 4, 6, 2, 5, 5, 0}, {2, 4}), ids({1, 4, 2, 1, 5, 5}, {2, 3}));
         }));
     return cases;
 }

@@ -1,6 +1,10 @@
 // Lectern against PyTorch: additive attention (001) and Table 15.1's recurrent and convolutional
 // layers (004 §15.5.5), values and every gradient in float64 (make_reference.py writes the files;
-// it holds its GRU and convolutions by hand equal to torch.nn.GRU and torch's conv1d).
+// it holds its GRU and convolutions by hand equal to torch.nn.GRU and torch's conv1d); and the RNN
+// encoder-decoder with additive attention (003; 004 §15.5.1 -> §15.4.4) against PyTorch's own GRU
+// and GRUCell (make_rnn_attention_reference.py).
+#include "lectern/models/greedy_decode.h"
+#include "lectern/models/rnn_seq2seq.h"
 #include "lectern/models/sequence_tagger.h"
 #include "lectern/nn/additive_attention.h"
 #include "lectern/nn/conv1d.h"
@@ -71,4 +75,34 @@ TEST_CASE("the sequence tagger matches PyTorch, recurrent and convolutional (dil
         ref.compare("out.logits", logits);
         ref.compare_gradients(logits, {}, &m);
     }
+}
+
+TEST_CASE("the RNN encoder-decoder with additive attention matches PyTorch's GRU and GRUCell, teacher-forced",
+          "[reference]") {
+    reference::Case ref("rnn_seq2seq");
+    models::RnnSeq2SeqConfig c;
+    c.src_vocab = 7, c.tgt_vocab = 6, c.d_embed = 3, c.hidden = 4, c.d_attention = 5;
+    models::RnnSeq2Seq m(c);
+    m.to(Dtype::float64);
+    ref.load_parameters(m);
+    Tensor weights;
+    Tensor log_probs = m.forward(ref["src"], ref["tgt_in"], &weights);
+    ref.compare("out.log_probs", log_probs);
+    ref.compare("out.weights", weights);
+    ref.compare_gradients(log_probs, {}, &m);
+}
+
+TEST_CASE("the RNN encoder-decoder decodes greedily as PyTorch's loop does: tokens, log-probabilities, attention",
+          "[reference]") {
+    reference::Case ref("rnn_seq2seq_greedy");
+    models::RnnSeq2SeqConfig c;
+    c.src_vocab = 7, c.tgt_vocab = 6, c.d_embed = 3, c.hidden = 4, c.d_attention = 5;
+    models::RnnSeq2Seq m(c);
+    m.to(Dtype::float64);
+    ref.load_parameters(m);
+    Tensor weights;
+    models::Decoded d = models::greedy_decode(m, ref["src"], 5, 1, -1, &weights);
+    ref.compare("out.tokens", d.tokens.to(Dtype::float64), 0);
+    ref.compare("out.log_probs", d.log_probs);
+    ref.compare("out.weights", weights);
 }
