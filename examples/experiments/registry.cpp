@@ -20,6 +20,7 @@ std::vector<Experiment> all_experiments() {
         patterns_experiment(),
         batch_norm_experiment(),
         vit_cnn_experiment(),
+        conformer_experiment(),
     };
 }
 

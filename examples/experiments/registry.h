@@ -25,5 +25,6 @@ Experiment entailment_experiment();
 Experiment patterns_experiment();
 Experiment batch_norm_experiment();
 Experiment vit_cnn_experiment();
+Experiment conformer_experiment();
 
 }  // namespace run::experiments
