@@ -27,8 +27,12 @@ TEST_CASE("depthwise_conv1d by hand: each channel its own kernel, same-padded, w
 TEST_CASE("depthwise_conv1d: causal reads nothing after t; an even kernel has one more tap after t", "[forward]") {
     Tensor x = tensor({1, 2, 3, 4}, {1, 4, 1}, Dtype::float64);
     // causal, k = 2, taps (10, 1): y_t = 10 x_{t-1} + x_t = (1, 12, 23, 34)
-    require_values(depthwise_conv1d(x, tensor({10, 1}, {2, 1}, Dtype::float64), Tensor(), ConvPadding::causal),
-                   {1, 12, 23, 34}, 1e-13);
+    Tensor w = tensor({10, 1}, {2, 1}, Dtype::float64).requires_grad_();
+    Tensor y = depthwise_conv1d(x, w, Tensor(), ConvPadding::causal);
+    require_values(y, {1, 12, 23, 34}, 1e-13);
+    // Only the weight asks for a gradient: dw_0 = x_0 + x_1 + x_2 = 6 (y_0 reads the zero before x), dw_1 = 10.
+    sum(y).backward();
+    require_values(w.grad(), {6, 10}, 1e-13);
     // same, k = 2: left = (2 - 1) / 2 = 0, y_t = 10 x_t + x_{t+1} = (12, 23, 34, 40), as PyTorch's "same"
     require_values(depthwise_conv1d(x, tensor({10, 1}, {2, 1}, Dtype::float64)), {12, 23, 34, 40}, 1e-13);
 }

@@ -105,14 +105,16 @@ Tensor depthwise_conv1d(const Tensor& x, const Tensor& weight, const Tensor& bia
     if (bias.defined()) inputs.push_back(bias);
     return record("depthwise_conv1d", inputs, y, [x, weight, bias, left](const Tensor& dy) {
         const std::int64_t B = x.size(0), len = x.size(1), C = x.size(2), k = weight.size(0);
-        Tensor dx = Tensor::empty(x.shape(), x.dtype()), dw = Tensor::empty(weight.shape(), x.dtype());
+        Tensor dx = x.requires_grad() ? Tensor::empty(x.shape(), x.dtype()) : Tensor();
+        Tensor dw = weight.requires_grad() ? Tensor::empty(weight.shape(), x.dtype()) : Tensor();
         dispatch_floating(x.dtype(), [&](auto zero) {
             using T = decltype(zero);
-            depthwise_backward_input(dy.data<T>(), weight.data<T>(), B, len, C, k, left, dx.data<T>());
-            depthwise_backward_weight(dy.data<T>(), x.data<T>(), B, len, C, k, left, dw.data<T>());
+            if (dx.defined()) depthwise_backward_input(dy.data<T>(), weight.data<T>(), B, len, C, k, left, dx.data<T>());
+            if (dw.defined()) depthwise_backward_weight(dy.data<T>(), x.data<T>(), B, len, C, k, left, dw.data<T>());
         });
         std::vector<Tensor> grads{dx, dw};
-        if (bias.defined()) grads.push_back(sum(reshape(dy, {B * len, C}), 0));  // dbias[c] = sum_{b, t} dy[b, t, c]
+        // dbias[c] = sum_{b, t} dy[b, t, c]
+        if (bias.defined()) grads.push_back(bias.requires_grad() ? sum(reshape(dy, {B * len, C}), 0) : Tensor());
         return grads;
     });
 }
