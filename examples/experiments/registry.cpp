@@ -23,6 +23,7 @@ std::vector<Experiment> all_experiments() {
         hard_attention_experiment(),
         relatedness_experiment(),
         rnn_attention_experiment(),
+        conformer_experiment(),
     };
 }
 

@@ -28,5 +28,6 @@ Experiment vit_cnn_experiment();
 Experiment hard_attention_experiment();
 Experiment relatedness_experiment();
 Experiment rnn_attention_experiment();
+Experiment conformer_experiment();
 
 }  // namespace run::experiments

@@ -5,6 +5,7 @@
 #include "lectern/models/attention_rollout.h"
 #include "lectern/models/beam_search.h"
 #include "lectern/models/cnn.h"
+#include "lectern/models/conformer_block.h"
 #include "lectern/models/decoder.h"
 #include "lectern/models/decoder_layer.h"
 #include "lectern/models/decomposable_attention.h"

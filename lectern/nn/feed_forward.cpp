@@ -16,6 +16,7 @@ Tensor FeedForward::forward(const Tensor& x) const {
         case Activation::relu: h = autograd::relu(h); break;
         case Activation::gelu: h = autograd::gelu(h); break;
         case Activation::gelu_tanh: h = autograd::gelu_tanh(h); break;
+        case Activation::silu: h = autograd::silu(h); break;
     }
     return w_2->forward(dropout->forward(h));
 }

@@ -5,6 +5,7 @@
 
 #include "catalog.h"
 #include "lectern/models/attention_rollout.h"
+#include "lectern/models/conformer_block.h"
 #include "lectern/models/decomposable_attention.h"
 #include "lectern/models/gpt.h"
 #include "lectern/models/masked_language_model.h"
@@ -20,7 +21,9 @@
 #include "lectern/nn/attention_mask.h"
 #include "lectern/nn/binary_positional_encoding.h"
 #include "lectern/nn/concatenated_positional_encoding.h"
+#include "lectern/nn/conformer_convolution.h"
 #include "lectern/nn/conv1d.h"
+#include "lectern/nn/depthwise_conv1d.h"
 #include "lectern/nn/dot_product_attention.h"
 #include "lectern/nn/embedding.h"
 #include "lectern/nn/feed_forward.h"
@@ -122,11 +125,19 @@ std::vector<Case> module_cases() {
         [] { return std::make_shared<nn::LayerNorm>(5, nn::LayerNormFormula::annotated); },
         [] { return std::vector{leaf({2, 3, 5}, 4)}; }, [](const nn::LayerNorm& m, auto& x) { return m(x[0]); }));
     for (auto [act, name] : {std::pair{nn::Activation::relu, "FeedForward (ReLU)"}, {nn::Activation::gelu, "FeedForward (GELU)"},
-                             {nn::Activation::gelu_tanh, "FeedForward (tanh GELU, GPT-2)"}})
+                             {nn::Activation::gelu_tanh, "FeedForward (tanh GELU, GPT-2)"},
+                             {nn::Activation::silu, "FeedForward (Swish, the conformer's)"}})
         cases.push_back(module_case<nn::FeedForward>(
             "nn", name, "[2,3,4], d_ff 6",
             [act = act] { return std::make_shared<nn::FeedForward>(4, 6, 0.0, act); },  // clang < 16 captures no binding
             [] { return std::vector{leaf({2, 3, 4}, 5)}; }, [](const nn::FeedForward& m, auto& x) { return m(x[0]); }));
+    cases.push_back(module_case<nn::DepthwiseConv1d>(
+        "nn", "DepthwiseConv1d (same)", "[2,6,3], k 3", [] { return std::make_shared<nn::DepthwiseConv1d>(3, 3); },
+        [] { return std::vector{leaf({2, 6, 3}, 5)}; }, [](const nn::DepthwiseConv1d& m, auto& x) { return m(x[0]); }));
+    cases.push_back(module_case<nn::ConformerConvolution>(
+        "nn", "ConformerConvolution (004 §15.5.7)", "[2,5,4], k 3",
+        [] { return std::make_shared<nn::ConformerConvolution>(4, 3); }, [] { return std::vector{leaf({2, 5, 4}, 6)}; },
+        [](const nn::ConformerConvolution& m, auto& x) { return m(x[0]); }));
     auto mha = [] { return std::make_shared<nn::MultiHeadAttention>(4, 2); };
     cases.push_back(module_case<nn::MultiHeadAttention>(
         "nn", "MultiHeadAttention (self)", "[2,3,4], 2 heads", mha, [] { return std::vector{leaf({2, 3, 4}, 6)}; },
@@ -335,6 +346,13 @@ std::vector<Case> module_cases() {
                 Tensor src = ids({1, 3, 4, 0, 1, 5, 6, 2}, {2, 4}), tgt = ids({1, 3, 4, 1, 5, 6}, {2, 3});
                 return m.generator->forward(m.forward(src, tgt, nn::padding_mask(src, 0), models::target_mask(tgt, 0)));
             }));
+    cases.push_back(module_case<models::ConformerBlock>(
+        "models", "ConformerBlock (004 §15.5.7)", "[2,5,4], 2 heads, d_ff 6, k 3",
+        [] {
+            Generator g(3);
+            return std::make_shared<models::ConformerBlock>(nn::BlockConfig{4, 2, 6, 0.0}, 3, g);
+        },
+        [] { return std::vector{leaf({2, 5, 4}, 17)}; }, [](const models::ConformerBlock& m, auto& x) { return m(x[0]); }));
     cases.push_back(module_case<models::PatchEmbedding>(
         "models", "PatchEmbedding ([CLASS], E_pos)", "[2,2,8,8], patch 4, D 6",
         [] {
