@@ -13,9 +13,9 @@
 #include <fmt/format.h>
 
 #include "benchmarks/machine.h"
-#include "lectern/run/figure_files.h"
-#include "lectern/run/flags.h"
-#include "lectern/run/output_files.h"
+#include "lectern/run/figures/figure_files.h"
+#include "lectern/run/flags/flags.h"
+#include "lectern/run/shell/output_files.h"
 #include "lectern/nn/attention_mask.h"
 #include "lectern/nn/multi_head_attention.h"
 

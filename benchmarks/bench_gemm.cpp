@@ -20,7 +20,7 @@
 #include "lectern/autograd/blas_core.h"
 #include "lectern/autograd/kernels/gemm.h"
 #include "lectern/autograd/kernels/gemm_portable.h"
-#include "lectern/run/flags.h"
+#include "lectern/run/flags/flags.h"
 
 using namespace autograd;
 

@@ -11,7 +11,7 @@
 
 #include "lectern/autograd/autograd.h"
 #include "benchmarks/machine.h"
-#include "lectern/run/flags.h"
+#include "lectern/run/flags/flags.h"
 
 using namespace autograd;
 using benchmarks::median_seconds;

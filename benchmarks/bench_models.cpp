@@ -28,8 +28,8 @@
 #include "benchmarks/machine.h"
 #include "benchmarks/report.h"
 #include "benchmarks/workloads.h"
-#include "lectern/run/flags.h"
-#include "lectern/run/run_program.h"
+#include "lectern/run/flags/flags.h"
+#include "lectern/run/shell/run_program.h"
 
 #ifndef LECTERN_PYTORCH_REFERENCE
 #define LECTERN_PYTORCH_REFERENCE "benchmarks/pytorch_reference.py"

@@ -11,8 +11,8 @@
 #include <fmt/format.h>
 
 #include "lectern/autograd/autograd.h"
-#include "lectern/run/flags.h"
-#include "lectern/run/output_files.h"
+#include "lectern/run/flags/flags.h"
+#include "lectern/run/shell/output_files.h"
 
 using namespace autograd;
 

@@ -37,22 +37,22 @@
 #include "lectern/nn/lr_schedule.h"
 #include "lectern/nn/optim/adamw.h"
 #include "lectern/nn/optim/param_groups.h"
-#include "lectern/run/attention_figures.h"
-#include "lectern/run/attention_pages.h"
-#include "lectern/run/console.h"
-#include "lectern/run/adamw_flags.h"
-#include "lectern/run/data_parallel_run.h"
-#include "lectern/run/expert_routing_figure.h"
-#include "lectern/run/figure_files.h"
-#include "lectern/run/flags.h"
-#include "lectern/run/interruption.h"
-#include "lectern/run/learn_subwords.h"
-#include "lectern/run/memory_budget.h"
-#include "lectern/run/model_flags.h"
-#include "lectern/run/output_files.h"
-#include "lectern/run/program.h"
-#include "lectern/run/streamed_text.h"
-#include "lectern/run/training_loop.h"
+#include "lectern/run/figures/attention_figures.h"
+#include "lectern/run/figures/attention_pages.h"
+#include "lectern/run/shell/console.h"
+#include "lectern/run/flags/adamw_flags.h"
+#include "lectern/run/shell/data_parallel_run.h"
+#include "lectern/run/figures/expert_routing_figure.h"
+#include "lectern/run/figures/figure_files.h"
+#include "lectern/run/flags/flags.h"
+#include "lectern/run/shell/interruption.h"
+#include "lectern/run/training/learn_subwords.h"
+#include "lectern/run/shell/memory_budget.h"
+#include "lectern/run/flags/model_flags.h"
+#include "lectern/run/shell/output_files.h"
+#include "lectern/run/shell/program.h"
+#include "lectern/run/shell/streamed_text.h"
+#include "lectern/run/training/training_loop.h"
 
 using namespace autograd;
 
@@ -338,7 +338,7 @@ void train(models::GPT& model, const Corpus& c, const Options& o, run::Run& r) {
                               routed);
 }
 
-// The flags, in the groups a checkpoint records (run/flag_groups.h). The
+// The flags, in the groups a checkpoint records (run/flags/flag_groups.h). The
 // text, its split and the validation windows make the run's curves, and the
 // sampling flags its samples after each epoch: --resume compares them.
 // --max-text-bytes only refuses a text, and the text read is checked against

@@ -20,15 +20,15 @@
 #include "lectern/nn/loss.h"
 #include "lectern/nn/lr_schedule.h"
 #include "lectern/nn/optim/adam.h"
-#include "lectern/run/attention_figures.h"
-#include "lectern/run/console.h"
-#include "lectern/run/data_parallel_run.h"
-#include "lectern/run/flags.h"
-#include "lectern/run/memory_budget.h"
-#include "lectern/run/model_flags.h"
-#include "lectern/run/output_files.h"
-#include "lectern/run/program.h"
-#include "lectern/run/training_loop.h"
+#include "lectern/run/figures/attention_figures.h"
+#include "lectern/run/shell/console.h"
+#include "lectern/run/shell/data_parallel_run.h"
+#include "lectern/run/flags/flags.h"
+#include "lectern/run/shell/memory_budget.h"
+#include "lectern/run/flags/model_flags.h"
+#include "lectern/run/shell/output_files.h"
+#include "lectern/run/shell/program.h"
+#include "lectern/run/training/training_loop.h"
 
 using namespace autograd;
 
@@ -190,7 +190,7 @@ void write_figures(models::Transformer& model, const Options& o) {
         run::say("  {}\n", path);
 }
 
-// The flags, in the groups a checkpoint records (run/flag_groups.h). The
+// The flags, in the groups a checkpoint records (run/flags/flag_groups.h). The
 // preset, applied first, sets the defaults the other flags override.
 void add_flags(run::Flags& f, Options& o) {
     run::FlagGroup model = f.group("Model", run::Recorded::model);

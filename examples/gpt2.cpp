@@ -26,20 +26,20 @@
 #include "lectern/data/text_batch.h"
 #include "lectern/data/text_file.h"
 #include "lectern/data/utf8.h"
-#include "lectern/run/attention_figures.h"  // subword_label
-#include "lectern/run/adamw_flags.h"
-#include "lectern/run/attention_pages.h"
-#include "lectern/run/console.h"
-#include "lectern/run/data_parallel_run.h"
-#include "lectern/run/flags.h"
-#include "lectern/run/interruption.h"
-#include "lectern/run/memory_budget.h"
-#include "lectern/run/output_files.h"
-#include "lectern/run/output_lock.h"
-#include "lectern/run/program.h"
-#include "lectern/run/run_state.h"
-#include "lectern/run/streamed_text.h"
-#include "lectern/run/training_loop.h"
+#include "lectern/run/figures/attention_figures.h"  // subword_label
+#include "lectern/run/flags/adamw_flags.h"
+#include "lectern/run/figures/attention_pages.h"
+#include "lectern/run/shell/console.h"
+#include "lectern/run/shell/data_parallel_run.h"
+#include "lectern/run/flags/flags.h"
+#include "lectern/run/shell/interruption.h"
+#include "lectern/run/shell/memory_budget.h"
+#include "lectern/run/shell/output_files.h"
+#include "lectern/run/shell/output_lock.h"
+#include "lectern/run/shell/program.h"
+#include "lectern/run/training/run_state.h"
+#include "lectern/run/shell/streamed_text.h"
+#include "lectern/run/training/training_loop.h"
 #include "lectern/models/generate.h"
 #include "lectern/models/gpt2.h"
 #include "lectern/nn/non_finite.h"
@@ -303,7 +303,7 @@ int work(run::Run& r, const Options& o, Prepared& prepared) {
     return 0;
 }
 
-// The flags, in the groups the resume state records (run/flag_groups.h); the
+// The flags, in the groups the resume state records (run/flags/flag_groups.h); the
 // text is recorded by its digest too.
 void add_flags(run::Flags& f, Options& o) {
     run::FlagGroup model = f.group("Model", run::Recorded::model);

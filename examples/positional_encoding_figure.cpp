@@ -12,9 +12,9 @@
 #include <fmt/format.h>
 
 #include "lectern/autograd/autograd.h"
-#include "lectern/run/figure_files.h"
-#include "lectern/run/flags.h"
-#include "lectern/run/output_files.h"
+#include "lectern/run/figures/figure_files.h"
+#include "lectern/run/flags/flags.h"
+#include "lectern/run/shell/output_files.h"
 #include "lectern/nn/sinusoidal_positional_encoding.h"
 #include "lectern/plot/figure.h"
 

@@ -46,23 +46,23 @@
 #include "lectern/nn/lr_schedule.h"
 #include "lectern/nn/optim/adamw.h"
 #include "lectern/nn/optim/param_groups.h"
-#include "lectern/run/adamw_flags.h"
-#include "lectern/run/best_parameters.h"
-#include "lectern/run/classification_tally.h"
-#include "lectern/run/console.h"
-#include "lectern/run/data_parallel_run.h"
-#include "lectern/run/figure_files.h"
-#include "lectern/run/flags.h"
-#include "lectern/run/text_tokenizer.h"
-#include "lectern/run/timed.h"
-#include "lectern/run/loss_curve_figure.h"
-#include "lectern/run/memory_budget.h"
-#include "lectern/run/model_flags.h"
-#include "lectern/run/output_files.h"
-#include "lectern/run/program.h"
-#include "lectern/run/training_loop.h"
-#include "lectern/run/training_phases.h"
-#include "lectern/run/vit_figures.h"
+#include "lectern/run/flags/adamw_flags.h"
+#include "lectern/run/training/best_parameters.h"
+#include "lectern/run/training/classification_tally.h"
+#include "lectern/run/shell/console.h"
+#include "lectern/run/shell/data_parallel_run.h"
+#include "lectern/run/figures/figure_files.h"
+#include "lectern/run/flags/flags.h"
+#include "lectern/run/training/text_tokenizer.h"
+#include "lectern/run/shell/timed.h"
+#include "lectern/run/figures/loss_curve_figure.h"
+#include "lectern/run/shell/memory_budget.h"
+#include "lectern/run/flags/model_flags.h"
+#include "lectern/run/shell/output_files.h"
+#include "lectern/run/shell/program.h"
+#include "lectern/run/training/training_loop.h"
+#include "lectern/run/training/training_phases.h"
+#include "lectern/run/figures/vit_figures.h"
 
 using namespace autograd;
 
@@ -369,7 +369,7 @@ void print_results(const std::vector<std::string>& names, const run::Classificat
                       acc <= bow_acc ? "the bag of words" : "the majority class", over_bow, over_major);
 }
 
-// The flags, in the groups a checkpoint records (run/flag_groups.h). The
+// The flags, in the groups a checkpoint records (run/flags/flag_groups.h). The
 // model's: everything the modules and the tokenizer are built from, and the
 // split (--seed draws it: the test fortunes --load scores on must be those
 // held out); --load adopts them. The training's: how the trainings ran,

@@ -34,21 +34,21 @@
 #include "lectern/nn/loss.h"
 #include "lectern/nn/lr_schedule.h"
 #include "lectern/nn/optim/adam.h"
-#include "lectern/run/attention_figures.h"
-#include "lectern/run/attention_pages.h"
-#include "lectern/run/console.h"
-#include "lectern/run/data_parallel_run.h"
-#include "lectern/run/figure_files.h"
-#include "lectern/run/flags.h"
-#include "lectern/run/interruption.h"
-#include "lectern/run/learn_subwords.h"
-#include "lectern/run/timed.h"
-#include "lectern/run/memory_budget.h"
-#include "lectern/run/model_flags.h"
-#include "lectern/run/output_files.h"
-#include "lectern/run/program.h"
-#include "lectern/run/progress_bar.h"
-#include "lectern/run/training_loop.h"
+#include "lectern/run/figures/attention_figures.h"
+#include "lectern/run/figures/attention_pages.h"
+#include "lectern/run/shell/console.h"
+#include "lectern/run/shell/data_parallel_run.h"
+#include "lectern/run/figures/figure_files.h"
+#include "lectern/run/flags/flags.h"
+#include "lectern/run/shell/interruption.h"
+#include "lectern/run/training/learn_subwords.h"
+#include "lectern/run/shell/timed.h"
+#include "lectern/run/shell/memory_budget.h"
+#include "lectern/run/flags/model_flags.h"
+#include "lectern/run/shell/output_files.h"
+#include "lectern/run/shell/program.h"
+#include "lectern/run/shell/progress_bar.h"
+#include "lectern/run/training/training_loop.h"
 
 using namespace autograd;
 
@@ -404,7 +404,7 @@ void evaluate(models::Transformer& model, const Corpus& c, const Options& o) {
     if (task.copy_baseline) run::say("  copy the source    {}\n", scores(sources_of(c.test), refs));
 }
 
-// The flags, in the groups a checkpoint records (run/flag_groups.h). The
+// The flags, in the groups a checkpoint records (run/flags/flag_groups.h). The
 // preset, applied first, sets the defaults the other flags override.
 // --eval-verses chooses the verses each epoch validates on, so the curve
 // "bleu" a checkpoint carries: --resume compares it.

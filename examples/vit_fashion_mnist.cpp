@@ -19,20 +19,20 @@
 #include "lectern/nn/lr_schedule.h"
 #include "lectern/nn/optim/adamw.h"
 #include "lectern/nn/optim/param_groups.h"
-#include "lectern/run/adamw_flags.h"
-#include "lectern/run/classification_tally.h"
-#include "lectern/run/console.h"
-#include "lectern/run/data_parallel_run.h"
-#include "lectern/run/figure_files.h"
-#include "lectern/run/flags.h"
-#include "lectern/run/memory_budget.h"
-#include "lectern/run/model_flags.h"
-#include "lectern/run/output_files.h"
-#include "lectern/run/program.h"
-#include "lectern/run/progress_bar.h"
-#include "lectern/run/run_state.h"
-#include "lectern/run/training_loop.h"
-#include "lectern/run/vit_figures.h"
+#include "lectern/run/flags/adamw_flags.h"
+#include "lectern/run/training/classification_tally.h"
+#include "lectern/run/shell/console.h"
+#include "lectern/run/shell/data_parallel_run.h"
+#include "lectern/run/figures/figure_files.h"
+#include "lectern/run/flags/flags.h"
+#include "lectern/run/shell/memory_budget.h"
+#include "lectern/run/flags/model_flags.h"
+#include "lectern/run/shell/output_files.h"
+#include "lectern/run/shell/program.h"
+#include "lectern/run/shell/progress_bar.h"
+#include "lectern/run/training/run_state.h"
+#include "lectern/run/training/training_loop.h"
+#include "lectern/run/figures/vit_figures.h"
 
 using namespace autograd;
 
@@ -165,7 +165,7 @@ void write_figures(const models::ViT& model, const data::ImageSet& test, double 
         for (const std::string& path : run::write_figure(dir + "/" + name, figure)) run::say("  {}\n", path);
 }
 
-// The flags, in the groups a checkpoint records (run/flag_groups.h). --data
+// The flags, in the groups a checkpoint records (run/flags/flag_groups.h). --data
 // is not recorded: it says where the images are, not which (the same
 // Fashion-MNIST wherever it is installed).
 void add_flags(run::Flags& f, Options& o) {

@@ -31,7 +31,7 @@
 #include "lectern/nn/layer_norm.h"
 #include "lectern/nn/linear.h"
 #include "lectern/nn/optim/adam.h"
-#include "lectern/run/console.h"
+#include "lectern/run/shell/console.h"
 
 namespace run::experiments {
 

@@ -22,7 +22,7 @@
 #include "lectern/data/entailment_pairs.h"
 #include "lectern/models/decomposable_attention.h"
 #include "lectern/nn/optim/adam.h"
-#include "lectern/run/console.h"
+#include "lectern/run/shell/console.h"
 
 namespace run::experiments {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "lectern/run/memory_budget.h"
+#include "lectern/run/shell/memory_budget.h"
 
 namespace run::experiments {
 

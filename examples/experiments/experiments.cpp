@@ -11,12 +11,12 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include "lectern/run/console.h"
+#include "lectern/run/shell/console.h"
 #include "examples/experiments/registry.h"
-#include "lectern/run/flags.h"
-#include "lectern/run/machine_flags.h"
-#include "lectern/run/output_files.h"
-#include "lectern/run/run_program.h"
+#include "lectern/run/flags/flags.h"
+#include "lectern/run/flags/machine_flags.h"
+#include "lectern/run/shell/output_files.h"
+#include "lectern/run/shell/run_program.h"
 
 namespace {
 

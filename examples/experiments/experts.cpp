@@ -23,7 +23,7 @@
 #include "lectern/data/char_vocab.h"
 #include "lectern/data/fortunes.h"
 #include "lectern/data/text_batch.h"
-#include "lectern/run/console.h"
+#include "lectern/run/shell/console.h"
 #include "examples/experiments/registry.h"
 #include "examples/experiments/report.h"
 #include "examples/experiments/scaling.h"

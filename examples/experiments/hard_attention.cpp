@@ -36,7 +36,7 @@
 #include "lectern/nn/linear.h"
 #include "lectern/nn/optim/adam.h"
 #include "lectern/nn/reinforce.h"
-#include "lectern/run/console.h"
+#include "lectern/run/shell/console.h"
 
 namespace run::experiments {
 

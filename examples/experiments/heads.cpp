@@ -18,7 +18,7 @@
 #include "examples/experiments/report.h"
 #include "examples/experiments/statistics.h"
 #include "examples/experiments/tagger_training.h"
-#include "lectern/run/console.h"
+#include "lectern/run/shell/console.h"
 
 namespace run::experiments {
 

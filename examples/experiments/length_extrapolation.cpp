@@ -19,7 +19,7 @@
 #include "examples/experiments/seq2seq_training.h"
 #include "lectern/models/greedy_decode.h"
 #include "lectern/nn/attention_mask.h"
-#include "lectern/run/console.h"
+#include "lectern/run/shell/console.h"
 
 namespace run::experiments {
 

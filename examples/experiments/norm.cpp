@@ -16,7 +16,7 @@
 
 #include <fmt/format.h>
 
-#include "lectern/run/console.h"
+#include "lectern/run/shell/console.h"
 #include "examples/experiments/registry.h"
 #include "examples/experiments/report.h"
 #include "examples/experiments/seq2seq_training.h"

@@ -22,7 +22,7 @@
 #include "examples/experiments/statistics.h"
 #include "examples/experiments/tagger_training.h"
 #include "lectern/nn/attention_mask.h"
-#include "lectern/run/console.h"
+#include "lectern/run/shell/console.h"
 
 namespace run::experiments {
 

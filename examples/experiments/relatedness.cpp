@@ -23,7 +23,7 @@
 #include "lectern/models/textual_similarity.h"
 #include "lectern/nn/loss.h"
 #include "lectern/nn/optim/adam.h"
-#include "lectern/run/console.h"
+#include "lectern/run/shell/console.h"
 
 namespace run::experiments {
 

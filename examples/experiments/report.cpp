@@ -5,8 +5,8 @@
 #include <fmt/format.h>
 
 #include "lectern/autograd/errors.h"
-#include "lectern/run/console.h"
-#include "lectern/run/figure_files.h"
+#include "lectern/run/shell/console.h"
+#include "lectern/run/figures/figure_files.h"
 
 namespace run::experiments {
 

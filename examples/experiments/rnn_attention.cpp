@@ -25,7 +25,7 @@
 #include "examples/experiments/statistics.h"
 #include "examples/experiments/window_means.h"
 #include "lectern/models/greedy_decode.h"
-#include "lectern/run/console.h"
+#include "lectern/run/shell/console.h"
 
 namespace run::experiments {
 

@@ -13,7 +13,7 @@
 #include "lectern/data/sequence_tasks.h"
 #include "lectern/models/rnn_seq2seq.h"
 #include "lectern/models/transformer.h"
-#include "lectern/run/memory_budget.h"
+#include "lectern/run/shell/memory_budget.h"
 
 namespace run::experiments {
 

@@ -31,7 +31,7 @@
 #include "lectern/nn/conv1d.h"
 #include "lectern/nn/gru.h"
 #include "lectern/nn/multi_head_attention.h"
-#include "lectern/run/console.h"
+#include "lectern/run/shell/console.h"
 
 namespace run::experiments {
 

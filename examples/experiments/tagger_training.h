@@ -6,7 +6,7 @@
 #include <functional>
 
 #include "lectern/models/sequence_tagger.h"
-#include "lectern/run/memory_budget.h"
+#include "lectern/run/shell/memory_budget.h"
 
 namespace run::experiments {
 

@@ -13,7 +13,7 @@
 #include "lectern/data/text_tokens.h"
 #include "lectern/data/verse_corpus.h"
 #include "lectern/models/transformer.h"
-#include "lectern/run/memory_budget.h"
+#include "lectern/run/shell/memory_budget.h"
 
 namespace run::experiments {
 

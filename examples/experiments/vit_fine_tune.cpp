@@ -22,7 +22,7 @@
 #include "lectern/nn/lr_schedule.h"
 #include "lectern/nn/optim/adamw.h"
 #include "lectern/nn/optim/param_groups.h"
-#include "lectern/run/console.h"
+#include "lectern/run/shell/console.h"
 
 namespace run::experiments {
 

@@ -15,7 +15,7 @@
 #include <fmt/format.h>
 
 #include "lectern/data/image_batches.h"
-#include "lectern/run/console.h"
+#include "lectern/run/shell/console.h"
 #include "examples/experiments/registry.h"
 #include "examples/experiments/report.h"
 #include "examples/experiments/scaling.h"

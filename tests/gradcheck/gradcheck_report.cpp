@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "catalog.h"
-#include "lectern/run/flags.h"
+#include "lectern/run/flags/flags.h"
 
 int main(int argc, char** argv) {
     std::string filter;

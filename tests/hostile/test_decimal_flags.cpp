@@ -7,8 +7,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "lectern/run/flags.h"
-#include "lectern/run/recorded_flags.h"
+#include "lectern/run/flags/flags.h"
+#include "lectern/run/flags/recorded_flags.h"
 
 namespace {
 

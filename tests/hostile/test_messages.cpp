@@ -7,7 +7,7 @@
 #include "lectern/nn/checkpoint.h"
 #include "lectern/nn/linear.h"
 #include "lectern/nn/safetensors.h"
-#include "lectern/run/memory_budget.h"
+#include "lectern/run/shell/memory_budget.h"
 #include "temp_files.h"
 
 TEST_CASE("the memory refusal's weights and activations add up to what it says the run needs", "[run][hostile]") {

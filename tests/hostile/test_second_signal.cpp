@@ -12,7 +12,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "lectern/run/interruption.h"
+#include "lectern/run/shell/interruption.h"
 #include "temp_files.h"
 
 namespace {

@@ -1,4 +1,4 @@
-// The attention page a program writes (lectern/run/attention_pages.h): its
+// The attention page a program writes (lectern/run/figures/attention_pages.h): its
 // weights are the heat maps' numbers, from the same tensors in the page's
 // [layer][head][query][key] order, and a page that cannot be drawn writes nothing.
 #include <cmath>
@@ -7,8 +7,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "lectern/run/attention_figures.h"
-#include "lectern/run/attention_pages.h"
+#include "lectern/run/figures/attention_figures.h"
+#include "lectern/run/figures/attention_pages.h"
 #include "temp_files.h"
 
 using namespace autograd;

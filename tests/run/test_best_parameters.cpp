@@ -1,4 +1,4 @@
-// Early stopping in the one training loop (run/best_parameters.h): the model
+// Early stopping in the one training loop (run/training/best_parameters.h): the model
 // ends at the parameters of its best validation score, and a run stopped and
 // resumed keeps the best it had found.
 #include <filesystem>
@@ -7,8 +7,8 @@
 #include "temp_files.h"
 #include "lectern/nn/linear.h"
 #include "lectern/nn/optim/sgd.h"
-#include "lectern/run/best_parameters.h"
-#include "lectern/run/training_loop.h"
+#include "lectern/run/training/best_parameters.h"
+#include "lectern/run/training/training_loop.h"
 
 using namespace autograd;
 

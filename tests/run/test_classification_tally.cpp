@@ -5,8 +5,8 @@
 #include <catch2/catch.hpp>
 
 #include "lectern/autograd/autograd.h"
-#include "lectern/run/classification_tally.h"
-#include "lectern/run/training_phases.h"
+#include "lectern/run/training/classification_tally.h"
+#include "lectern/run/training/training_phases.h"
 
 using namespace autograd;
 

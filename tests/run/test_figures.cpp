@@ -9,11 +9,11 @@
 #include <iterator>
 
 #include "check.h"
-#include "lectern/run/attention_figures.h"
-#include "lectern/run/expert_routing_figure.h"
-#include "lectern/run/figure_files.h"
-#include "lectern/run/loss_curve_figure.h"
-#include "lectern/run/vit_figures.h"
+#include "lectern/run/figures/attention_figures.h"
+#include "lectern/run/figures/expert_routing_figure.h"
+#include "lectern/run/figures/figure_files.h"
+#include "lectern/run/figures/loss_curve_figure.h"
+#include "lectern/run/figures/vit_figures.h"
 #include "svg_text.h"
 #include "temp_files.h"
 

@@ -16,13 +16,13 @@
 #include "temp_files.h"
 #include "lectern/nn/checkpoint.h"
 #include "lectern/nn/linear.h"
-#include "lectern/run/output_files.h"
-#include "lectern/run/output_lock.h"
-#include "lectern/run/presets.h"
-#include "lectern/run/recorded_flags.h"
-#include "lectern/run/run_state.h"
-#include "lectern/run/step_boundary.h"
-#include "lectern/run/streamed_text.h"
+#include "lectern/run/shell/output_files.h"
+#include "lectern/run/shell/output_lock.h"
+#include "lectern/run/flags/presets.h"
+#include "lectern/run/flags/recorded_flags.h"
+#include "lectern/run/training/run_state.h"
+#include "lectern/run/training/step_boundary.h"
+#include "lectern/run/shell/streamed_text.h"
 
 namespace fs = std::filesystem;
 

@@ -8,7 +8,7 @@
 #include "lectern/autograd/autograd.h"
 #include "lectern/nn/linear.h"
 #include "lectern/nn/optim/sgd.h"
-#include "lectern/run/training_loop.h"
+#include "lectern/run/training/training_loop.h"
 
 using namespace autograd;
 
