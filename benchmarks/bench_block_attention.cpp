@@ -43,10 +43,12 @@ int main(int argc, char** argv) {
     app.add_option("--threads", threads, "threads (BLAS)")->check(CLI::Range(1, 256));
     app.add_option("--figures", figures, "draw time and memory against T into this folder (PNG and SVG)")
         ->check(run::path_value());
-    if (int status = run::parse_flags(app, argc, argv, "bench_block_attention", [&] {
-            if (d_model % heads != 0) throw CLI::ValidationError("--heads", "must divide --d-model");
-            run::check_output_folder("--figures", figures);
-        });
+    if (int status = run::parse_flags(app, argc, argv, "bench_block_attention",
+                                      [&] {
+                                          if (d_model % heads != 0)
+                                              throw CLI::ValidationError("--heads", "must divide --d-model");
+                                          run::check_output_folder("--figures", figures);
+                                      });
         status >= 0)
         return status;
     plot::Curve full_time{"full causal", {}, {}}, local_time{fmt::format("block-local, L = {}", block), {}, {}};
@@ -54,8 +56,10 @@ int main(int argc, char** argv) {
     set_num_threads(threads);
     nn::MultiHeadAttention mha(d_model, heads);
     Generator g(0);
-    fmt::print("causal self-attention, batch 1, d_model {}, {} heads, block-local blocks of L = {}, {} threads (medians of 5, ms)\n",
-               d_model, heads, block, threads);
+    fmt::print(
+        "causal self-attention, batch 1, d_model {}, {} heads, block-local blocks of L = {}, {} threads (medians of 5, "
+        "ms)\n",
+        d_model, heads, block, threads);
     fmt::print("weights: {:.2f} GB; the attention weights at T = 2048: {:.2f} GB\n",
                4.0 * 4 * static_cast<double>(d_model * d_model) / 1e9,
                4.0 * static_cast<double>(heads) * 2048 * 2048 / 1e9);
@@ -79,7 +83,8 @@ int main(int argc, char** argv) {
         double full_both = median_ms([&] { sum(full()).backward(); });
         double local_both = median_ms([&] { sum(local()).backward(); });
         const auto t = static_cast<double>(T);
-        full_time.x.push_back(t), full_time.y.push_back(full_both), local_time.x.push_back(t), local_time.y.push_back(local_both);
+        full_time.x.push_back(t), full_time.y.push_back(full_both), local_time.x.push_back(t),
+            local_time.y.push_back(local_both);
         // the attention weights P each forward keeps for backward: [H, T, T] against [T/L, H, L, L]
         full();
         full_bytes.x.push_back(t), full_bytes.y.push_back(4.0 * static_cast<double>(mha.last_attention().numel()));
@@ -88,19 +93,32 @@ int main(int argc, char** argv) {
         fmt::print("{:>6} | {:>10.2f} {:>10.2f} {:>6.1f}x | {:>10.2f} {:>10.2f} {:>6.1f}x\n", T, full_fwd, local_fwd,
                    full_fwd / local_fwd, full_both, local_both, full_both / local_both);
     }
-    fmt::print("Expected: full attention costs O(T^2 d), block-local O(T L d) = O(T^2 d / K) with K = T / L blocks, so\n"
-               "once the scores dominate the ratio doubles with T (K = {} at T = 2048); the projections, O(T d^2), are\n"
-               "the same in both.\n",
-               2048 / block);
+    fmt::print(
+        "Expected: full attention costs O(T^2 d), block-local O(T L d) = O(T^2 d / K) with K = T / L blocks, so\n"
+        "once the scores dominate the ratio doubles with T (K = {} at T = 2048); the projections, O(T d^2), are\n"
+        "the same in both.\n",
+        2048 / block);
     if (figures.empty()) return 0;
     try {
-        plot::LinePlot time{"Time of one forward + backward", "sequence length T", "milliseconds (median of 5)", {full_time, local_time},
-                            true, true};
-        plot::LinePlot memory{"Attention weights kept for backward", "sequence length T", "bytes", {full_bytes, local_bytes}, true,
+        plot::LinePlot time{"Time of one forward + backward",
+                            "sequence length T",
+                            "milliseconds (median of 5)",
+                            {full_time, local_time},
+                            true,
+                            true};
+        plot::LinePlot memory{"Attention weights kept for backward",
+                              "sequence length T",
+                              "bytes",
+                              {full_bytes, local_bytes},
+                              true,
                               true};
-        const plot::Figure figure{fmt::format("Full against block-local causal attention (d_model {}, {} heads, {} threads)",
-                                              d_model, heads, threads),
-                                  2, 1100, 480, {time, memory}};
+        const plot::Figure
+            figure{fmt::format("Full against block-local causal attention (d_model {}, {} heads, {} threads)", d_model,
+                               heads, threads),
+                   2,
+                   1100,
+                   480,
+                   {time, memory}};
         for (const std::string& path : run::write_figure(figures + "/attention_cost", figure)) fmt::print("{}\n", path);
     } catch (const std::exception& e) {
         fmt::print(stderr, "bench_block_attention: {}\n", e.what());

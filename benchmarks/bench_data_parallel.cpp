@@ -31,7 +31,8 @@ struct Timing {
 
 // `steps` timed steps after 3 warm-up ones; the medians over them, agreed by all
 // processes (rank 0's steps end when the slowest process's sum does).
-template <class Step> Timing time_steps(distributed::DataParallel& dp, int steps, Step step) {
+template <class Step>
+Timing time_steps(distributed::DataParallel& dp, int steps, Step step) {
     std::vector<double> total, sync;
     for (int i = 0; i < steps + 3; ++i) {
         const double before = dp.sync_seconds();
@@ -47,10 +48,11 @@ template <class Step> Timing time_steps(distributed::DataParallel& dp, int steps
 }
 
 void report(const char* name, const Timing& t, std::int64_t items, const char* unit, int ranks, int threads) {
-    fmt::print("{:<28} {} process{} x {} thread{}: {:7.2f} ms a step, {:8.0f} {}/s, summing gradients {:5.2f} ms "
-               "({:.1f}% of a step)\n",
-               name, ranks, ranks == 1 ? "" : "es", threads, threads == 1 ? "" : "s", 1e3 * t.step,
-               static_cast<double>(items) / t.step, unit, 1e3 * t.sync, 100 * t.sync / t.step);
+    fmt::print(
+        "{:<28} {} process{} x {} thread{}: {:7.2f} ms a step, {:8.0f} {}/s, summing gradients {:5.2f} ms "
+        "({:.1f}% of a step)\n",
+        name, ranks, ranks == 1 ? "" : "es", threads, threads == 1 ? "" : "s", 1e3 * t.step,
+        static_cast<double>(items) / t.step, unit, 1e3 * t.sync, 100 * t.sync / t.step);
 }
 
 }  // namespace

@@ -76,8 +76,9 @@ std::vector<double> median_cpu_seconds(const std::vector<std::function<void()>>&
 
 int main(int argc, char** argv) {
     int runs = 7;
-    CLI::App app{"The portable GEMM beside OpenBLAS's sgemm on one thread, on the models' Linear layers "
-                 "(prints figures, never fails)."};
+    CLI::App app{
+        "The portable GEMM beside OpenBLAS's sgemm on one thread, on the models' Linear layers "
+        "(prints figures, never fails)."};
     app.add_option("--runs", runs, "timed calls per product; the median is printed")->check(CLI::Range(1, 1000));
     if (int status = run::parse_flags(app, argc, argv, "bench_gemm", [] {}); status >= 0) return status;
     set_num_threads(1);
@@ -85,13 +86,20 @@ int main(int argc, char** argv) {
     // The copy task (batch 80 x length 10 source tokens), its annotated preset, the ViT's default
     // preset (batch 128 x 50 tokens) and GPT-2 124M's training step (batch 4 x context 64).
     const std::vector<Layer> layers = {
-        {"copy small QKV", 800, 64, 192},        {"copy small FFN 1", 800, 64, 256},
-        {"copy small FFN 2", 800, 256, 64},      {"copy annotated QKV", 800, 512, 1536},
-        {"copy annotated FFN 1", 800, 512, 2048}, {"copy annotated FFN 2", 800, 2048, 512},
-        {"ViT QKV", 6400, 64, 192},              {"ViT MLP 1", 6400, 64, 128},
-        {"ViT MLP 2", 6400, 128, 64},            {"GPT-2 attention out", 256, 768, 768},
-        {"GPT-2 QKV", 256, 768, 2304},           {"GPT-2 MLP fc", 256, 768, 3072},
-        {"GPT-2 MLP proj", 256, 3072, 768},      {"GPT-2 head", 256, 768, 50257},
+        {"copy small QKV", 800, 64, 192},
+        {"copy small FFN 1", 800, 64, 256},
+        {"copy small FFN 2", 800, 256, 64},
+        {"copy annotated QKV", 800, 512, 1536},
+        {"copy annotated FFN 1", 800, 512, 2048},
+        {"copy annotated FFN 2", 800, 2048, 512},
+        {"ViT QKV", 6400, 64, 192},
+        {"ViT MLP 1", 6400, 64, 128},
+        {"ViT MLP 2", 6400, 128, 64},
+        {"GPT-2 attention out", 256, 768, 768},
+        {"GPT-2 QKV", 256, 768, 2304},
+        {"GPT-2 MLP fc", 256, 768, 3072},
+        {"GPT-2 MLP proj", 256, 3072, 768},
+        {"GPT-2 head", 256, 768, 50257},
     };
     const bool openblas = blas_is_openblas();
     fmt::print("float32 GEMM, 1 thread, median CPU time of {} calls; portable GEMM{}\n", runs,

@@ -27,7 +27,9 @@ struct Case {
 }  // namespace
 
 int main(int argc, char** argv) {
-    CLI::App app{"GEMM speed through Lectern's matmul against raw cblas_sgemm, on 1 and 2 threads (prints figures, never fails)."};
+    CLI::App app{
+        "GEMM speed through Lectern's matmul against raw cblas_sgemm, on 1 and 2 threads (prints figures, never "
+        "fails)."};
     if (int status = run::parse_flags(app, argc, argv, "bench_matmul", [] {}); status >= 0) return status;
 
     const std::vector<Case> cases = {

@@ -59,9 +59,11 @@ std::vector<Record> parse_records(const std::string& text) {
 
 // The flags a child run gets: the same settings, one workload, `threads` threads.
 std::vector<std::string> child_flags(const Options& o, const std::string& workload, int threads) {
-    std::vector<std::string> a = {"--workload", workload, "--steps", std::to_string(o.run.steps), "--warmup",
-                                  std::to_string(o.run.warmup), "--threads", std::to_string(threads), "--data",
-                                  o.run.data_dir};
+    std::vector<std::string> a = {"--workload", workload,
+                                  "--steps",    std::to_string(o.run.steps),
+                                  "--warmup",   std::to_string(o.run.warmup),
+                                  "--threads",  std::to_string(threads),
+                                  "--data",     o.run.data_dir};
     if (o.run.quick) a.push_back("--quick");
     return a;
 }
@@ -97,9 +99,10 @@ std::string step_summary(const std::vector<Record>& records) {
 }
 
 int drive(const Options& o) {
-    fmt::print("bench_models: Lectern{} on the copy task, the ViT and greedy decoding | {} threads | medians of {} "
-               "steps after {} warm-up{}\n",
-               o.no_pytorch ? "" : " against PyTorch", o.threads, o.run.steps, o.run.warmup, o.run.quick ? " | quick" : "");
+    fmt::print(
+        "bench_models: Lectern{} on the copy task, the ViT and greedy decoding | {} threads | medians of {} "
+        "steps after {} warm-up{}\n",
+        o.no_pytorch ? "" : " against PyTorch", o.threads, o.run.steps, o.run.warmup, o.run.quick ? " | quick" : "");
     fmt::print("machine: {}\n", machine_line());
     Results res;
     res.warmup = o.run.warmup, res.steps = o.run.steps;
@@ -147,7 +150,8 @@ double workload_ms(const std::vector<Record>& records) {
     double ms = 0, tokens = 0;
     for (const Record& r : records) {
         if (r.string("kind") == "train") return r.number("step_ms");
-        if (r.string("kind") == "decode" && r.number("tokens") > tokens) tokens = r.number("tokens"), ms = r.number("ms_per_token");
+        if (r.string("kind") == "decode" && r.number("tokens") > tokens)
+            tokens = r.number("tokens"), ms = r.number("ms_per_token");
     }
     return ms;
 }
@@ -202,9 +206,10 @@ constexpr unsigned kBusySeconds = 1800;
 // with N busy processes gives a program about C / (N + C) of itself.
 int loaded(const Options& o) {
     const int cores = autograd::available_cores();
-    fmt::print("bench_models --load {}: each workload alone, beside a second Lectern run of itself, and beside {} "
-               "busy processes | {} threads on {} cores | medians of {} steps after {} warm-up\n",
-               o.load, o.load, o.threads, cores, o.run.steps, o.run.warmup);
+    fmt::print(
+        "bench_models --load {}: each workload alone, beside a second Lectern run of itself, and beside {} "
+        "busy processes | {} threads on {} cores | medians of {} steps after {} warm-up\n",
+        o.load, o.load, o.threads, cores, o.run.steps, o.run.warmup);
     fmt::print("machine: {}\n", machine_line());
     const std::string missing = pytorch_missing(o);
     if (!missing.empty()) fmt::print("PyTorch: not run ({})\n", missing);
@@ -231,7 +236,8 @@ int loaded(const Options& o) {
         {
             BusyProcesses others(o.load, kBusySeconds);
             busy = workload_ms(run_workload(lectern, "Lectern " + w.name + " beside busy processes"));
-            if (missing.empty()) pt_busy = workload_ms(run_workload(pytorch, "PyTorch " + w.name + " beside busy processes"));
+            if (missing.empty())
+                pt_busy = workload_ms(run_workload(pytorch, "PyTorch " + w.name + " beside busy processes"));
         }
         failures += alone == 0 || beside == 0 || busy == 0;
         worst_beside = std::max(worst_beside, ratio(alone, beside));
@@ -242,8 +248,10 @@ int loaded(const Options& o) {
                    pt_busy > 0 && busy > 0 ? fmt::format("{:.2f}x", pt_busy / busy) : "-");
         std::fflush(stdout);
     }
-    fmt::print("\nbeside itself: the slower of the two runs, at worst {:.2f}x its time alone (two runs sharing the "
-               "machine evenly: 2x)\n", worst_beside);
+    fmt::print(
+        "\nbeside itself: the slower of the two runs, at worst {:.2f}x its time alone (two runs sharing the "
+        "machine evenly: 2x)\n",
+        worst_beside);
     fmt::print("{} busy: at worst {:.2f}x its time alone (a fair share of the machine: {:.1f}x); {}\n", o.load,
                worst_loaded, static_cast<double>(o.load + cores) / cores,
                missing.empty() ? (ahead ? "ahead of PyTorch under the same load on every workload"
@@ -272,35 +280,45 @@ int main(int argc, char** argv) {
         names.push_back(w.name);
         list += fmt::format("\n  {:<17} {}", w.name, w.description);
     }
-    CLI::App app{"Time Lectern's training steps and decoding, beside PyTorch's when it is installed (figures only, never "
-                 "fails on time)."};
+    CLI::App app{
+        "Time Lectern's training steps and decoding, beside PyTorch's when it is installed (figures only, never "
+        "fails on time)."};
     app.add_option("--workload", o.workload, "all, or one of:" + list)->check(CLI::IsMember(names));
     app.add_option("--steps", o.run.steps, "timed training steps per workload (default 30; --quick: 3)")
         ->check(CLI::Range(1, 100000));
-    app.add_option("--warmup", o.run.warmup, "untimed steps first (default 5; --quick: 1)")->check(CLI::Range(0, 100000));
+    app.add_option("--warmup", o.run.warmup, "untimed steps first (default 5; --quick: 1)")
+        ->check(CLI::Range(0, 100000));
     app.add_flag("--quick", o.run.quick, "a short run (seconds): few steps, a small sgemm, decoding 16 tokens only");
-    app.add_option("--threads", o.threads, "threads (BLAS; PyTorch's intra-op threads); default: the cores this "
-                                           "process may use")
+    app.add_option("--threads", o.threads,
+                   "threads (BLAS; PyTorch's intra-op threads); default: the cores this "
+                   "process may use")
         ->check(CLI::Range(1, 256));
-    app.add_option("--threads-sweep", o.sweep, "run each workload at each of these thread counts (e.g. 1,2,4) and "
-                                               "print the step times and scaling efficiency")
+    app.add_option("--threads-sweep", o.sweep,
+                   "run each workload at each of these thread counts (e.g. 1,2,4) and "
+                   "print the step times and scaling efficiency")
         ->delimiter(',')
         ->check(CLI::Range(1, 256));
-    app.add_option("--load", o.load, "N busy processes (0 for none): print each workload alone, beside a second run "
-                                     "of itself, and beside the N processes, Lectern and PyTorch")
+    app.add_option("--load", o.load,
+                   "N busy processes (0 for none): print each workload alone, beside a second run "
+                   "of itself, and beside the N processes, Lectern and PyTorch")
         ->check(CLI::Range(0, 64))
         ->excludes("--threads-sweep");
-    app.add_option("--data", o.run.data_dir, "folder of Fashion-MNIST's gzipped IDX files")->check(CLI::ExistingDirectory);
+    app.add_option("--data", o.run.data_dir, "folder of Fashion-MNIST's gzipped IDX files")
+        ->check(CLI::ExistingDirectory);
     app.add_flag("--no-pytorch", o.no_pytorch, "do not run the PyTorch reference even if it is installed");
-    app.add_option("--python", o.python, "the Python that has torch (default /usr/bin/python3, Debian's python3-torch)");
+    app.add_option("--python", o.python,
+                   "the Python that has torch (default /usr/bin/python3, Debian's python3-torch)");
     app.add_option("--pytorch-script", o.script, "the PyTorch reference script")->check(CLI::ExistingFile);
-    app.add_flag("--json", o.json, "run one --workload in this process and print its figures as JSON lines (what the "
-                                   "driver reads from each child)");
-    if (int status = run::parse_flags(app, argc, argv, "bench_models", [&] {
-            if (o.json && o.workload == "all") throw CLI::ValidationError("--json", "needs one --workload");
-            if (o.run.quick && app.count("--steps") == 0) o.run.steps = 3;
-            if (o.run.quick && app.count("--warmup") == 0) o.run.warmup = 1;
-        });
+    app.add_flag("--json", o.json,
+                 "run one --workload in this process and print its figures as JSON lines (what the "
+                 "driver reads from each child)");
+    if (int status = run::parse_flags(app, argc, argv, "bench_models",
+                                      [&] {
+                                          if (o.json && o.workload == "all")
+                                              throw CLI::ValidationError("--json", "needs one --workload");
+                                          if (o.run.quick && app.count("--steps") == 0) o.run.steps = 3;
+                                          if (o.run.quick && app.count("--warmup") == 0) o.run.warmup = 1;
+                                      });
         status >= 0)
         return status;
     return run::run_program("bench_models", false, [&] {

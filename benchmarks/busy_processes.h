@@ -9,13 +9,13 @@ namespace benchmarks {
 // parent dies (PR_SET_PDEATHSIG) or `max_seconds` pass (alarm), whichever comes first: a
 // benchmark interrupted at any point leaves none running.
 class BusyProcesses {
-  public:
+public:
     BusyProcesses(int count, unsigned max_seconds);
     ~BusyProcesses();
     BusyProcesses(const BusyProcesses&) = delete;
     BusyProcesses& operator=(const BusyProcesses&) = delete;
 
-  private:
+private:
     void stop();  // kills and reaps them all
     std::vector<int> pids_;
 };

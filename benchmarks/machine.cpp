@@ -43,7 +43,10 @@ std::string compiler() {
 std::string machine_line() {
     const int parallel = openblas_get_parallel();  // 0 sequential, 1 pthreads, 2 OpenMP
     return fmt::format("{}, {} cores online | {} ({}) | {} | {}", cpu_model(), sysconf(_SC_NPROCESSORS_ONLN),
-                       openblas_get_config(), parallel == 2 ? "OpenMP" : parallel == 1 ? "pthreads" : "sequential",
+                       openblas_get_config(),
+                       parallel == 2   ? "OpenMP"
+                       : parallel == 1 ? "pthreads"
+                                       : "sequential",
                        compiler(), LECTERN_ISA);
 }
 

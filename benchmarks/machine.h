@@ -18,8 +18,8 @@ std::string machine_line();
 // same OpenBLAS, on the same threads, at a size large enough to run at its
 // best. Model FLOP utilisation is reported against it (docs/design.md, "Speed on two cores").
 struct SgemmPeak {
-    std::int64_t n = 0;    // square size
-    double gflops = 0;     // 2 n^3 / median time
+    std::int64_t n = 0;  // square size
+    double gflops = 0;   // 2 n^3 / median time
 };
 
 // The median of `runs` cblas_sgemm calls of [n, n] x [n, n] after a warm-up,

@@ -102,7 +102,8 @@ std::string to_json_line(const Record& r) {
     std::string out;
     for (const auto& [k, v] : r.strings) out += fmt::format("{}{}: {}", out.empty() ? "" : ", ", quoted(k), quoted(v));
     for (const auto& [k, v] : r.numbers)
-        out += fmt::format("{}{}: {}", out.empty() ? "" : ", ", quoted(k), std::isfinite(v) ? fmt::format("{}", v) : "null");
+        out += fmt::format("{}{}: {}", out.empty() ? "" : ", ", quoted(k),
+                           std::isfinite(v) ? fmt::format("{}", v) : "null");
     return "{" + out + "}";
 }
 

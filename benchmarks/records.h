@@ -28,7 +28,7 @@ std::optional<Record> parse_json_line(const std::string& line);
 // workload in a process of its own, so that the peak RSS the child reports
 // (getrusage) belongs to that workload alone.
 struct ChildOutput {
-    int status = -1;     // the exit status; -1 if it could not run or was killed
+    int status = -1;  // the exit status; -1 if it could not run or was killed
     std::string stdout_text;
 };
 

@@ -46,9 +46,10 @@ double utilisation(const Record& r, double flops_per_step, double peak_gflops) {
 }
 
 void print_training(const Results& res) {
-    fmt::print("\nTraining steps: medians of {} steps after {} warm-up steps, in ms. Forward includes the loss; optimizer is\n"
-               "clipping (ViT), learning rate, step and zeroing the gradients; step is the median of whole steps.\n",
-               res.steps, res.warmup);
+    fmt::print(
+        "\nTraining steps: medians of {} steps after {} warm-up steps, in ms. Forward includes the loss; optimizer is\n"
+        "clipping (ViT), learning rate, step and zeroing the gradients; step is the median of whole steps.\n",
+        res.steps, res.warmup);
     fmt::print("{:<15} {:<8} {:>8} {:>9} {:>9} {:>8} {:>14} {:>10} {:>8} {:>6} {:>9}\n", "workload", "", "forward",
                "backward", "optimizer", "step", "throughput", "GFLOP/step", "GFLOP/s", "util", "peak RSS");
     for (const std::string& w : res.order) {
@@ -58,11 +59,12 @@ void print_training(const Results& res) {
         for (auto [name, r] : {std::pair{"Lectern", lectern}, std::pair{"PyTorch", training(res.pytorch, w)}}) {
             if (!r) continue;
             const double step_s = r->number("step_ms") * 1e-3;
-            fmt::print("{:<15} {:<8} {:>8.2f} {:>9.2f} {:>9.2f} {:>8.2f} {:>14} {:>10.3f} {:>8.1f} {:>5.1f}% {:>6.0f} MB\n",
-                       name == std::string("Lectern") ? w : "", name, r->number("forward_ms"), r->number("backward_ms"),
-                       r->number("optimizer_ms"), r->number("step_ms"),
-                       per_second(r->number("items_per_step") / step_s, lectern->string("unit")), flops / 1e9,
-                       flops / step_s / 1e9, 100 * utilisation(*r, flops, res.peak.gflops), r->number("peak_rss_mb"));
+            fmt::print(
+                "{:<15} {:<8} {:>8.2f} {:>9.2f} {:>9.2f} {:>8.2f} {:>14} {:>10.3f} {:>8.1f} {:>5.1f}% {:>6.0f} MB\n",
+                name == std::string("Lectern") ? w : "", name, r->number("forward_ms"), r->number("backward_ms"),
+                r->number("optimizer_ms"), r->number("step_ms"),
+                per_second(r->number("items_per_step") / step_s, lectern->string("unit")), flops / 1e9,
+                flops / step_s / 1e9, 100 * utilisation(*r, flops, res.peak.gflops), r->number("peak_rss_mb"));
         }
     }
 }
@@ -84,15 +86,17 @@ void print_side_by_side(const Results& res) {
     for (const std::string& w : {std::string("vit_default")}) {
         const Record* l = training(res.lectern, w);
         if (!l) continue;
-        const double epoch_steps = static_cast<double>(vit_steps_per_epoch(static_cast<std::int64_t>(l->number("batch"))));
+        const double epoch_steps =
+            static_cast<double>(vit_steps_per_epoch(static_cast<std::int64_t>(l->number("batch"))));
         auto minutes = [&](const Record* r) {
             if (!r) return std::string("-");
             const double s = 5 * epoch_steps * r->number("step_ms") * 1e-3;
             return fmt::format("{}:{:02}", static_cast<int>(s) / 60, static_cast<int>(s) % 60);
         };
-        fmt::print("ViT default preset, 5 epochs of {:.0f} steps at the median step (training only, no test passes): "
-                   "PyTorch {}, Lectern {}\n",
-                   epoch_steps, minutes(training(res.pytorch, w)), minutes(l));
+        fmt::print(
+            "ViT default preset, 5 epochs of {:.0f} steps at the median step (training only, no test passes): "
+            "PyTorch {}, Lectern {}\n",
+            epoch_steps, minutes(training(res.pytorch, w)), minutes(l));
     }
 }
 
@@ -100,8 +104,9 @@ void print_decoding(const Results& res) {
     auto it = res.lectern.find("decode_cached");
     if (it == res.lectern.end()) it = res.lectern.find("decode_recompute");  // --workload decode_recompute alone
     if (it == res.lectern.end()) return;
-    fmt::print("\nGreedy decoding, copy task small model, 1 sequence: ms per token (encoder pass included), medians.\n"
-               "speed-up = recompute / cached; ratio = PyTorch / Lectern.\n");
+    fmt::print(
+        "\nGreedy decoding, copy task small model, 1 sequence: ms per token (encoder pass included), medians.\n"
+        "speed-up = recompute / cached; ratio = PyTorch / Lectern.\n");
     fmt::print("{:>6} | {:>8} {:>10} {:>9} | {:>8} {:>10} {:>9} | {:>12} {:>15}\n", "tokens", "Lectern", "Lectern",
                "speed-up", "PyTorch", "PyTorch", "speed-up", "ratio cached", "ratio recompute");
     fmt::print("{:>6} | {:>8} {:>10} {:>9} | {:>8} {:>10} {:>9} |\n", "", "cached", "recompute", "", "cached",
@@ -119,8 +124,9 @@ void print_decoding(const Results& res) {
     for (const std::string way : {"cached", "recompute"}) {
         auto rss = [&](const std::map<std::string, std::vector<Record>>& by_workload) {
             auto w = by_workload.find("decode_" + way);
-            return w == by_workload.end() || w->second.empty() ? std::string("-")
-                                                                : fmt::format("{:.0f} MB", w->second.back().number("peak_rss_mb"));
+            return w == by_workload.end() || w->second.empty()
+                       ? std::string("-")
+                       : fmt::format("{:.0f} MB", w->second.back().number("peak_rss_mb"));
         };
         fmt::print("peak RSS, decoding {:<9}: PyTorch {:>7}, Lectern {:>7}\n", way, rss(res.pytorch), rss(res.lectern));
     }
@@ -151,8 +157,8 @@ void print_targets(const Results& res) {
         const double u = utilisation(*l, l->number("flops_per_step"), res.peak.gflops);
         line("annotated preset: >= 80% of the measured sgemm peak", fmt::format("{:.1f}%", 100 * u), u >= 0.8);
     }
-    const double cache_speedup = ms_per_token(decoding(res.lectern, "recompute", 256)) /
-                           ms_per_token(decoding(res.lectern, "cached", 256));
+    const double cache_speedup =
+        ms_per_token(decoding(res.lectern, "recompute", 256)) / ms_per_token(decoding(res.lectern, "cached", 256));
     if (std::isfinite(cache_speedup))
         line("cached decoding at 256 tokens: >= 5x faster than recomputing", fmt::format("{:.1f}x", cache_speedup),
              cache_speedup >= 5);
@@ -165,7 +171,9 @@ void print_targets(const Results& res) {
         if (l->second.back().number("peak_rss_mb") > p->second.back().number("peak_rss_mb")) larger.push_back(w);
     }
     line("peak RSS at most PyTorch's on every workload",
-         !any ? "-" : larger.empty() ? "yes" : fmt::format("not {}", fmt::join(larger, ", ")),
+         !any             ? "-"
+         : larger.empty() ? "yes"
+                          : fmt::format("not {}", fmt::join(larger, ", ")),
          any ? std::optional(larger.empty()) : std::nullopt);
 }
 

@@ -13,7 +13,7 @@ namespace benchmarks {
 
 struct Results {
     SgemmPeak peak;
-    std::vector<std::string> order;                            // workloads, in the order run
+    std::vector<std::string> order;                               // workloads, in the order run
     std::map<std::string, std::vector<Record>> lectern, pytorch;  // by workload; pytorch empty without PyTorch
     int warmup = 0, steps = 0;
 };

@@ -54,7 +54,10 @@ PhaseTimes time_training_steps(const TrainingStep& step, int warmup, int steps) 
 
 Record training_record(const TrainingFigures& f) {
     Record r;
-    r.strings = {{"framework", "lectern"}, {"kind", "train"}, {"workload", f.workload}, {"description", f.description},
+    r.strings = {{"framework", "lectern"},
+                 {"kind", "train"},
+                 {"workload", f.workload},
+                 {"description", f.description},
                  {"unit", f.unit}};
     r.numbers = {{"batch", static_cast<double>(f.batch)},
                  {"items_per_step", static_cast<double>(f.items_per_step)},
@@ -89,7 +92,8 @@ double transformer_step_flops(const TransformerShape& s) {
     const double encoder_layer = 4 * linear(S, D, D) + attention_products(s.batch, s.src_len, s.src_len, D) +
                                  linear(S, D, s.d_ff) + linear(S, s.d_ff, D);
     const double decoder_layer = 4 * linear(T, D, D) + attention_products(s.batch, s.tgt_len, s.tgt_len, D)  // self
-                                 + 2 * linear(T, D, D) + 2 * linear(S, D, D)  // cross: Q, O on the target; K, V on memory
+                                 + 2 * linear(T, D, D) +
+                                 2 * linear(S, D, D)  // cross: Q, O on the target; K, V on memory
                                  + attention_products(s.batch, s.tgt_len, s.src_len, D)  //
                                  + linear(T, D, s.d_ff) + linear(T, s.d_ff, D);
     const double forward = static_cast<double>(s.layers) * (encoder_layer + decoder_layer) + linear(T, D, s.vocab);

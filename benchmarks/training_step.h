@@ -20,9 +20,9 @@ struct PhaseTimes {
 };
 
 struct TrainingStep {
-    std::function<void()> next_batch;             // untimed
-    std::function<autograd::Tensor()> forward;    // returns the scalar loss
-    std::function<void()> update;                 // after loss.backward()
+    std::function<void()> next_batch;           // untimed
+    std::function<autograd::Tensor()> forward;  // returns the scalar loss
+    std::function<void()> update;               // after loss.backward()
 };
 
 PhaseTimes time_training_steps(const TrainingStep& step, int warmup, int steps);

@@ -26,9 +26,11 @@ const std::vector<Workload>& workloads() {
             w.push_back({s.workload, s.description, [s](const RunSettings& run) { return bench_copy_task(s, run); }});
         for (const ViTSetup& s : {vit_patch7(), vit_default()})
             w.push_back({s.workload, s.description, [s](const RunSettings& run) { return bench_vit(s, run); }});
-        w.push_back({"decode_cached", "greedy decoding per token with the KV cache, 16/64/256 tokens, copy task small model",
+        w.push_back({"decode_cached",
+                     "greedy decoding per token with the KV cache, 16/64/256 tokens, copy task small model",
                      [](const RunSettings& run) { return bench_decode(Decoding::cached, run); }});
-        w.push_back({"decode_recompute", "greedy decoding per token re-decoding the prefix, 16/64/256 tokens, same model",
+        w.push_back({"decode_recompute",
+                     "greedy decoding per token re-decoding the prefix, 16/64/256 tokens, same model",
                      [](const RunSettings& run) { return bench_decode(Decoding::recompute, run); }});
         return w;
     }();
@@ -51,13 +53,23 @@ models::TransformerConfig copy_task_model(std::int64_t d_model, std::int64_t d_f
 }  // namespace
 
 CopyTaskSetup copy_task_small() {
-    return {"copy_small", "copy task, small (N=2, d_model 64, d_ff 256, h 4, dropout 0.1, batch 80, length 10)",
-            copy_task_model(64, 256, 4), 80, 10, 1.0, 200};
+    return {"copy_small",
+            "copy task, small (N=2, d_model 64, d_ff 256, h 4, dropout 0.1, batch 80, length 10)",
+            copy_task_model(64, 256, 4),
+            80,
+            10,
+            1.0,
+            200};
 }
 
 CopyTaskSetup copy_task_annotated() {
-    return {"copy_annotated", "copy task, annotated preset (N=2, d_model 512, d_ff 2048, h 8, dropout 0.1, batch 80)",
-            copy_task_model(512, 2048, 8), 80, 10, 0.5, 400};
+    return {"copy_annotated",
+            "copy task, annotated preset (N=2, d_model 512, d_ff 2048, h 8, dropout 0.1, batch 80)",
+            copy_task_model(512, 2048, 8),
+            80,
+            10,
+            0.5,
+            400};
 }
 
 std::vector<Record> bench_copy_task(const CopyTaskSetup& s, const RunSettings& run) {
@@ -90,8 +102,8 @@ std::vector<Record> bench_copy_task(const CopyTaskSetup& s, const RunSettings& r
     f.batch = s.batch;
     f.items_per_step = 2 * s.batch * (s.seq_len - 1);  // source and target tokens, as copy_task's progress bar counts
     f.warmup = run.warmup, f.steps = run.steps;
-    f.flops_per_step = transformer_step_flops({s.model.n_layers, s.model.d_model, s.model.d_ff, s.model.tgt_vocab,
-                                               s.batch, s.seq_len, s.seq_len - 1});
+    f.flops_per_step = transformer_step_flops(
+        {s.model.n_layers, s.model.d_model, s.model.d_ff, s.model.tgt_vocab, s.batch, s.seq_len, s.seq_len - 1});
     f.times = time_training_steps(training, run.warmup, run.steps);
     return {training_record(f)};
 }
@@ -154,7 +166,8 @@ std::vector<Record> bench_vit(const ViTSetup& s, const RunSettings& run) {
     f.batch = f.items_per_step = s.batch;
     f.warmup = run.warmup, f.steps = run.steps;
     const models::ViTConfig& c = s.model;
-    f.flops_per_step = vit_step_flops({c.image_size, c.channels, c.patch, c.d_model, c.depth, c.mlp, c.classes, s.batch});
+    f.flops_per_step =
+        vit_step_flops({c.image_size, c.channels, c.patch, c.d_model, c.depth, c.mlp, c.classes, s.batch});
     f.times = time_training_steps(training, run.warmup, run.steps);
     return {training_record(f)};
 }
@@ -177,14 +190,14 @@ std::vector<Record> bench_decode(Decoding way, const RunSettings& run) {
         const int runs = run.quick ? 1 : static_cast<int>(std::max<std::int64_t>(5, 1280 / n));
         const double seconds = median_seconds(
             [&] {
-                if (cached)
-                    models::greedy_decode(*model, b.src, mask, n + 1, 1);
-                else
-                    models::greedy_decode_recompute(*model, b.src, mask, n + 1, 1);
+                if (cached) models::greedy_decode(*model, b.src, mask, n + 1, 1);
+                else models::greedy_decode_recompute(*model, b.src, mask, n + 1, 1);
             },
             runs);
         Record r;
-        r.strings = {{"framework", "lectern"}, {"kind", "decode"}, {"workload", cached ? "decode_cached" : "decode_recompute"},
+        r.strings = {{"framework", "lectern"},
+                     {"kind", "decode"},
+                     {"workload", cached ? "decode_cached" : "decode_recompute"},
                      {"decoding", cached ? "cached" : "recompute"}};
         r.numbers = {{"tokens", static_cast<double>(n)},
                      {"batch", 1},

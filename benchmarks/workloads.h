@@ -33,8 +33,8 @@ struct CopyTaskSetup {
     std::string workload, description;
     models::TransformerConfig model;
     std::int64_t batch = 80, seq_len = 10;
-    double lr_factor = 1.0;       // of the warmup schedule (001's rate())
-    std::int64_t warmup = 200;    // steps of the schedule
+    double lr_factor = 1.0;     // of the warmup schedule (001's rate())
+    std::int64_t warmup = 200;  // steps of the schedule
 };
 
 // The small configuration (docs/performance.md): copy_task's default model with dropout

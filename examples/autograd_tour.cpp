@@ -33,8 +33,7 @@ bool draw_graph(const Tensor& loss, const DotNames& names, const std::string& pa
     int status = 0;
     if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0)
         fmt::print("rendered to {}\n", png);
-    else
-        fmt::print("to render it, install Graphviz (apt-get install graphviz): dot -Tpng {} -o {}\n", path, png);
+    else fmt::print("to render it, install Graphviz (apt-get install graphviz): dot -Tpng {} -o {}\n", path, png);
     return values;
 }
 
@@ -44,38 +43,43 @@ int main(int argc, char** argv) {
     CLI::App app{"A first look at the autograd API: fits y = w x + b by gradient descent with backward()."};
     std::string dot;
     bool values = false;
-    app.add_option("--dot", dot, "write the autograd graph of one step as Graphviz DOT here (and PNG beside it, with graphviz)")
+    app.add_option("--dot", dot,
+                   "write the autograd graph of one step as Graphviz DOT here (and PNG beside it, with graphviz)")
         ->check(run::path_value());
-    app.add_flag("--values", values, "label the graph's nodes with the norms of their values and gradients (runs that "
-                                     "step's backward)");
-    if (int status = run::parse_flags(app, argc, argv, "autograd_tour", [&] {
-            run::check_output_file("--dot", dot);
-            if (!dot.empty()) run::check_output_file("--dot", dot + ".png");
-        });
+    app.add_flag("--values", values,
+                 "label the graph's nodes with the norms of their values and gradients (runs that "
+                 "step's backward)");
+    if (int status = run::parse_flags(app, argc, argv, "autograd_tour",
+                                      [&] {
+                                          run::check_output_file("--dot", dot);
+                                          if (!dot.empty()) run::check_output_file("--dot", dot + ".png");
+                                      });
         status >= 0)
         return status;
 
     Generator gen(0);
-    Tensor x = rand({64, 1}, gen);                  // inputs in [0, 1)
+    Tensor x = rand({64, 1}, gen);  // inputs in [0, 1)
     Tensor y = x * 3.0 + 2.0 + randn({64, 1}, gen) * 0.01;
 
     Tensor w = zeros({1, 1}).requires_grad_();
     Tensor b = zeros({1}).requires_grad_();
     fmt::print("fitting y = w x + b to 64 points of y = 3x + 2 (plus noise), lr 0.5\n");
     for (int step = 1; step <= 200; ++step) {
-        Tensor pred = matmul(x, w) + b;             // [64, 1]
-        Tensor loss = mean(pow(pred - y, 2.0));     // mean squared error
+        Tensor pred = matmul(x, w) + b;          // [64, 1]
+        Tensor loss = mean(pow(pred - y, 2.0));  // mean squared error
         // The graph is drawn before backward(), which frees it; with --values the drawing runs backward().
-        const bool drawn_through_backward = step == 1 && !dot.empty() && draw_graph(loss, {{x, "x"}, {y, "y"}, {w, "w"}, {b, "b"}}, dot, values);
+        const bool drawn_through_backward =
+            step == 1 && !dot.empty() && draw_graph(loss, {{x, "x"}, {y, "y"}, {w, "w"}, {b, "b"}}, dot, values);
         if (!drawn_through_backward) loss.backward();  // fills w.grad() and b.grad()
         {
-            NoGradGuard no_grad;                    // the update is not part of the graph
+            NoGradGuard no_grad;  // the update is not part of the graph
             w.add_(w.grad(), -0.5);
             b.add_(b.grad(), -0.5);
         }
         w.zero_grad();
         b.zero_grad();
-        if (step % 40 == 0) fmt::print("step {:3}  loss {:.6f}  w {:.4f}  b {:.4f}\n", step, loss.item(), w.item(), b.item());
+        if (step % 40 == 0)
+            fmt::print("step {:3}  loss {:.6f}  w {:.4f}  b {:.4f}\n", step, loss.item(), w.item(), b.item());
     }
     fmt::print("graph nodes alive after training: {}\n", live_node_count());
     return 0;

@@ -61,7 +61,7 @@ namespace {
 const char* kFortunesDir = "/usr/share/games/fortunes";
 
 struct Options {
-    std::string text;  // empty: the fortunes corpus
+    std::string text;                   // empty: the fortunes corpus
     std::string tokens = "characters";  // or "subwords"
     std::int64_t bpe_vocab = 512;       // subwords: the 256 bytes and the merges learnt
     std::int64_t context = 64;
@@ -91,8 +91,8 @@ struct Corpus {
     std::size_t cut = 0;  // where validation begins
     data::TokenSpan train() const { return {&ids, 0, cut}; }
     data::TokenSpan val() const { return {&ids, cut, ids.size()}; }
-    std::string start;       // what a sample is conditioned on before the prompt (UTF-8)
-    std::int64_t stop = -1;  // the token that ends a sample (fortunes: '%', the entry separator)
+    std::string start;           // what a sample is conditioned on before the prompt (UTF-8)
+    std::int64_t stop = -1;      // the token that ends a sample (fortunes: '%', the entry separator)
     double chars_per_token = 1;  // over the validation part: 1 for characters, several for subwords
     std::string name;
     std::string digest;  // the text's size and checksum: a resumed run must read the same text
@@ -120,11 +120,14 @@ std::size_t validation_start(const Corpus& c, double val_fraction, bool fortunes
 // merges learnt from the part before (1 - val_fraction) of it, which holds the
 // training part (the split moves to the next boundary after that point).
 data::TextTokens text_tokens(const Options& o, const std::string& bytes, const nn::RunRecord& saved) {
-    if (auto it = saved.text.find("bpe_merges"); it != saved.text.end()) return data::TextTokens::from_saved(true, it->second);
-    if (auto it = saved.text.find("alphabet"); it != saved.text.end()) return data::TextTokens::from_saved(false, it->second);
+    if (auto it = saved.text.find("bpe_merges"); it != saved.text.end())
+        return data::TextTokens::from_saved(true, it->second);
+    if (auto it = saved.text.find("alphabet"); it != saved.text.end())
+        return data::TextTokens::from_saved(false, it->second);
     if (o.tokens == "characters") return data::TextTokens::characters(data::CharVocab::of_utf8(bytes));
     auto head = static_cast<std::size_t>(static_cast<double>(bytes.size()) * (1 - o.val_fraction));
-    while (head > 0 && head < bytes.size() && (static_cast<unsigned char>(bytes[head]) & 0xC0) == 0x80) --head;  // a whole character
+    while (head > 0 && head < bytes.size() && (static_cast<unsigned char>(bytes[head]) & 0xC0) == 0x80)
+        --head;  // a whole character
     return data::TextTokens::subwords(run::learn_subwords(std::string_view(bytes).substr(0, head), o.bpe_vocab,
                                                           "--bpe-vocab", fmt::format("the first {} bytes", head)));
 }
@@ -147,8 +150,10 @@ Corpus load_corpus(const Options& o, const nn::RunRecord& saved, const std::stri
         try {
             c.ids = c.tokens->encode_text(bytes);
         } catch (const data::DatasetError& e) {  // only a saved alphabet can lack a character of the text
-            throw data::DatasetError(fmt::format("{}, the checkpoint's alphabet of {}: the model was trained on "
-                                                 "another text", e.what(), c.tokens->size()));
+            throw data::DatasetError(
+                fmt::format("{}, the checkpoint's alphabet of {}: the model was trained on "
+                            "another text",
+                            e.what(), c.tokens->size()));
         }
     } catch (const data::DatasetError& e) {
         if (std::string_view(e.what()).starts_with(c.name)) throw;
@@ -159,8 +164,8 @@ Corpus load_corpus(const Options& o, const nn::RunRecord& saved, const std::stri
     // newlines, after the text's first character.
     c.start = fortunes                     ? "%\n"
               : c.tokens->can_encode("\n") ? "\n"
-              : c.ids.size() > 0          ? c.tokens->decode({c.ids[0]})
-                                          : "";
+              : c.ids.size() > 0           ? c.tokens->decode({c.ids[0]})
+                                           : "";
     if (fortunes) c.stop = c.tokens->encode("%")[0];  // a piece of its own: one token in either kind
     if (c.tokens->is_subwords() && c.val().size() > 0) {
         std::vector<std::int64_t> val(static_cast<std::size_t>(c.val().size()));
@@ -189,13 +194,16 @@ double validation_loss(const models::GPT& model, const Corpus& c, const Options&
     nn::EvalGuard eval(model);
     const auto n = static_cast<std::int64_t>(c.val().size());
     std::vector<std::int64_t> starts;
-    for (std::int64_t s = 0; s + o.context + 1 <= n && static_cast<std::int64_t>(starts.size()) < o.val_windows; s += o.context)
+    for (std::int64_t s = 0; s + o.context + 1 <= n && static_cast<std::int64_t>(starts.size()) < o.val_windows;
+         s += o.context)
         starts.push_back(s);
     double total = 0;
     std::int64_t counted = 0;
     for (std::size_t i = 0; i < starts.size(); i += static_cast<std::size_t>(o.batch)) {
         std::vector<std::int64_t> chunk(starts.begin() + static_cast<std::ptrdiff_t>(i),
-                                        starts.begin() + static_cast<std::ptrdiff_t>(std::min(starts.size(), i + static_cast<std::size_t>(o.batch))));
+                                        starts.begin() +
+                                            static_cast<std::ptrdiff_t>(
+                                                std::min(starts.size(), i + static_cast<std::size_t>(o.batch))));
         data::TextBatch b = data::text_batch(c.val(), chunk, o.context);
         total += cross_entropy(model.forward(b.inputs), b.targets).item() * static_cast<double>(b.targets.numel());
         counted += b.targets.numel();
@@ -207,8 +215,9 @@ double validation_loss(const models::GPT& model, const Corpus& c, const Options&
 // tokens (a subword's loss spread over the characters it holds, on average).
 std::string loss_text(const Corpus& c, double val) {
     if (!c.tokens->is_subwords()) return fmt::format("{:.3f} nats/char, perplexity {:.2f}", val, std::exp(val));
-    return fmt::format("{:.3f} nats/subword = {:.3f} nats/char ({:.2f} characters a subword), perplexity {:.2f} per subword",
-                       val, val / c.chars_per_token, c.chars_per_token, std::exp(val));
+    return fmt::format(
+        "{:.3f} nats/subword = {:.3f} nats/char ({:.2f} characters a subword), perplexity {:.2f} per subword", val,
+        val / c.chars_per_token, c.chars_per_token, std::exp(val));
 }
 
 struct Sample {
@@ -219,13 +228,19 @@ struct Sample {
 
 // Draws a sample with the KV cache and prints it under `title` as it is drawn;
 // a stop signal (Ctrl-C) ends it there, and what was printed stays.
-Sample sample(const models::GPT& model, const Corpus& c, const Options& o, std::uint64_t seed, const std::string& title) {
+Sample sample(const models::GPT& model, const Corpus& c, const Options& o, std::uint64_t seed,
+              const std::string& title) {
     Sample s{c.tokens->encode(c.start + o.prompt), 0, 0};
     s.prompt_length = s.tokens.size();
     run::StreamedText text;
-    models::SamplingOptions so{.max_new_tokens = o.sample_chars, .temperature = o.temperature, .top_k = o.top_k,
-                               .end_token = c.stop, .use_cache = true, .on_token = [&](std::int64_t token) {
-                                   if (token != c.stop) text.add(c.tokens->decode({token}));  // not the separator that ends it
+    models::SamplingOptions so{.max_new_tokens = o.sample_chars,
+                               .temperature = o.temperature,
+                               .top_k = o.top_k,
+                               .end_token = c.stop,
+                               .use_cache = true,
+                               .on_token = [&](std::int64_t token) {
+                                   if (token != c.stop)
+                                       text.add(c.tokens->decode({token}));  // not the separator that ends it
                                    return run::stop_signal() == 0;
                                }};
     Generator gen(seed);
@@ -247,7 +262,8 @@ std::vector<double> routing_shares(const models::GPT& model, std::int64_t expert
     for (const auto& block : *model.blocks) {
         if (!block->moe) continue;
         const Tensor chosen = block->moe->last_routing().experts;  // int64 [N, k]
-        for (std::int64_t i = 0; i < chosen.numel(); ++i) counts[static_cast<std::size_t>(chosen.data<std::int64_t>()[i])] += 1;
+        for (std::int64_t i = 0; i < chosen.numel(); ++i)
+            counts[static_cast<std::size_t>(chosen.data<std::int64_t>()[i])] += 1;
         total += static_cast<double>(chosen.numel());
     }
     for (double& c : counts) c = total > 0 ? c / total : 0.0;
@@ -271,11 +287,13 @@ void write_attention_figure(const models::GPT& model, const Corpus& c, const Opt
     for (std::size_t l = 0; l < model.blocks->size(); ++l)  // [1, H, T, T]; under --block, the first block's
         layers.push_back(narrow((*model.blocks)[l].attn->last_attention(), 0, 0, 1));
     const std::string title = "char_lm: causal self-attention over the start of the validation text";
-    const auto paths = run::write_figure(o.figures + "/attention", run::attention_grid(title, layers, chars, chars, true));
+    const auto paths =
+        run::write_figure(o.figures + "/attention", run::attention_grid(title, layers, chars, chars, true));
     const std::string page = run::write_attention_page(
         o.figures + "/attention.html",
-        {title, {run::attention_kind("causal self-attention (each character attends to itself and earlier ones)", layers,
-                                     chars, chars)}});
+        {title,
+         {run::attention_kind("causal self-attention (each character attends to itself and earlier ones)", layers,
+                              chars, chars)}});
     run::say("attention drawn in {} and {}, to explore in a browser in {}\n", paths[0], paths[1], page);
 }
 
@@ -286,12 +304,16 @@ void write_attention_figure(const models::GPT& model, const Corpus& c, const Opt
 void train(models::GPT& model, const Corpus& c, const Options& o, run::Run& r) {
     using Clock = std::chrono::steady_clock;
     const run::AdamWFlags& a = o.adamw;
-    nn::optim::AdamW opt(nn::optim::weight_decay_groups(model, a.weight_decay), {.lr = a.lr, .beta1 = 0.9, .beta2 = 0.95});
+    nn::optim::AdamW opt(nn::optim::weight_decay_groups(model, a.weight_decay),
+                         {.lr = a.lr, .beta1 = 0.9, .beta2 = 0.95});
     const std::int64_t total = o.epochs * o.steps;
     nn::WarmupCosineSchedule schedule(a.lr, std::min<std::int64_t>({50, total / 10 + 1, total - 1}), total, a.lr / 10);
     run::TrainingLoop loop(model, opt,
-                           {.steps = total, .epoch_steps = o.steps, .unit = "tok",
-                            .lr = [&](std::int64_t step) { return schedule.lr(step); }, .clip = a.clip},
+                           {.steps = total,
+                            .epoch_steps = o.steps,
+                            .unit = "tok",
+                            .lr = [&](std::int64_t step) { return schedule.lr(step); },
+                            .clip = a.clip},
                            r);
     Generator windows(o.seed);
     loop.keep("windows", windows);
@@ -314,7 +336,8 @@ void train(models::GPT& model, const Corpus& c, const Options& o, run::Run& r) {
                  static_cast<double>(train_tokens) / train_seconds);
         loop.curve("val").emplace_back(static_cast<double>(step), val);
         const std::uint64_t seed = o.seed + static_cast<std::uint64_t>(epoch);
-        sample(model, c, o, seed, fmt::format("sample after epoch {} (temperature {}, seed {})", epoch, o.temperature, seed));
+        sample(model, c, o, seed,
+               fmt::format("sample after epoch {} (temperature {}, seed {})", epoch, o.temperature, seed));
     };
     const auto last_start = static_cast<std::int64_t>(c.train().size()) - o.context - 1;
     const auto [first, last] = loop.share(o.batch);  // this rank's windows of every batch
@@ -324,7 +347,7 @@ void train(models::GPT& model, const Corpus& c, const Options& o, run::Run& r) {
         for (auto& s : starts) s = windows.randint(last_start + 1);  // random windows, the same on every rank
         starts = std::vector<std::int64_t>(starts.begin() + first, starts.begin() + last);
         data::TextBatch b = data::text_batch(c.train(), starts, o.context);
-        Tensor ce = cross_entropy(model.forward(b.inputs), b.targets);  // the mean over this rank's tokens
+        Tensor ce = cross_entropy(model.forward(b.inputs), b.targets);     // the mean over this rank's tokens
         Tensor loss = o.experts > 0 ? ce + model.aux_loss() * o.aux : ce;  // + the load-balancing term
         train_tokens += o.batch * o.context;
         return run::StepLoss{loss, b.targets.numel(), o.batch * o.context, ce};  // the curve shows the cross-entropy
@@ -334,7 +357,8 @@ void train(models::GPT& model, const Corpus& c, const Options& o, run::Run& r) {
     std::vector<run::Curve> routed;
     for (std::int64_t e = 0; e < o.experts; ++e) routed.push_back(loop.curve(fmt::format("expert.{}", e)));
     run::write_expert_routing(o.figures,
-                              fmt::format("char_lm: routing to {} experts, top-{}, aux {}", o.experts, o.top_k_experts, o.aux),
+                              fmt::format("char_lm: routing to {} experts, top-{}, aux {}", o.experts, o.top_k_experts,
+                                          o.aux),
                               routed);
 }
 
@@ -345,17 +369,19 @@ void train(models::GPT& model, const Corpus& c, const Options& o, run::Run& r) {
 // the saved one's digest on resume.
 void add_flags(run::Flags& f, Options& o) {
     run::FlagGroup model = f.group("Model", run::Recorded::model);
-    model.add("--tokens", o.tokens,
-              "characters (the text's alphabet) or subwords (byte-level BPE merges learnt from the training part)")
+    model
+        .add("--tokens", o.tokens,
+             "characters (the text's alphabet) or subwords (byte-level BPE merges learnt from the training part)")
         ->check(CLI::IsMember({"characters", "subwords"}));
     model.add("--bpe-vocab", o.bpe_vocab, "subwords: the vocabulary, the 256 bytes and the merges learnt")
         ->check(CLI::Range(257, 65536));
     model.add("--context", o.context, "T, tokens the model sees (the positions' table)")->check(CLI::Range(2, 8192));
     run::add_model_flags(model, o.model, {.help = "N, blocks"});
     f.app().get_option("--d-ff")->description("MLP width (each expert's, with --experts)");
-    model.add("--positions", o.positions,
-              "learned, sinusoidal, binary (004 §15.5.3), concatenated (the sinusoid beside the embeddings; needs "
-              "--untie) or none")
+    model
+        .add("--positions", o.positions,
+             "learned, sinusoidal, binary (004 §15.5.3), concatenated (the sinusoid beside the embeddings; needs "
+             "--untie) or none")
         ->check(CLI::IsMember({"learned", "sinusoidal", "binary", "concatenated", "none"}));
     model.flag("--untie", o.untie, "an output projection of its own instead of the token embedding's transpose");
     model.add("--block", o.block, "block-local attention over blocks of L tokens (004 §15.6.1); 0: full")
@@ -387,33 +413,37 @@ void add_flags(run::Flags& f, Options& o) {
 
     run::FlagGroup sampling = f.group("Sampling", run::Recorded::run);
     sampling.add("--prompt", o.prompt, "text the samples continue (default: a new entry / a new line)");
-    sampling.add("--temperature", o.temperature, "sampling temperature; 0: greedy")->check(run::finite_range(0.0, 100.0));
+    sampling.add("--temperature", o.temperature, "sampling temperature; 0: greedy")
+        ->check(run::finite_range(0.0, 100.0));
     sampling.add("--top-k", o.top_k, "sample among the k most probable tokens; 0: all")->check(CLI::Range(0, 100000));
     sampling.add("--sample-chars", o.sample_chars, "tokens (characters or subwords) per sample, at most")
         ->check(CLI::Range(1, 1000000));
 
     run::FlagGroup output = f.group("Output", run::Recorded::none);
-    output.add("--csv", o.csv,
-               "write the curves here (step,loss,lr,val: the validation loss per token after each epoch; with "
-               "--experts, expert.0 ...: each expert's share of the routing)")
+    output
+        .add("--csv", o.csv,
+             "write the curves here (step,loss,lr,val: the validation loss per token after each epoch; with "
+             "--experts, expert.0 ...: each expert's share of the routing)")
         ->check(run::path_value());
-    output.add("--figures", o.figures,
-               "draw the loss curve and the attention over the start of the validation text into this folder (PNG "
-               "and SVG, and the attention as a page to explore in a browser, attention.html)")
+    output
+        .add("--figures", o.figures,
+             "draw the loss curve and the attention over the start of the validation text into this folder (PNG "
+             "and SVG, and the attention as a page to explore in a browser, attention.html)")
         ->check(run::path_value());
 }
 
 // The bytes a run holds: AdamW's training step (an evaluation batch is no larger).
 run::MemoryEstimate memory_estimate(const Options& o) {
     const double T = static_cast<double>(o.context), D = static_cast<double>(o.model.d_model),
-                 F = static_cast<double>(o.model.d_ff) * static_cast<double>(std::max<std::int64_t>(o.top_k_experts, 1)),
+                 F = static_cast<double>(o.model.d_ff) *
+                     static_cast<double>(std::max<std::int64_t>(o.top_k_experts, 1)),
                  N = static_cast<double>(o.model.layers), H = static_cast<double>(o.model.heads),
                  B = static_cast<double>(o.batch),
                  V = o.tokens == "subwords" ? static_cast<double>(o.bpe_vocab) : 256;  // 256: a typical alphabet
     run::MemoryEstimate e;
     e.parameters = model_config(o, static_cast<std::int64_t>(V)).parameter_count();
-    e.activations = run::transformer_activations(N, B, T, D, F, H, o.block > 0 ? static_cast<double>(o.block) : T) +
-                    3 * B * T * V;
+    e.activations =
+        run::transformer_activations(N, B, T, D, F, H, o.block > 0 ? static_cast<double>(o.block) : T) + 3 * B * T * V;
     return e;
 }
 
@@ -424,14 +454,16 @@ void check_flags(const run::Run& r, const Options& o) {
     run::check_model_flags(o.model);
     run::check_positions_flag(o.positions, o.model);
     if (o.positions == "concatenated" && !o.untie)
-        throw CLI::ValidationError("--positions", "concatenated makes the token embedding narrower than --d-model, so the "
-                                                  "output layer cannot be its transpose: add --untie");
+        throw CLI::ValidationError("--positions",
+                                   "concatenated makes the token embedding narrower than --d-model, so the "
+                                   "output layer cannot be its transpose: add --untie");
     run::require_batch_per_rank("--batch", o.batch);
     if (o.experts > 0 && o.top_k_experts > o.experts)
         throw CLI::ValidationError("--top-k-experts", "must be at most --experts");
     if (o.block > o.context)
         throw CLI::ValidationError("--block", fmt::format("{} is longer than --context {}: blocks are parts of the "
-                                                          "context", o.block, o.context));
+                                                          "context",
+                                                          o.block, o.context));
     try {
         data::decode_utf8(o.prompt);
     } catch (const data::DatasetError&) {
@@ -446,8 +478,10 @@ int work(run::Run& r, const Options& o) {
     Corpus corpus = load_corpus(o, r.saved(), r.checkpoint.resume);
     if (static_cast<std::int64_t>(corpus.train().size()) < o.context + 1 ||
         static_cast<std::int64_t>(corpus.val().size()) < o.context + 1)
-        throw data::DatasetError(fmt::format("{}: {} training and {} validation characters; both need more than "
-                                             "--context {}", corpus.name, corpus.train().size(), corpus.val().size(), o.context));
+        throw data::DatasetError(
+            fmt::format("{}: {} training and {} validation characters; both need more than "
+                        "--context {}",
+                        corpus.name, corpus.train().size(), corpus.val().size(), o.context));
     for (char32_t ch : data::decode_utf8(o.prompt))
         if (!corpus.tokens->can_encode(data::encode_utf8(std::u32string(1, ch)))) {
             fmt::print(stderr, "char_lm: --prompt: {} does not occur in the text, so the model has no token for it\n",
@@ -456,23 +490,26 @@ int work(run::Run& r, const Options& o) {
         }
     auto model = models::make_gpt(model_config(o, corpus.tokens->size()));
     run::say("char LM on {}: {} {} ({} train, {} validation), {} of {}\n", corpus.name,
-                  corpus.train().size() + corpus.val().size(), corpus.tokens->is_subwords() ? "subwords" : "characters",
-                  corpus.train().size(), corpus.val().size(),
-                  corpus.tokens->is_subwords() ? "a vocabulary" : "an alphabet", corpus.tokens->size());
-    r.announce(fmt::format("GPT N={} d_model={} h={} d_ff={} context {} {} positions{}{}{}, {} parameters | batch {}, {} "
-                           "epochs x {} steps, AdamW lr {}",
-                           o.model.layers, o.model.d_model, o.model.heads, o.model.d_ff, o.context, o.positions,
-                           o.untie ? "" : ", tied output", o.block > 0 ? fmt::format(", block-local L={}", o.block) : "",
-                           o.experts > 0 ? fmt::format(", MoE {} experts top-{}", o.experts, o.top_k_experts) : "",
-                           model->parameter_count(), o.batch, o.epochs, o.steps, o.adamw.lr));
+             corpus.train().size() + corpus.val().size(), corpus.tokens->is_subwords() ? "subwords" : "characters",
+             corpus.train().size(), corpus.val().size(), corpus.tokens->is_subwords() ? "a vocabulary" : "an alphabet",
+             corpus.tokens->size());
+    r.announce(
+        fmt::format("GPT N={} d_model={} h={} d_ff={} context {} {} positions{}{}{}, {} parameters | batch {}, {} "
+                    "epochs x {} steps, AdamW lr {}",
+                    o.model.layers, o.model.d_model, o.model.heads, o.model.d_ff, o.context, o.positions,
+                    o.untie ? "" : ", tied output", o.block > 0 ? fmt::format(", block-local L={}", o.block) : "",
+                    o.experts > 0 ? fmt::format(", MoE {} experts top-{}", o.experts, o.top_k_experts) : "",
+                    model->parameter_count(), o.batch, o.epochs, o.steps, o.adamw.lr));
     nn::RunRecord record = r.record();  // what --load writes to --save: the model's flags and its tokens
     record.text[corpus.tokens->is_subwords() ? "bpe_merges" : "alphabet"] = corpus.tokens->saved();
-    r.train_or_load(*model, [&] { train(*model, corpus, o, r); }, record);
+    r.train_or_load(
+        *model, [&] { train(*model, corpus, o, r); }, record);
     if (!r.is_root()) return 0;  // rank 0 evaluates the model every rank holds
     double val = validation_loss(*model, corpus, o);
     if (!o.figures.empty()) write_attention_figure(*model, corpus, o);
-    const Sample final = sample(*model, corpus, o, o.seed,
-                                fmt::format("sample (temperature {}, top-k {}, seed {})", o.temperature, o.top_k, o.seed));
+    const Sample final =
+        sample(*model, corpus, o, o.seed,
+               fmt::format("sample (temperature {}, top-k {}, seed {})", o.temperature, o.top_k, o.seed));
     run::say("validation loss {}\n", loss_text(corpus, val));
     if (run::stop_signal()) return 0;  // run_program exits 128 + signal
     // The cache's self-check: the sample fed again, each window with the cache
@@ -483,11 +520,12 @@ int work(run::Run& r, const Options& o) {
     const double check_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const auto drawn = static_cast<double>(final.tokens.size() - final.prompt_length);
     constexpr double kRounding = 1e-3;  // a thousandth of a nat: rounding, not a stale key or value
-    run::say("sampling: {:.0f} tok/s with the KV cache, {:.0f} tok/s recomputing the window as well; the cache's "
-             "logits {} recomputation's\n",
-             drawn / final.seconds, drawn / check_seconds,
-             difference <= kRounding ? fmt::format("equal, to {:.1e},", difference)
-                                     : fmt::format("DIFFER by {:.3g} from", difference));
+    run::say(
+        "sampling: {:.0f} tok/s with the KV cache, {:.0f} tok/s recomputing the window as well; the cache's "
+        "logits {} recomputation's\n",
+        drawn / final.seconds, drawn / check_seconds,
+        difference <= kRounding ? fmt::format("equal, to {:.1e},", difference)
+                                : fmt::format("DIFFER by {:.3g} from", difference));
     return 0;
 }
 

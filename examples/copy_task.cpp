@@ -123,8 +123,11 @@ void train(models::Transformer& model, const Options& o, run::Run& r) {
         cosine = std::make_unique<nn::WarmupCosineSchedule>(o.lr, std::min(o.warmup, steps - 1), steps);
     nn::LabelSmoothingLoss criterion(o.vocab, data::kCopyPad, o.smoothing);
     run::TrainingLoop loop(model, opt,
-                           {.steps = steps, .epoch_steps = o.batches_per_epoch, .unit = "tok",
-                            .lr = [&](std::int64_t step) { return cosine ? cosine->lr(step) : o.lr * warmup.lr(step); }},
+                           {.steps = steps,
+                            .epoch_steps = o.batches_per_epoch,
+                            .unit = "tok",
+                            .lr =
+                                [&](std::int64_t step) { return cosine ? cosine->lr(step) : o.lr * warmup.lr(step); }},
                            r);
     Generator batches(o.seed);
     loop.keep("batches", batches);
@@ -159,7 +162,8 @@ void evaluate(const models::Transformer& model, const Options& o) {
             bool match = true;
             std::string in, want, out;
             for (std::int64_t t = 0; t < o.seq_len; ++t) {
-                auto a = static_cast<std::int64_t>(b.src.at({i, t})), c = static_cast<std::int64_t>(d.tokens.at({i, t}));
+                auto a = static_cast<std::int64_t>(b.src.at({i, t})),
+                     c = static_cast<std::int64_t>(d.tokens.at({i, t}));
                 auto w = t == 0 ? a : static_cast<std::int64_t>(b.tgt_out.at({i, t - 1}));
                 match = match && w == c;
                 in += fmt::format("{:>3}", a);
@@ -176,8 +180,10 @@ void evaluate(const models::Transformer& model, const Options& o) {
         seen += n;
     }
     run::say("exact-match accuracy: {}/{} = {:.1f}% of held-out sequences {} exactly\n", correct, seen,
-               100.0 * static_cast<double>(correct) / static_cast<double>(seen),
-             o.task == "copy" ? "copied" : o.task == "reverse" ? "reversed" : "sorted");
+             100.0 * static_cast<double>(correct) / static_cast<double>(seen),
+             o.task == "copy"      ? "copied"
+             : o.task == "reverse" ? "reversed"
+                                   : "sorted");
 }
 
 // The attention maps of the first held-out sequence, decoded by the model itself.
@@ -198,50 +204,61 @@ void add_flags(run::Flags& f, Options& o) {
     model.add("--seq-len", o.seq_len, "sequence length, start symbol included")->check(CLI::Range(2, 4096));
     run::add_model_flags(model, o.model, {.help = "N, layers in each stack"});
     model.add("--norm", o.norm, "residual form: pre or post (003)")->check(CLI::IsMember({"pre", "post"}));
-    model.add("--layer-norm", o.layer_norm,
-              "standard ((a - mu) / sqrt(var + 1e-5), 003) or annotated (001: (a - mu) / (unbiased std + 1e-6))")
+    model
+        .add("--layer-norm", o.layer_norm,
+             "standard ((a - mu) / sqrt(var + 1e-5), 003) or annotated (001: (a - mu) / (unbiased std + 1e-6))")
         ->check(CLI::IsMember({"standard", "annotated"}));
     model.flag("--share-embeddings", o.share_embeddings,
                "one matrix for the source and target embeddings and the generator (001 \"Embeddings and Softmax\")");
-    model.add("--task", o.task, "copy the sequence, reverse it or sort it (reverse needs positions: 002's permutation argument)")
+    model
+        .add("--task", o.task,
+             "copy the sequence, reverse it or sort it (reverse needs positions: 002's permutation argument)")
         ->check(CLI::IsMember({"copy", "reverse", "sort"}));
-    model.add("--positions", o.positions,
-              "how tokens learn where they are: sinusoidal (004 eq. 15.57, added), learned, binary (004 §15.5.3), "
-              "concatenated (eq. 15.57 beside narrower embeddings) or none")
+    model
+        .add("--positions", o.positions,
+             "how tokens learn where they are: sinusoidal (004 eq. 15.57, added), learned, binary (004 §15.5.3), "
+             "concatenated (eq. 15.57 beside narrower embeddings) or none")
         ->check(CLI::IsMember({"sinusoidal", "learned", "binary", "concatenated", "none"}));
     model.flag("--unscaled", o.unscaled,
                "attention without the 1/sqrt(d_k) (001's plain dot-product attention); d_k = d_model / heads");
-    model.add("--attention", o.attention,
-              "the compatibility function of query and key (001 \"Scaled Dot-Product Attention\"): dot, q.k "
-              "(scaled unless --unscaled), or additive, v^T tanh(W_q q + W_k k)")
+    model
+        .add("--attention", o.attention,
+             "the compatibility function of query and key (001 \"Scaled Dot-Product Attention\"): dot, q.k "
+             "(scaled unless --unscaled), or additive, v^T tanh(W_q q + W_k k)")
         ->check(CLI::IsMember({"dot", "additive"}));
 
     run::FlagGroup training = f.group("Training", run::Recorded::training);
     training.add("--batch", o.batch, "sequences per batch")->check(CLI::Range(1, 100000));
     training.add("--epochs", o.epochs, "epochs")->check(CLI::Range(1, 100000));
     training.add("--batches-per-epoch", o.batches_per_epoch, "batches per epoch")->check(CLI::Range(1, 1000000));
-    training.add("--schedule", o.schedule, "warmup (001: lr = factor * d_model^-0.5 * min(s^-0.5, s w^-1.5)) or cosine")
+    training
+        .add("--schedule", o.schedule, "warmup (001: lr = factor * d_model^-0.5 * min(s^-0.5, s w^-1.5)) or cosine")
         ->check(CLI::IsMember({"warmup", "cosine"}));
     training.add("--lr", o.lr, "warmup: the factor; cosine: the peak learning rate")->check(run::finite_positive());
     training.add("--warmup", o.warmup, "warmup steps of the schedule")->check(CLI::Range(1, 100000000));
     training.add("--smoothing", o.smoothing, "label smoothing")->check(run::finite_range(0.0, 0.99));
-    f.group("Run", run::Recorded::run).add("--seed", o.seed, "seed of initialisation and data")->check(run::seed_value());
+    f.group("Run", run::Recorded::run)
+        .add("--seed", o.seed, "seed of initialisation and data")
+        ->check(run::seed_value());
 
     run::FlagGroup output = f.group("Evaluation and output", run::Recorded::none);
-    output.add("--eval-sequences", o.eval_sequences, "held-out sequences for the accuracy")->check(CLI::Range(1, 10000000));
+    output.add("--eval-sequences", o.eval_sequences, "held-out sequences for the accuracy")
+        ->check(CLI::Range(1, 10000000));
     output.add("--show", o.show, "held-out sequences to print")->check(CLI::Range(0, 100));
-    output.add("--csv", o.csv, "write the curves (step,loss,lr,eval: the held-out loss) here")->check(run::path_value());
-    output.add("--figures", o.figures,
-               "after training, draw the loss curve and the attention maps of a held-out sequence into this folder "
-               "(PNG and SVG, and the attention as a page to explore in a browser, attention.html)")
+    output.add("--csv", o.csv, "write the curves (step,loss,lr,eval: the held-out loss) here")
+        ->check(run::path_value());
+    output
+        .add("--figures", o.figures,
+             "after training, draw the loss curve and the attention maps of a held-out sequence into this folder "
+             "(PNG and SVG, and the attention as a page to explore in a browser, attention.html)")
         ->check(run::path_value());
 }
 
 // The bytes a run holds: Adam's training step, or decoding 100 sequences.
 run::MemoryEstimate memory_estimate(const Options& o, bool training) {
     const auto N = static_cast<double>(o.model.layers), D = static_cast<double>(o.model.d_model),
-               F = static_cast<double>(o.model.d_ff), V = static_cast<double>(o.vocab), T = static_cast<double>(o.seq_len),
-               H = static_cast<double>(o.model.heads);
+               F = static_cast<double>(o.model.d_ff), V = static_cast<double>(o.vocab),
+               T = static_cast<double>(o.seq_len), H = static_cast<double>(o.model.heads);
     const double B = training ? static_cast<double>(o.batch) : 100;
     run::MemoryEstimate e;
     e.parameters = model_config(o).parameter_count();
@@ -272,10 +289,14 @@ void check_flags(const run::Run& r, const Options& o) {
 int work(run::Run& r, const Options& o) {
     auto model = models::make_transformer(model_config(o));
     r.announce(fmt::format(
-        "{} task: V={} length {} | Transformer N={} d_model={} d_ff={} h={} (d_k={}{}) dropout {} {}-norm ({} LayerNorm), "
+        "{} task: V={} length {} | Transformer N={} d_model={} d_ff={} h={} (d_k={}{}) dropout {} {}-norm ({} "
+        "LayerNorm), "
         "{} positions{}, {} parameters | batch {}, {} epochs x {} batches, Adam, {} schedule (warmup {}, lr {})",
         o.task, o.vocab, o.seq_len, o.model.layers, o.model.d_model, o.model.d_ff, o.model.heads,
-        o.model.d_model / o.model.heads, o.unscaled ? ", unscaled" : o.attention == "additive" ? ", additive" : "",
+        o.model.d_model / o.model.heads,
+        o.unscaled                  ? ", unscaled"
+        : o.attention == "additive" ? ", additive"
+                                    : "",
         o.model.dropout, o.norm, o.layer_norm, o.positions, o.share_embeddings ? ", shared embeddings" : "",
         model->parameter_count(), o.batch, o.epochs, o.batches_per_epoch, o.schedule, o.warmup, o.lr));
     r.train_or_load(*model, [&] { train(*model, o, r); });
@@ -294,8 +315,9 @@ int main(int argc, char** argv) {
                       .about = "Train a Transformer on the copy task, then decode held-out sequences.",
                       .saves = "the model, Adam's state, the generators, the loss curve",
                       .presets = {.names = {"default", "annotated", "annotated2022"},
-                                  .help = "default (about 10 seconds on 2 cores), annotated (the Annotated Transformer's "
-                                          "run, 2018 post) or annotated2022 (its 2022 revision's run)",
+                                  .help =
+                                      "default (about 10 seconds on 2 cores), annotated (the Annotated Transformer's "
+                                      "run, 2018 post) or annotated2022 (its 2022 revision's run)",
                                   .apply = [&](const std::string& preset) { apply_preset(o, preset); }},
                       .seed = &o.seed,
                       .flags = [&](run::Flags& f) { add_flags(f, o); },

@@ -56,7 +56,8 @@ namespace {
 
 const char* kWhereToGetWeights =
     "no weights given: download model.safetensors, vocab.json and merges.txt from https://huggingface.co/gpt2 "
-    "(Files and versions) into one folder and pass --weights FOLDER/model.safetensors, or run --random to time the 124M shape";
+    "(Files and versions) into one folder and pass --weights FOLDER/model.safetensors, or run --random to time the "
+    "124M shape";
 
 struct Options {
     std::string weights, config, tokenizer;
@@ -78,7 +79,8 @@ const std::string kResumeSuffix = ".resume";
 std::filesystem::path tokenizer_dir(const Options& o) {
     if (!o.tokenizer.empty()) return o.tokenizer;
     auto beside = std::filesystem::path(o.weights).parent_path();
-    if (!o.weights.empty() && std::filesystem::exists(beside / "vocab.json") && std::filesystem::exists(beside / "merges.txt"))
+    if (!o.weights.empty() && std::filesystem::exists(beside / "vocab.json") &&
+        std::filesystem::exists(beside / "merges.txt"))
         return beside;
     return LECTERN_GPT2_TOKENIZER_DIR;
 }
@@ -140,13 +142,18 @@ void fine_tune(models::GPT& model, const data::BytePairEncoding& bpe, const Opti
     run::say("fine-tuning on {}: {} tokens | {} steps of {} windows of {} | AdamW lr {}\n", o.fine_tune, n, o.steps,
              o.batch, o.context, a.lr);
     model.train();
-    nn::optim::AdamW opt(nn::optim::weight_decay_groups(model, a.weight_decay), {.lr = a.lr, .beta1 = 0.9, .beta2 = 0.95});
+    nn::optim::AdamW opt(nn::optim::weight_decay_groups(model, a.weight_decay),
+                         {.lr = a.lr, .beta1 = 0.9, .beta2 = 0.95});
     nn::WarmupCosineSchedule schedule(a.lr, std::min<std::int64_t>({50, o.steps / 10 + 1, o.steps - 1}), o.steps,
                                       a.lr / 10);
     run::TrainingLoop loop(model, opt,
-                           {.steps = o.steps, .epoch_steps = o.steps, .unit = "tok",
-                            .lr = [&](std::int64_t step) { return schedule.lr(step); }, .clip = a.clip,
-                            .epoch_lines = false, .save_at_end = false},
+                           {.steps = o.steps,
+                            .epoch_steps = o.steps,
+                            .unit = "tok",
+                            .lr = [&](std::int64_t step) { return schedule.lr(step); },
+                            .clip = a.clip,
+                            .epoch_lines = false,
+                            .save_at_end = false},
                            r);
     Generator windows(o.seed);
     loop.keep("windows", windows);
@@ -155,9 +162,10 @@ void fine_tune(models::GPT& model, const data::BytePairEncoding& bpe, const Opti
                   auto saved = r.text.find("fine-tune text");
                   const std::string was = saved == r.text.end() ? "a text it does not record" : saved->second;
                   if (was != digest)
-                      throw std::runtime_error(fmt::format("{} was fine-tuned on {}; {} gives {}: resume on the same "
-                                                           "text and tokenizer",
-                                                           path, was, o.fine_tune, digest));
+                      throw std::runtime_error(
+                          fmt::format("{} was fine-tuned on {}; {} gives {}: resume on the same "
+                                      "text and tokenizer",
+                                      path, was, o.fine_tune, digest));
               });
     const data::TokenSpan span{&tokens, 0, tokens.size()};
     const auto [first, last] = loop.share(o.batch);  // this rank's windows of every step
@@ -182,8 +190,10 @@ void fine_tune(models::GPT& model, const data::BytePairEncoding& bpe, const Opti
         models::save_gpt2_config(model.config, config);
         run::say("its configuration written to {}\n", config);
     } else if (!run::is_input(config) && !describes(config, model.config)) {
-        run::say("{} appeared during the fine-tuning and describes another model: left as it is, this model's "
-                 "configuration not written\n", config);
+        run::say(
+            "{} appeared during the fine-tuning and describes another model: left as it is, this model's "
+            "configuration not written\n",
+            config);
     }
     // The state of a run now finished, and what writes of it killed runs left.
     for (const std::string& partial : nn::stale_temporaries(r.checkpoint.save)) std::filesystem::remove(partial);
@@ -198,8 +208,8 @@ void fine_tune(models::GPT& model, const data::BytePairEncoding& bpe, const Opti
 // 144 panels, 5520 x 4970 pixels, that no one reads; the page shows one head
 // at a time and the 144 as thumbnails.
 void write_attention_page(const models::GPT& model, const data::BytePairEncoding& bpe,
-                             const std::vector<std::int64_t>& prompt, const std::vector<std::int64_t>& generated,
-                             const std::string& dir) {
+                          const std::vector<std::int64_t>& prompt, const std::vector<std::int64_t>& generated,
+                          const std::string& dir) {
     std::vector<std::int64_t> ids = prompt;
     ids.insert(ids.end(), generated.begin(), generated.end());
     ids.resize(std::min<std::size_t>(ids.size(), 24));
@@ -217,21 +227,25 @@ void write_attention_page(const models::GPT& model, const data::BytePairEncoding
                                           ids.size() - std::min(ids.size(), prompt.size()));
     run::say("attention to explore in a browser: {}\n",
              run::write_attention_page(dir + "/attention.html",
-                                       {title, {run::attention_kind("causal self-attention (each token attends to itself "
-                                                                    "and earlier ones)", layers, tokens, tokens)}}));
+                                       {title,
+                                        {run::attention_kind("causal self-attention (each token attends to itself "
+                                                             "and earlier ones)",
+                                                             layers, tokens, tokens)}}));
 }
 
 // The tokens generation continues: the prompt's, or GPT-2's start of a document
 // for an empty one. Refused when the model's context cannot hold them and one
 // new token (encoding costs O(L log L) in the longest word, so a prompt of
 // 120,000 letters is counted in milliseconds).
-std::vector<std::int64_t> prompt_tokens(const Options& o, const data::BytePairEncoding& bpe, const models::GPTConfig& c) {
+std::vector<std::int64_t> prompt_tokens(const Options& o, const data::BytePairEncoding& bpe,
+                                        const models::GPTConfig& c) {
     std::vector<std::int64_t> prompt = bpe.encode(o.prompt);
     if (prompt.empty() && c.vocab != 50257) throw CLI::ValidationError("--prompt", "is empty: give a text to continue");
     if (prompt.empty()) prompt = {50256};  // <|endoftext|>: GPT-2's start of a document
     if (static_cast<std::int64_t>(prompt.size()) >= c.context)
         throw CLI::ValidationError("--prompt", fmt::format("its {} tokens leave no room for a new one in the "
-                                                           "model's context of {}", prompt.size(), c.context));
+                                                           "model's context of {}",
+                                                           prompt.size(), c.context));
     return prompt;
 }
 
@@ -253,7 +267,8 @@ std::shared_ptr<models::GPT> make_or_load(const run::Run& r, const Options& o) {
     std::shared_ptr<models::GPT> model = models::load_gpt2(file, found.config);
     try {
         // NaN weights would generate "?????" without a word; named as the file names them
-        nn::check_finite_parameters(*model, [&](const std::string& p) { return models::gpt2_tensor_of(found.config, p); });
+        nn::check_finite_parameters(*model,
+                                    [&](const std::string& p) { return models::gpt2_tensor_of(found.config, p); });
     } catch (const nn::NonFiniteError& e) {
         throw std::runtime_error(fmt::format("{}: {}: the weights are damaged", o.weights, e.what()));
     }
@@ -267,15 +282,16 @@ int work(run::Run& r, const Options& o, Prepared& prepared) {
     model->eval();
     const double load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const auto& c = model->config;
-    r.announce(fmt::format("GPT-2 {}: N={} d_model={} h={} d_ff={} context {} vocab {}, {:.1f}M parameters, {} in {:.1f} s",
-                           o.random ? o.size + " with random weights" : o.weights, c.n_layers, c.d_model, c.heads,
-                           c.d_ff, c.context, c.vocab, static_cast<double>(model->parameter_count()) / 1e6,
-                           o.random ? "made" : "loaded", load_seconds));
+    r.announce(
+        fmt::format("GPT-2 {}: N={} d_model={} h={} d_ff={} context {} vocab {}, {:.1f}M parameters, {} in {:.1f} s",
+                    o.random ? o.size + " with random weights" : o.weights, c.n_layers, c.d_model, c.heads, c.d_ff,
+                    c.context, c.vocab, static_cast<double>(model->parameter_count()) / 1e6,
+                    o.random ? "made" : "loaded", load_seconds));
     if (!prepared.bpe) prepared.bpe.emplace(data::BytePairEncoding::from_directory(tokenizer_dir(o)));
     const data::BytePairEncoding& bpe = *prepared.bpe;
     if (bpe.vocab_size() != c.vocab)
-        throw data::DatasetError(fmt::format("the tokenizer of {} has {} tokens, the model {}", tokenizer_dir(o).string(),
-                                             bpe.vocab_size(), c.vocab));
+        throw data::DatasetError(fmt::format("the tokenizer of {} has {} tokens, the model {}",
+                                             tokenizer_dir(o).string(), bpe.vocab_size(), c.vocab));
     if (!o.fine_tune.empty()) fine_tune(*model, bpe, o, r);
     if (!r.is_root()) return 0;  // rank 0 samples from the model every rank holds
 
@@ -284,8 +300,12 @@ int work(run::Run& r, const Options& o, Prepared& prepared) {
     // Each token is printed as it is drawn; a stop signal (Ctrl-C) ends the
     // text there, what was printed stays, and the program exits 128 + signal.
     run::StreamedText text;
-    models::SamplingOptions so{.max_new_tokens = o.tokens, .temperature = o.temperature, .top_k = o.top_k,
-                               .end_token = -1, .use_cache = true, .on_token = [&](std::int64_t token) {
+    models::SamplingOptions so{.max_new_tokens = o.tokens,
+                               .temperature = o.temperature,
+                               .top_k = o.top_k,
+                               .end_token = -1,
+                               .use_cache = true,
+                               .on_token = [&](std::int64_t token) {
                                    text.add(bpe.token(token));
                                    return run::stop_signal() == 0;
                                }};
@@ -309,9 +329,10 @@ void add_flags(run::Flags& f, Options& o) {
     run::FlagGroup model = f.group("Model", run::Recorded::model);
     model.add("--weights", o.weights, "GPT-2 weights, Hugging Face's model.safetensors (F32, F16 or BF16)")
         ->check(CLI::ExistingFile);
-    model.add("--config", o.config,
-              "GPT-2's config.json (Hugging Face's); default: the config.json beside --weights, else inferred from the "
-              "weights' shapes (heads of 64, as OpenAI's four sizes have)")
+    model
+        .add("--config", o.config,
+             "GPT-2's config.json (Hugging Face's); default: the config.json beside --weights, else inferred from the "
+             "weights' shapes (heads of 64, as OpenAI's four sizes have)")
         ->check(CLI::ExistingFile);
     model.flag("--random", o.random, "random weights of the --size shape instead of --weights (for timing)");
     model.add("--size", o.size, "the shape --random builds")->check(CLI::IsMember({"124M", "355M", "774M", "1558M"}));
@@ -320,13 +341,15 @@ void add_flags(run::Flags& f, Options& o) {
     generation.add("--prompt", o.prompt, "the text to continue");
     generation.add("--tokens", o.tokens, "new tokens to generate")->check(CLI::Range(1, 100000));
     generation.add("--top-k", o.top_k, "sample among the k most probable tokens; 0: all")->check(CLI::Range(0, 100000));
-    generation.add("--temperature", o.temperature, "sampling temperature; 0: greedy")->check(run::finite_range(0.0, 100.0));
+    generation.add("--temperature", o.temperature, "sampling temperature; 0: greedy")
+        ->check(run::finite_range(0.0, 100.0));
     f.group("Generation", run::Recorded::run)
         .add("--seed", o.seed, "seed of sampling and of the fine-tuning's windows")
         ->check(run::seed_value());
-    generation.add("--figures", o.figures,
-                   "draw the attention over the prompt and the generated text (their first 24 tokens) into this "
-                   "folder, as a page to explore in a browser: attention.html")
+    generation
+        .add("--figures", o.figures,
+             "draw the attention over the prompt and the generated text (their first 24 tokens) into this "
+             "folder, as a page to explore in a browser: attention.html")
         ->check(run::path_value());
 
     run::FlagGroup training = f.group("Fine-tuning", run::Recorded::training);
@@ -346,18 +369,24 @@ void add_flags(run::Flags& f, Options& o) {
 // FILE.resume; --resume names that state, or the weights FILE it was saved
 // beside. No --load: the weights are loaded with --weights.
 void add_checkpoint_flags(run::FlagGroup& group, run::CheckpointFlags& checkpoint, Options& o) {
-    group.add("--save", o.save,
-              "write the fine-tuned weights here (safetensors, Hugging Face's layout); the state a stopped run "
-              "resumes from goes beside it, to FILE" + kResumeSuffix + ", at each --save-every and when stopped "
-              "by Ctrl-C or SIGTERM")
+    group
+        .add("--save", o.save,
+             "write the fine-tuned weights here (safetensors, Hugging Face's layout); the state a stopped run "
+             "resumes from goes beside it, to FILE" +
+                 kResumeSuffix +
+                 ", at each --save-every and when stopped "
+                 "by Ctrl-C or SIGTERM")
         ->check(run::path_value())
         ->each([&checkpoint](const std::string& save) { checkpoint.save = save + kResumeSuffix; });
-    group.add("--save-every", checkpoint.save_every,
-              "also save the resume state every N steps, or every N minutes with Nm (e.g. 500, 10m)")
+    group
+        .add("--save-every", checkpoint.save_every,
+             "also save the resume state every N steps, or every N minutes with Nm (e.g. 500, 10m)")
         ->check(run::save_every_value());
-    group.add("--resume", checkpoint.resume,
-              "continue the fine-tuning saved in FILE" + kResumeSuffix + " (named so, or as FILE), to the same "
-              "--save FILE as a run never stopped (its flags are adopted; --save defaults to FILE)")
+    group
+        .add("--resume", checkpoint.resume,
+             "continue the fine-tuning saved in FILE" + kResumeSuffix +
+                 " (named so, or as FILE), to the same "
+                 "--save FILE as a run never stopped (its flags are adopted; --save defaults to FILE)")
         ->check(run::path_value())
         ->transform(CLI::Validator(
             [](std::string& resume) {
@@ -403,7 +432,8 @@ std::optional<models::GPTConfig> planned_config(const Options& o) {
 void require_fine_tuning_fits(const Options& o, const models::GPTConfig& c) {
     if (o.fine_tune.empty()) return;
     if (o.context > c.context)
-        throw CLI::ValidationError("--context", fmt::format("{} is longer than the model's {} positions", o.context, c.context));
+        throw CLI::ValidationError("--context",
+                                   fmt::format("{} is longer than the model's {} positions", o.context, c.context));
     std::error_code ec;
     const std::uintmax_t bytes = std::filesystem::file_size(o.fine_tune, ec);
     if (!ec && bytes < static_cast<std::uintmax_t>(o.context) + 1)
@@ -423,7 +453,8 @@ void check_flags(const run::Run& r, Options& o, Prepared& prepared) {
     }
     if (o.weights.empty() && !o.random) throw CLI::ValidationError("--weights", kWhereToGetWeights);
     if (!o.weights.empty() && o.random) throw CLI::ValidationError("--random", "is instead of --weights, not with it");
-    if (!o.save.empty() && o.fine_tune.empty()) throw CLI::ValidationError("--save", "writes what --fine-tune trained: give both");
+    if (!o.save.empty() && o.fine_tune.empty())
+        throw CLI::ValidationError("--save", "writes what --fine-tune trained: give both");
     if (!o.fine_tune.empty()) run::require_batch_per_rank("--batch", o.batch);
     if (!o.config.empty() && o.random) throw CLI::ValidationError("--config", "configures --weights, not --random");
     run::register_input(o.weights);
@@ -433,7 +464,8 @@ void check_flags(const run::Run& r, Options& o, Prepared& prepared) {
     run::register_input(o.fine_tune);
     run::check_output_file("--save", o.save);
     run::check_output_file("--save", r.checkpoint.save);
-    if (!o.save.empty() && !run::is_input(config_beside(o.save))) run::check_output_file("--save", config_beside(o.save));
+    if (!o.save.empty() && !run::is_input(config_beside(o.save)))
+        run::check_output_file("--save", config_beside(o.save));
     run::check_output_folder("--figures", o.figures);
     const auto c = planned_config(o);  // nothing when the weights' header cannot be read: loading says why
     if (c) {
@@ -466,7 +498,8 @@ int main(int argc, char** argv) {
                       .about = "Run GPT-2 from its safetensors weights: generate text, or fine-tune it on a text.",
                       .seed = &o.seed,
                       .flags = [&](run::Flags& f) { add_flags(f, o); },
-                      .checkpoint_flags = [&](run::FlagGroup& g, run::CheckpointFlags& c) { add_checkpoint_flags(g, c, o); },
+                      .checkpoint_flags = [&](run::FlagGroup& g,
+                                              run::CheckpointFlags& c) { add_checkpoint_flags(g, c, o); },
                       .check = [&](run::Run& r) { check_flags(r, o, prepared); },
                       .work = [&](run::Run& r) { return work(r, o, prepared); }});
 }

@@ -34,7 +34,12 @@ plot::Figure matrix_figure(const Tensor& P) {
 }
 
 plot::Figure columns_figure(const Tensor& P) {
-    plot::LinePlot lines{"Columns of P: a sinusoid per dimension, slower to the right", "position i", "p(i,k)", {}, false, false};
+    plot::LinePlot lines{"Columns of P: a sinusoid per dimension, slower to the right",
+                         "position i",
+                         "p(i,k)",
+                         {},
+                         false,
+                         false};
     for (std::int64_t k = 6; k <= 9 && k < P.size(1); ++k) {
         plot::Curve c{fmt::format("dimension k = {} ({})", k, k % 2 == 0 ? "sin" : "cos"), {}, {}};
         for (std::int64_t i = 0; i < P.size(0); ++i) c.x.push_back(static_cast<double>(i)), c.y.push_back(P.at({i, k}));
@@ -45,7 +50,12 @@ plot::Figure columns_figure(const Tensor& P) {
 
 // p_t . p_{t+phi} = sum_j cos(phi / C^{2j/d}): the same curve whatever t is.
 plot::Figure shift_figure(const Tensor& P, std::int64_t positions) {
-    plot::LinePlot lines{"Shift property: p(t) . p(t+phi) depends on phi only", "shift phi", "p(t) . p(t+phi)", {}, false, false};
+    plot::LinePlot lines{"Shift property: p(t) . p(t+phi) depends on phi only",
+                         "shift phi",
+                         "p(t) . p(t+phi)",
+                         {},
+                         false,
+                         false};
     for (std::int64_t t : {std::int64_t{0}, positions / 3, 2 * positions / 3}) {
         plot::Curve c{fmt::format("t = {}", t), {}, {}, t != 0};
         for (std::int64_t phi = 0; phi < positions; ++phi) {
@@ -63,22 +73,26 @@ plot::Figure shift_figure(const Tensor& P, std::int64_t positions) {
 int main(int argc, char** argv) {
     std::int64_t positions = 60, d_model = 32;
     std::string dir = "figures";
-    CLI::App app{"Draws the sinusoidal positional encodings (004 eq. 15.57): the matrix P, columns 6 to 9, and the "
-                 "shift property, each as PNG and SVG."};
-    app.add_option("--positions", positions, "positions 0 .. n-1 (004 Fig. 15.25: n = 60)")->check(CLI::Range(10, 2000));
-    app.add_option("--d-model", d_model, "the encoding's width d (004 Fig. 15.25: d = 32)")->check(CLI::Range(10, 1024));
+    CLI::App app{
+        "Draws the sinusoidal positional encodings (004 eq. 15.57): the matrix P, columns 6 to 9, and the "
+        "shift property, each as PNG and SVG."};
+    app.add_option("--positions", positions, "positions 0 .. n-1 (004 Fig. 15.25: n = 60)")
+        ->check(CLI::Range(10, 2000));
+    app.add_option("--d-model", d_model, "the encoding's width d (004 Fig. 15.25: d = 32)")
+        ->check(CLI::Range(10, 1024));
     app.add_option("--figures", dir, "the folder to draw into")->check(run::path_value());
     if (int status = run::parse_flags(app, argc, argv, "positional_encoding_figure",
-                                           [&] { run::check_output_folder("--figures", dir); });
+                                      [&] { run::check_output_folder("--figures", dir); });
         status >= 0)
         return status;
     try {
         // twice the positions drawn, so p_{t+phi} exists for every t and phi of the shift figure
         nn::SinusoidalPositionalEncoding pe(d_model, 0.0, 2 * positions);
         const Tensor P = pe.table.to(autograd::Dtype::float64);
-        for (const auto& [name, figure] : {std::pair{"positional_encoding_matrix", matrix_figure(narrow(P, 0, 0, positions))},
-                                           std::pair{"positional_encoding_columns", columns_figure(narrow(P, 0, 0, positions))},
-                                           std::pair{"positional_encoding_shift", shift_figure(P, positions)}})
+        for (const auto& [name, figure] :
+             {std::pair{"positional_encoding_matrix", matrix_figure(narrow(P, 0, 0, positions))},
+              std::pair{"positional_encoding_columns", columns_figure(narrow(P, 0, 0, positions))},
+              std::pair{"positional_encoding_shift", shift_figure(P, positions)}})
             for (const std::string& path : run::write_figure(dir + "/" + name, figure)) fmt::print("{}\n", path);
     } catch (const std::exception& e) {
         fmt::print(stderr, "positional_encoding_figure: {}\n", e.what());

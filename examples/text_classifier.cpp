@@ -122,7 +122,8 @@ struct RunModules : nn::Module {
         bag_of_words = register_module("bag_of_words", std::make_shared<nn::Linear>(words, mc.classes, true, bow_gen));
         classifier = register_module("classifier", std::make_shared<models::TextClassifier>(mc));
         if (o.pretrain_steps > 0)
-            masked_lm = register_module("masked_lm", std::make_shared<models::MaskedLanguageModel>(classifier, o.seed + 4));
+            masked_lm =
+                register_module("masked_lm", std::make_shared<models::MaskedLanguageModel>(classifier, o.seed + 4));
     }
     std::shared_ptr<nn::Linear> bag_of_words;  // logits = x W^T + b on unit-length word-presence vectors x
     std::shared_ptr<models::TextClassifier> classifier;
@@ -153,7 +154,8 @@ struct Training {
 // The loss of rows [first, last) of a batch, this process's share. What else
 // the batch draws (tokens left out or masked) is drawn for all of its rows, so
 // that the generators stay the same in every process.
-using ShareLoss = std::function<run::StepLoss(const std::vector<std::size_t>& batch, std::int64_t first, std::int64_t last)>;
+using ShareLoss =
+    std::function<run::StepLoss(const std::vector<std::size_t>& batch, std::int64_t first, std::int64_t last)>;
 
 // Rows [first, last) of a batch's tensor, or the tensor when that is all of it.
 Tensor rows_of(const Tensor& t, std::int64_t first, std::int64_t last) {
@@ -174,11 +176,15 @@ Trained train(const Options& o, run::Run& r, const Training& t, RunModules& all,
     run::CheckpointFlags checkpoint = r.checkpoint;
     if (start != run::PhaseStart::resume) checkpoint.resume.clear();
     run::TrainingLoop loop(t.trained, opt,
-                           {.steps = t.steps, .epoch_steps = t.validate ? o.eval_every : t.steps, .unit = "text",
-                            .lr = [&](std::int64_t step) { return schedule.lr(step); }, .clip = o.adamw.clip,
+                           {.steps = t.steps,
+                            .epoch_steps = t.validate ? o.eval_every : t.steps,
+                            .unit = "text",
+                            .lr = [&](std::int64_t step) { return schedule.lr(step); },
+                            .clip = o.adamw.clip,
                             .epoch_lines = false},
                            checkpoint, carried,
-                           start == run::PhaseStart::resume ? r.take_checkpoint() : std::shared_ptr<const nn::CheckpointFile>());
+                           start == run::PhaseStart::resume ? r.take_checkpoint()
+                                                            : std::shared_ptr<const nn::CheckpointFile>());
     loop.checkpoint_holds(all);
     loop.keep_text(run::TrainingPhases::kRecordName, t.phase);
     loop.keep("batches", sampler.generator());
@@ -272,36 +278,58 @@ std::pair<run::BestStep, Trained> train_run(const Options& o, run::Run& r, RunMo
     const std::string reached = path.empty() ? "" : kPhases.saved_in(saved, path);
     const auto K = static_cast<std::int64_t>(m.classifier->config.classes);
 
-    run::say("\nbag of words: {} words held by at least {} training fortunes; logistic regression, AdamW lr {} "
-             "wd {}, {} steps\n",
-             s.words, o.bow_min_count, o.bow_lr, o.bow_weight_decay, o.bow_steps);
+    run::say(
+        "\nbag of words: {} words held by at least {} training fortunes; logistic regression, AdamW lr {} "
+        "wd {}, {} steps\n",
+        s.words, o.bow_min_count, o.bow_lr, o.bow_weight_decay, o.bow_steps);
     run::BestStep bow;
     if (const run::PhaseStart start = kPhases.start_of("bag_of_words", reached); start == run::PhaseStart::finished) {
         bow = run::recorded_best(saved, "bag_of_words", path);
         run::say("trained before {} was saved: step {} of {} chosen\n", path, bow.step, bow.steps);
     } else {
         run::timed("trained", [&] {
-            bow = train(o, r, {"bag_of_words", *m.bag_of_words, o.bow_steps, o.bow_lr, o.bow_weight_decay, o.seed + 1,
-                            s.train.labels, K, {}, [&] { return score_of(bow_tally(m, s, s.validation, s.bow_validation)); }},
-                        m, carried, start, [&](const auto& batch, std::int64_t first, std::int64_t last) {
+            bow = train(o, r,
+                        {"bag_of_words",
+                         *m.bag_of_words,
+                         o.bow_steps,
+                         o.bow_lr,
+                         o.bow_weight_decay,
+                         o.seed + 1,
+                         s.train.labels,
+                         K,
+                         {},
+                         [&] { return score_of(bow_tally(m, s, s.validation, s.bow_validation)); }},
+                        m, carried, start,
+                        [&](const auto& batch, std::int64_t first, std::int64_t last) {
                             return bow_loss(m, s, batch, first, last);
-                        }).best;
+                        })
+                      .best;
         });
     }
     run::record_best(carried, "bag_of_words", bow);
 
     if (o.pretrain_steps > 0) {
-        run::say("\npre-training the encoder as a masked language model: {} fortunes of {} files (the held-out "
-                 "ones left out), {:.0f}% of tokens masked, {} steps\n",
-                 s.corpus.ids.size(), data::kFortuneFiles.size(), 100 * o.mask_prob, o.pretrain_steps);
-        if (const run::PhaseStart start = kPhases.start_of("pretraining", reached); start == run::PhaseStart::finished) {
+        run::say(
+            "\npre-training the encoder as a masked language model: {} fortunes of {} files (the held-out "
+            "ones left out), {:.0f}% of tokens masked, {} steps\n",
+            s.corpus.ids.size(), data::kFortuneFiles.size(), 100 * o.mask_prob, o.pretrain_steps);
+        if (const run::PhaseStart start = kPhases.start_of("pretraining", reached);
+            start == run::PhaseStart::finished) {
             run::say("pre-trained before {} was saved\n", path);
         } else {
             Generator masks(o.seed + 5);
             const std::vector<std::int64_t> unlabelled(s.corpus.ids.size(), 0);
             run::timed("pre-trained", [&] {
-                train(o, r, {"pretraining", *m.masked_lm, o.pretrain_steps, o.adamw.lr, o.adamw.weight_decay, o.seed + 6, unlabelled, 1,
-                          {{"masks", &masks}}},
+                train(o, r,
+                      {"pretraining",
+                       *m.masked_lm,
+                       o.pretrain_steps,
+                       o.adamw.lr,
+                       o.adamw.weight_decay,
+                       o.seed + 6,
+                       unlabelled,
+                       1,
+                       {{"masks", &masks}}},
                       m, carried, start, [&](const auto& batch, std::int64_t first, std::int64_t last) {
                           return masked_lm_loss(m, s, o.mask_prob, masks, batch, first, last);
                       });
@@ -313,8 +341,17 @@ std::pair<run::BestStep, Trained> train_run(const Options& o, run::Run& r, RunMo
     Generator drops(o.seed + 3);
     Trained transformer;
     run::timed("trained", [&] {
-        transformer = train(o, r, {"transformer", *m.classifier, o.steps, o.adamw.lr, o.adamw.weight_decay, o.seed + 2, s.train.labels, K,
-                                {{"token_drop", &drops}}, [&] { return score_of(transformer_tally(m, s.validation)); }},
+        transformer = train(o, r,
+                            {"transformer",
+                             *m.classifier,
+                             o.steps,
+                             o.adamw.lr,
+                             o.adamw.weight_decay,
+                             o.seed + 2,
+                             s.train.labels,
+                             K,
+                             {{"token_drop", &drops}},
+                             [&] { return score_of(transformer_tally(m, s.validation)); }},
                             m, carried, kPhases.start_of("transformer", reached),
                             [&](const auto& batch, std::int64_t first, std::int64_t last) {
                                 return transformer_loss(m, s, o.token_drop, drops, batch, first, last);
@@ -336,37 +373,38 @@ struct Chosen {
 Score chosen_score(const run::BestStep& best) { return {best.score.at(0), -best.score.at(1)}; }
 
 void print_results(const std::vector<std::string>& names, const run::ClassificationTally& model_tally,
-                   const run::ClassificationTally& bow_tally,
-                   std::int64_t majority, const std::vector<std::int64_t>& train_per_class, const Chosen& model_chosen,
+                   const run::ClassificationTally& bow_tally, std::int64_t majority,
+                   const std::vector<std::int64_t>& train_per_class, const Chosen& model_chosen,
                    const Chosen& bow_chosen) {
     const std::size_t K = names.size();
     const run::Confusion &model = model_tally.confusion(), &bow = bow_tally.confusion();
     run::say("\n{:<12} {:>6} {:>7} {:>11} {:>9}   confusion of the transformer (rows: true, columns: predicted)\n",
-                  "category", "train", "test", "transformer", "BoW LR");
+             "category", "train", "test", "transformer", "BoW LR");
     for (std::size_t y = 0; y < K; ++y) {
         const std::int64_t n = std::accumulate(model[y].begin(), model[y].end(), std::int64_t{0});
         std::string row;
         for (auto c : model[y]) row += fmt::format("{:>4}", c);
         run::say("{:<12} {:>6} {:>7} {:>10.1f}% {:>8.1f}%  {}\n", names[y], train_per_class[y], n,
-                      100.0 * static_cast<double>(model[y][y]) / static_cast<double>(n),
-                      100.0 * static_cast<double>(bow[y][y]) / static_cast<double>(n), row);
+                 100.0 * static_cast<double>(model[y][y]) / static_cast<double>(n),
+                 100.0 * static_cast<double>(bow[y][y]) / static_cast<double>(n), row);
     }
     const double acc = model_tally.accuracy(), bow_acc = bow_tally.accuracy(), major = 1.0 / static_cast<double>(K);
     run::say("\naccuracy ({} classes, as many fortunes of each), each model taken at its best validation step:\n", K);
     run::say("  {:<58} {:>10} {:>6}\n", "", "validation", "test");
     run::say("  {:<58} {:>9.1f}% {:>5.1f}%\n",
-                  fmt::format("majority class ({})", names[static_cast<std::size_t>(majority)]), 100 * major, 100 * major);
+             fmt::format("majority class ({})", names[static_cast<std::size_t>(majority)]), 100 * major, 100 * major);
     for (const auto& [c, test] : {std::pair{bow_chosen, bow_acc}, std::pair{model_chosen, acc}})
         run::say("  {:<58} {:>9.1f}% {:>5.1f}%\n", fmt::format("{} (step {} of {})", c.what, c.step, c.steps),
-                      100 * c.validation.accuracy, 100 * test);
+                 100 * c.validation.accuracy, 100 * test);
     const double over_bow = 100 * (acc - bow_acc), over_major = 100 * (acc - major);
     if (acc > bow_acc && acc > major)
-        run::say("the transformer beats the bag of words by {:.1f} points and the majority class by {:.1f}\n",
-                      over_bow, over_major);
+        run::say("the transformer beats the bag of words by {:.1f} points and the majority class by {:.1f}\n", over_bow,
+                 over_major);
     else
-        run::say("the transformer does NOT beat {}: {:+.1f} points against the bag of words, {:+.1f} against the "
-                      "majority class\n",
-                      acc <= bow_acc ? "the bag of words" : "the majority class", over_bow, over_major);
+        run::say(
+            "the transformer does NOT beat {}: {:+.1f} points against the bag of words, {:+.1f} against the "
+            "majority class\n",
+            acc <= bow_acc ? "the bag of words" : "the majority class", over_bow, over_major);
 }
 
 // The flags, in the groups a checkpoint records (run/flags/flag_groups.h). The
@@ -379,9 +417,11 @@ void add_flags(run::Flags& f, Options& o) {
     run::FlagGroup data = f.group("Data", run::Recorded::model);
     f.group("Data", run::Recorded::none)
         .add("--fortunes", o.fortunes,
-             "the folder of Debian's fortunes files (a checkpoint records a digest of the fortunes read, not the folder)");
+             "the folder of Debian's fortunes files (a checkpoint records a digest of the fortunes read, not the "
+             "folder)");
     data.add("--categories", o.categories, "the fortunes files to tell apart, separated by commas (at least 2)");
-    data.add("--test-per-class", o.test_per_class, "test fortunes of each category, held out")->check(CLI::Range(1, 100000));
+    data.add("--test-per-class", o.test_per_class, "test fortunes of each category, held out")
+        ->check(CLI::Range(1, 100000));
     data.add("--val-per-class", o.val_per_class,
              "validation fortunes of each category, taken from the training ones: each model keeps the step that "
              "scores best on them")
@@ -389,11 +429,14 @@ void add_flags(run::Flags& f, Options& o) {
     data.add("--seed", o.seed, "seed of the split, initialisation and sampling")->check(run::seed_value());
 
     run::FlagGroup model = f.group("Model", run::Recorded::model);
-    model.add("--tokens", o.tokens,
-              "bpe: byte-level BPE subwords learnt on the training fortunes; chars: bytes; words: the bag of words' words")
+    model
+        .add("--tokens", o.tokens,
+             "bpe: byte-level BPE subwords learnt on the training fortunes; chars: bytes; words: the bag of words' "
+             "words")
         ->check(CLI::IsMember({"bpe", "chars", "words"}));
-    model.add("--word-min-count", o.word_min_count,
-              "--tokens words: a word has an id of its own if this many training fortunes hold it")
+    model
+        .add("--word-min-count", o.word_min_count,
+             "--tokens words: a word has an id of its own if this many training fortunes hold it")
         ->check(CLI::Range(1, 1000000));
     model.add("--bpe-vocab", o.bpe_vocab, "BPE vocabulary: 256 bytes + merges")->check(CLI::Range(257, 50000));
     model.add("--max-len", o.max_len, "tokens kept of a fortune (longer ones are cut, and counted)")
@@ -401,12 +444,15 @@ void add_flags(run::Flags& f, Options& o) {
     model.add("--pooling", o.pooling, "cls: a [CLASS] token's output; mean: the mean of the tokens (002)")
         ->check(CLI::IsMember({"cls", "mean"}));
     run::add_model_flags(model, o.model, {.help = "N, encoder layers"});
-    model.add("--pretrain-steps", o.pretrain_steps,
-              "first pre-train the encoder as a masked language model on every fortunes file but the held-out "
-              "fortunes, for this many steps (0: none)")
+    model
+        .add("--pretrain-steps", o.pretrain_steps,
+             "first pre-train the encoder as a masked language model on every fortunes file but the held-out "
+             "fortunes, for this many steps (0: none)")
         ->check(CLI::Range(0, 10000000));
-    model.add("--bow-min-count", o.bow_min_count, "a word is a feature of the bag of words if this many training "
-                                                  "fortunes hold it")
+    model
+        .add("--bow-min-count", o.bow_min_count,
+             "a word is a feature of the bag of words if this many training "
+             "fortunes hold it")
         ->check(CLI::Range(1, 1000000));
 
     run::FlagGroup training = f.group("Training", run::Recorded::training);
@@ -420,7 +466,8 @@ void add_flags(run::Flags& f, Options& o) {
     training.add("--batch", o.batch, "fortunes per step (both models)")->check(CLI::Range(1, 4096));
     training.add("--warmup", o.warmup, "linear warmup steps before the cosine decay")->check(CLI::Range(0, 10000000));
     run::add_adamw_flags(training, o.adamw, "peak learning rate of the transformer (AdamW)");
-    training.add("--bow-steps", o.bow_steps, "training steps of the bag-of-words baseline")->check(CLI::Range(1, 10000000));
+    training.add("--bow-steps", o.bow_steps, "training steps of the bag-of-words baseline")
+        ->check(CLI::Range(1, 10000000));
     training.add("--bow-lr", o.bow_lr, "its peak learning rate")->check(run::finite_positive());
     training.add("--bow-weight-decay", o.bow_weight_decay, "its weight decay")->check(run::finite_range(0.0, 10.0));
 
@@ -453,9 +500,10 @@ std::pair<run::BestStep, Trained> finished_run(const nn::RunRecord& r, const std
     Trained transformer;
     if (phase == "transformer") transformer.best = run::recorded_best(r, "transformer", path);
     if (phase != "transformer" || step != transformer.best.steps)
-        throw std::runtime_error(fmt::format("{} was saved at step {} of the {}, before the run's end: --resume {} "
-                                             "finishes it",
-                                             path, step, phase == "bag_of_words" ? "bag of words" : phase, path));
+        throw std::runtime_error(
+            fmt::format("{} was saved at step {} of the {}, before the run's end: --resume {} "
+                        "finishes it",
+                        path, step, phase == "bag_of_words" ? "bag of words" : phase, path));
     transformer.loss = run::curve_of(r, "curve.loss");
     transformer.lr = run::curve_of(r, "curve.lr");
     transformer.validation = run::curve_of(r, "curve.validation");
@@ -494,23 +542,26 @@ void check_flags(const run::Run& r, const Options& o) {
 // Trains (or loads) the models, then scores them on the held-out test fortunes.
 int work(run::Run& r, const Options& o) {
     const std::vector<std::string> categories = category_list(o.categories);
-    const data::LabelledFortunes fortunes = data::read_labelled_fortunes(
-        o.fortunes, categories, {o.test_per_class, o.val_per_class, o.seed, o.pretrain_steps > 0});
+    const data::LabelledFortunes fortunes =
+        data::read_labelled_fortunes(o.fortunes, categories,
+                                     {o.test_per_class, o.val_per_class, o.seed, o.pretrain_steps > 0});
     const nn::RunRecord& saved = r.saved();
     const std::string& from = r.checkpoint.resume.empty() ? r.checkpoint.load : r.checkpoint.resume;
-    if (auto it = saved.text.find("fortunes"); !from.empty() && (it == saved.text.end() || it->second != fortunes.digest))
-        throw std::runtime_error(fmt::format("{} was trained on {}; {} gives {}: give --fortunes the folder it was "
-                                             "trained on",
-                                             from, it == saved.text.end() ? "unknown fortunes" : it->second, o.fortunes,
-                                             fortunes.digest));
+    if (auto it = saved.text.find("fortunes");
+        !from.empty() && (it == saved.text.end() || it->second != fortunes.digest))
+        throw std::runtime_error(
+            fmt::format("{} was trained on {}; {} gives {}: give --fortunes the folder it was "
+                        "trained on",
+                        from, it == saved.text.end() ? "unknown fortunes" : it->second, o.fortunes, fortunes.digest));
     const data::FortuneSplit& split = fortunes.split;
     const auto K = static_cast<std::int64_t>(categories.size());
 
     // Tokens are learnt on the text the model trains on (the held-out fortunes are never seen).
     const bool pretraining = o.pretrain_steps > 0;
-    const run::TextTokenizer tokenizer = run::make_text_tokenizer(
-        {o.tokens, o.bpe_vocab, o.word_min_count, pretraining ? "pre-training fortunes" : "training fortunes"},
-        pretraining ? fortunes.unlabelled : split.train);
+    const run::TextTokenizer tokenizer =
+        run::make_text_tokenizer({o.tokens, o.bpe_vocab, o.word_min_count,
+                                  pretraining ? "pre-training fortunes" : "training fortunes"},
+                                 pretraining ? fortunes.unlabelled : split.train);
     auto tokenized = [&](const auto& texts) { return data::tokenize_texts(texts, tokenizer.encode, o.max_len); };
     Sets s;
     s.train = tokenized(split.train), s.validation = tokenized(split.validation), s.test = tokenized(split.test);
@@ -522,9 +573,10 @@ int work(run::Run& r, const Options& o) {
     for (const auto& t : split.train) train_texts.push_back(t.text);
     const data::WordVocabulary bow_vocab(train_texts, o.bow_min_count);
     if (bow_vocab.size() == 0)
-        throw CLI::ValidationError("--bow-min-count", fmt::format("no word is held by {} of the {} training fortunes: the "
-                                                                  "bag of words would have no feature",
-                                                                  o.bow_min_count, train_texts.size()));
+        throw CLI::ValidationError("--bow-min-count",
+                                   fmt::format("no word is held by {} of the {} training fortunes: the "
+                                               "bag of words would have no feature",
+                                               o.bow_min_count, train_texts.size()));
     s.bow_train = data::bags_of_words(bow_vocab, split.train), s.bow_test = data::bags_of_words(bow_vocab, split.test);
     s.bow_validation = data::bags_of_words(bow_vocab, split.validation);
     s.words = bow_vocab.size();
@@ -540,19 +592,21 @@ int work(run::Run& r, const Options& o) {
     std::string counts;
     for (std::size_t k = 0; k < categories.size(); ++k)
         counts += fmt::format("{}{} {}", k ? ", " : "", categories[k], split.train_per_class[k]);
-    run::say("fortunes of {} categories from {}: {} training ({}), {} validation and {} test ({} and {} per "
-             "category); {} fortunes found in two categories left out\n",
-             K, o.fortunes, split.train.size(), counts, split.validation.size(), split.test.size(), o.val_per_class,
-             o.test_per_class, split.ambiguous);
-    run::say("tokens: {} ({} ids), {:.1f} per training fortune; {} training, {} validation and {} test fortunes "
-             "cut to --max-len {}\n",
-             tokenizer.description, mc.vocab, static_cast<double>(tokens) / static_cast<double>(s.train.ids.size()),
-             s.train.truncated, s.validation.truncated, s.test.truncated, o.max_len);
+    run::say(
+        "fortunes of {} categories from {}: {} training ({}), {} validation and {} test ({} and {} per "
+        "category); {} fortunes found in two categories left out\n",
+        K, o.fortunes, split.train.size(), counts, split.validation.size(), split.test.size(), o.val_per_class,
+        o.test_per_class, split.ambiguous);
+    run::say(
+        "tokens: {} ({} ids), {:.1f} per training fortune; {} training, {} validation and {} test fortunes "
+        "cut to --max-len {}\n",
+        tokenizer.description, mc.vocab, static_cast<double>(tokens) / static_cast<double>(s.train.ids.size()),
+        s.train.truncated, s.validation.truncated, s.test.truncated, o.max_len);
     const std::string training =
-        r.training() ? fmt::format(" | AdamW lr {} wd {}, warmup {} + cosine, batch {} balanced by class, tokens left "
-                                   "out {}, {} steps, validated every {}",
-                                   o.adamw.lr, o.adamw.weight_decay, o.warmup, o.batch, o.token_drop, o.steps,
-                                   o.eval_every)
+        r.training() ? fmt::format(
+                           " | AdamW lr {} wd {}, warmup {} + cosine, batch {} balanced by class, tokens left "
+                           "out {}, {} steps, validated every {}",
+                           o.adamw.lr, o.adamw.weight_decay, o.warmup, o.batch, o.token_drop, o.steps, o.eval_every)
                      : "";
     r.announce(fmt::format("transformer: {} pooling, N={} D={} heads={} d_ff={} dropout {}, {} parameters{}", o.pooling,
                            o.model.layers, o.model.d_model, o.model.heads, o.model.d_ff, o.model.dropout,
@@ -585,7 +639,8 @@ int work(run::Run& r, const Options& o) {
     if (!o.figures.empty()) {
         run::say("\nfigures written:\n");
         for (const std::string& path :
-             run::write_figure(o.figures + "/text_confusion", run::confusion_figure(test.confusion(), categories, "fortunes")))
+             run::write_figure(o.figures + "/text_confusion",
+                               run::confusion_figure(test.confusion(), categories, "fortunes")))
             run::say("  {}\n", path);
         run::write_loss_curve(o.figures, {"text_classifier: the transformer's loss and learning rate", transformer.loss,
                                           transformer.lr, transformer.validation, "validation loss"});

@@ -135,7 +135,8 @@ Split tokenize_split(std::vector<data::VersePair> pairs, const Vocabulary& v, st
     s.pairs = std::move(pairs);
     for (const data::VersePair& p : s.pairs) {
         data::TokenPair e{v.bpe.encode(p.source), v.bpe.encode(p.target)};
-        if (static_cast<std::int64_t>(e.src.size()) > context) e.src.resize(static_cast<std::size_t>(context)), ++s.truncated_sources;
+        if (static_cast<std::int64_t>(e.src.size()) > context)
+            e.src.resize(static_cast<std::size_t>(context)), ++s.truncated_sources;
         if (static_cast<std::int64_t>(e.tgt.size()) > context - 1)
             e.tgt.resize(static_cast<std::size_t>(context - 1)), ++s.truncated_targets;
         s.examples.push_back(std::move(e));
@@ -161,11 +162,12 @@ Corpus load_corpus(const Options& o, const nn::RunRecord& saved) {
     const std::vector<data::Verse> source = data::read_sword_module(task.source_module);
     const std::vector<data::Verse> target = data::read_sword_module(task.target_module);
     c.verses = data::pair_verses(source, target, data::default_held_out_books());
-    run::say("{}: {} and {} verses, {} paired ({} train, {} validation: Ruth, Philippians; {} test: Esther, Jonah, "
-             "James), {} without a partner, {} with an empty side skipped\n",
-             task.description, c.verses.source_verses, c.verses.target_verses,
-             c.verses.train.size() + c.verses.validation.size() + c.verses.test.size(), c.verses.train.size(),
-             c.verses.validation.size(), c.verses.test.size(), c.verses.unpaired, c.verses.empty_skipped);
+    run::say(
+        "{}: {} and {} verses, {} paired ({} train, {} validation: Ruth, Philippians; {} test: Esther, Jonah, "
+        "James), {} without a partner, {} with an empty side skipped\n",
+        task.description, c.verses.source_verses, c.verses.target_verses,
+        c.verses.train.size() + c.verses.validation.size() + c.verses.test.size(), c.verses.train.size(),
+        c.verses.validation.size(), c.verses.test.size(), c.verses.unpaired, c.verses.empty_skipped);
     std::vector<data::VersePair> train = every_kth(c.verses.train, o.train_limit);
     if (auto merges = saved.text.find(kMergesKey); merges != saved.text.end()) {
         c.vocab.bpe = data::TextTokens::from_saved(true, merges->second);
@@ -215,7 +217,8 @@ std::string text_of(const std::vector<std::int64_t>& tokens, const Vocabulary& v
         if (tokens[t] < v.bpe.size()) ids.push_back(tokens[t]);
         else ++o.dropped_symbols;
     // U+FFFD, as Python's decode(errors="replace") would put
-    return data::repair_utf8(v.bpe.decode(ids), [&](unsigned char) { return ++o.replaced_bytes, std::string("\xEF\xBF\xBD"); });
+    return data::repair_utf8(v.bpe.decode(ids),
+                             [&](unsigned char) { return ++o.replaced_bytes, std::string("\xEF\xBF\xBD"); });
 }
 
 // What a stop signal does to a translation under way: `stop` ends it at the next verse (the
@@ -225,8 +228,8 @@ enum class OnSignal { stop, finish };
 
 // Translates every verse of a split: greedy (width 1, in batches of 64 with
 // the KV cache) or beam search of width `beam`, one verse at a time.
-Outputs translate(const models::Transformer& model, const Split& s, const Vocabulary& v, const Options& o, std::int64_t beam,
-                  OnSignal on_signal) {
+Outputs translate(const models::Transformer& model, const Split& s, const Vocabulary& v, const Options& o,
+                  std::int64_t beam, OnSignal on_signal) {
     Outputs out;
     out.texts.resize(s.examples.size());
     out.tokens.resize(s.examples.size());
@@ -249,11 +252,13 @@ Outputs translate(const models::Transformer& model, const Split& s, const Vocabu
             models::Decoded d = models::greedy_decode(model, b.src, mask, o.context, v.start(), v.end());
             for (std::size_t r = 0; r < ids.size(); ++r) {
                 std::vector<std::int64_t> tokens;
-                for (std::int64_t t = 0; t < d.lengths[r]; ++t) tokens.push_back(static_cast<std::int64_t>(d.tokens.at({static_cast<std::int64_t>(r), t})));
+                for (std::int64_t t = 0; t < d.lengths[r]; ++t)
+                    tokens.push_back(static_cast<std::int64_t>(d.tokens.at({static_cast<std::int64_t>(r), t})));
                 out.tokens[ids[r]] = std::move(tokens);
             }
         } else {
-            out.tokens[ids[0]] = models::beam_search(model, b.src, mask, o.context, v.start(), v.end(), beam, o.length_penalty).tokens;
+            out.tokens[ids[0]] =
+                models::beam_search(model, b.src, mask, o.context, v.start(), v.end(), beam, o.length_penalty).tokens;
         }
         for (std::size_t i : ids) out.texts[i] = text_of(out.tokens[i], v, out);
         if (bar) bar->update(static_cast<std::int64_t>(at + ids.size()), 1, fmt::format("beam {}", beam));
@@ -276,14 +281,14 @@ std::vector<std::string> sources_of(const Split& s) {
 std::string scores(const std::vector<std::string>& hyps, const std::vector<std::string>& refs) {
     const data::BleuScore b = data::corpus_bleu(hyps, refs);
     const data::ChrfScore c = data::corpus_chrf(hyps, refs);
-    return fmt::format("BLEU {:5.2f}  chrF {:5.2f}  ({:.1f}/{:.1f}/{:.1f}/{:.1f}, BP {:.3f}, ratio {:.3f})", b.score, c.score,
-                       b.precisions[0], b.precisions[1], b.precisions[2], b.precisions[3], b.brevity_penalty,
+    return fmt::format("BLEU {:5.2f}  chrF {:5.2f}  ({:.1f}/{:.1f}/{:.1f}/{:.1f}, BP {:.3f}, ratio {:.3f})", b.score,
+                       c.score, b.precisions[0], b.precisions[1], b.precisions[2], b.precisions[3], b.brevity_penalty,
                        b.ref_len > 0 ? static_cast<double>(b.hyp_len) / static_cast<double>(b.ref_len) : 0.0);
 }
 
 // The label-smoothed loss of a batch under teacher forcing (000 note i).
-Tensor batch_loss(const models::Transformer& model, const data::Seq2SeqBatch& b, const nn::LabelSmoothingLoss& criterion,
-                  std::int64_t pad) {
+Tensor batch_loss(const models::Transformer& model, const data::Seq2SeqBatch& b,
+                  const nn::LabelSmoothingLoss& criterion, std::int64_t pad) {
     Tensor out = model.forward(b.src, b.tgt_in, nn::padding_mask(b.src, pad), models::target_mask(b.tgt_in, pad));
     return criterion(model.generator->forward(out), b.tgt_out);
 }
@@ -307,7 +312,9 @@ void train(models::Transformer& model, const Corpus& c, const Options& o, run::R
     nn::WarmupSchedule warmup(o.model.d_model, o.warmup, 1.0);
     nn::LabelSmoothingLoss criterion(c.vocab.size(), c.vocab.pad(), o.smoothing);
     run::TrainingLoop loop(model, opt,
-                           {.steps = steps, .epoch_steps = per_epoch, .unit = "tok",
+                           {.steps = steps,
+                            .epoch_steps = per_epoch,
+                            .unit = "tok",
                             .lr = [&](std::int64_t step) { return o.lr * warmup.lr(step); }},
                            r);
     loop.keep_text(kMergesKey, c.vocab.bpe.saved());  // --load and --resume rebuild the very vocabulary
@@ -331,10 +338,12 @@ void train(models::Transformer& model, const Corpus& c, const Options& o, run::R
             batches = data::epoch_batches(c.train.examples, o.batch, o.seed, epoch), batches_epoch = epoch;
         const std::vector<std::size_t>& rows = batches[static_cast<std::size_t>((step - 1) % per_epoch)];
         const std::int64_t items = tokens_of(c.train.examples, rows);
-        const auto [first, last] = loop.share(static_cast<std::int64_t>(rows.size()));  // this rank's verses of the batch
-        if (first == last) return run::StepLoss{{}, 0, items};  // an epoch's short last batch leaves this rank none
-        const data::Seq2SeqBatch b = data::seq2seq_batch(
-            c.train.examples, std::vector<std::size_t>(rows.begin() + first, rows.begin() + last), c.vocab.symbols());
+        const auto [first, last] =
+            loop.share(static_cast<std::int64_t>(rows.size()));  // this rank's verses of the batch
+        if (first == last) return run::StepLoss{{}, 0, items};   // an epoch's short last batch leaves this rank none
+        const data::Seq2SeqBatch b =
+            data::seq2seq_batch(c.train.examples, std::vector<std::size_t>(rows.begin() + first, rows.begin() + last),
+                                c.vocab.symbols());
         return run::StepLoss{batch_loss(model, b, criterion, c.vocab.pad()), b.tokens, items};
     });
     loop.finish({fmt::format("translate {}: loss and learning rate", o.task), "", "validation"}, "", o.figures);
@@ -380,8 +389,10 @@ void write_cross_attention(models::Transformer& model, const Corpus& c, const Op
     run::say("{} ({}): {}\n  translated: {}\n", one.pairs[0].ref, o.task, one.pairs[0].source, out.texts[0]);
     for (const std::string& path : run::write_figure(o.figures + "/cross_attention", f)) run::say("  {}\n", path);
     run::say("  {}\n", run::write_attention_page(o.figures + "/cross_attention.html",
-                                                  {title, {run::attention_kind("cross-attention (output subwords attend to "
-                                                                               "the KJV's subwords)", cross, queries, keys)}}));
+                                                 {title,
+                                                  {run::attention_kind("cross-attention (output subwords attend to "
+                                                                       "the KJV's subwords)",
+                                                                       cross, queries, keys)}}));
 }
 
 void evaluate(models::Transformer& model, const Corpus& c, const Options& o) {
@@ -391,15 +402,18 @@ void evaluate(models::Transformer& model, const Corpus& c, const Options& o) {
                [&] { test = translate(model, c.test, c.vocab, o, o.beam, OnSignal::stop); });
     const std::vector<std::string> refs = targets_of(c.test);
     for (std::int64_t i = 0; i < o.show && i < static_cast<std::int64_t>(test.texts.size()); ++i) {
-        const auto k = static_cast<std::size_t>(i) * c.test.pairs.size() / static_cast<std::size_t>(std::max<std::int64_t>(o.show, 1));
+        const auto k = static_cast<std::size_t>(i) * c.test.pairs.size() /
+                       static_cast<std::size_t>(std::max<std::int64_t>(o.show, 1));
         run::say("  {}\n    source:    {}\n    reference: {}\n    model:     {}\n", c.test.pairs[k].ref,
                  c.test.pairs[k].source, c.test.pairs[k].target, test.texts[k]);
     }
     if (test.dropped_symbols + test.replaced_bytes > 0)
-        run::say("in the outputs: {} start or padding symbols dropped, {} bytes that were not UTF-8 replaced by U+FFFD\n",
-                 test.dropped_symbols, test.replaced_bytes);
+        run::say(
+            "in the outputs: {} start or padding symbols dropped, {} bytes that were not UTF-8 replaced by U+FFFD\n",
+            test.dropped_symbols, test.replaced_bytes);
     run::say("test books (Esther, Jonah, James; {} verses), {}:\n", c.test.pairs.size(),
-             o.beam == 1 ? std::string("greedy") : fmt::format("beam {} (length penalty {})", o.beam, o.length_penalty));
+             o.beam == 1 ? std::string("greedy")
+                         : fmt::format("beam {} (length penalty {})", o.beam, o.length_penalty));
     run::say("  model              {}\n", scores(test.texts, refs));
     if (task.copy_baseline) run::say("  copy the source    {}\n", scores(sources_of(c.test), refs));
 }
@@ -412,7 +426,9 @@ void add_flags(run::Flags& f, Options& o) {
     run::FlagGroup model = f.group("Model", run::Recorded::model);
     std::vector<std::string> names;
     for (const Task& t : kTasks) names.push_back(t.name);
-    model.add("--task", o.task, "kjv-web (King James Version -> World English Bible) or kjv-sparv (-> Reina-Valera 1909)")
+    model
+        .add("--task", o.task,
+             "kjv-web (King James Version -> World English Bible) or kjv-sparv (-> Reina-Valera 1909)")
         ->check(CLI::IsMember(names));
     model.add("--vocab", o.vocab, "byte-level BPE vocabulary, the 256 bytes included")->check(CLI::Range(256, 100000));
     model.add("--context", o.context, "longest source in subwords (longer ones are truncated, and counted)")
@@ -424,7 +440,8 @@ void add_flags(run::Flags& f, Options& o) {
     training.add("--epochs", o.epochs, "epochs over the training verses")->check(CLI::Range(1, 100000));
     training.add("--train-limit", o.train_limit, "train on this many verses spread over the Bible (0: all)")
         ->check(CLI::Range(0, 1000000));
-    training.add("--lr", o.lr, "the warmup schedule's factor (001: lr = factor * d_model^-0.5 * min(s^-0.5, s w^-1.5))")
+    training
+        .add("--lr", o.lr, "the warmup schedule's factor (001: lr = factor * d_model^-0.5 * min(s^-0.5, s w^-1.5))")
         ->check(run::finite_positive());
     training.add("--warmup", o.warmup, "warmup steps of the schedule")->check(CLI::Range(1, 100000000));
     training.add("--smoothing", o.smoothing, "label smoothing")->check(run::finite_range(0.0, 0.99));
@@ -467,7 +484,8 @@ void check_saved_merges(const run::Run& r) {
     throw CLI::ValidationError(resume ? "--resume" : "--load",
                                saved.tensors.count("bpe.merges") > 0
                                    ? fmt::format("{} was saved by an older version of translate (its BPE merges in a "
-                                                 "tensor): train it again", path)
+                                                 "tensor): train it again",
+                                                 path)
                                    : fmt::format("{} holds no BPE merges", path));
 }
 
@@ -491,16 +509,17 @@ void check_flags(const run::Run& r, const Options& o) {
 int work(run::Run& r, const Options& o) {
     Corpus corpus = load_corpus(o, r.saved());
     auto model = models::make_transformer(model_config(o, corpus.vocab.size()));
-    r.announce(fmt::format("Transformer N={} d_model={} d_ff={} h={} dropout {}, shared embeddings, {} parameters | "
-                           "vocabulary {} (BPE {} + <pad> <s> </s>), context {} | batch {}, {} epochs x {} batches, "
-                           "Adam, warmup {} (lr {}), smoothing {}",
-                           o.model.layers, o.model.d_model, o.model.d_ff, o.model.heads, o.model.dropout,
-                           model->parameter_count(), corpus.vocab.size(), corpus.vocab.bpe.size(), o.context, o.batch,
-                           o.epochs, data::batches_per_epoch(corpus.train.examples, o.batch), o.warmup, o.lr,
-                           o.smoothing));
+    r.announce(
+        fmt::format("Transformer N={} d_model={} d_ff={} h={} dropout {}, shared embeddings, {} parameters | "
+                    "vocabulary {} (BPE {} + <pad> <s> </s>), context {} | batch {}, {} epochs x {} batches, "
+                    "Adam, warmup {} (lr {}), smoothing {}",
+                    o.model.layers, o.model.d_model, o.model.d_ff, o.model.heads, o.model.dropout,
+                    model->parameter_count(), corpus.vocab.size(), corpus.vocab.bpe.size(), o.context, o.batch,
+                    o.epochs, data::batches_per_epoch(corpus.train.examples, o.batch), o.warmup, o.lr, o.smoothing));
     nn::RunRecord record = r.record();  // what --load writes to --save: the model's flags and its merges
     record.text[kMergesKey] = corpus.vocab.bpe.saved();
-    r.train_or_load(*model, [&] { train(*model, corpus, o, r); }, record);
+    r.train_or_load(
+        *model, [&] { train(*model, corpus, o, r); }, record);
     if (!r.is_root()) return 0;  // rank 0 alone evaluates (after training, every rank holds its model)
     evaluate(*model, corpus, o);
     if (!o.figures.empty()) write_cross_attention(*model, corpus, o);
@@ -514,7 +533,8 @@ int main(int argc, char** argv) {
     return run::main(
         argc, argv,
         {.name = "translate",
-         .about = "Train an encoder-decoder Transformer to translate Bible verses (SWORD modules), scored with BLEU and chrF.",
+         .about = "Train an encoder-decoder Transformer to translate Bible verses (SWORD modules), scored with BLEU "
+                  "and chrF.",
          .saves = "the model, its BPE merges, Adam's state, the curves",
          .presets = {.names = {"default", "quick"},
                      .help = "default (every training verse, 4 epochs) or quick (a small model on 320 training verses "

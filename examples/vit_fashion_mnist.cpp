@@ -40,7 +40,11 @@ namespace {
 
 struct Options {
     std::int64_t patch = 4;
-    run::ModelFlags model{.layers = 4, .d_model = 64, .heads = 4, .d_ff = 128, .dropout = 0.0};  // layers: L, d_ff: the MLP
+    run::ModelFlags model{.layers = 4,
+                          .d_model = 64,
+                          .heads = 4,
+                          .d_ff = 128,
+                          .dropout = 0.0};  // layers: L, d_ff: the MLP
     std::string pooling = "cls";
     std::int64_t epochs = 5, batch = 128;
     run::AdamWFlags adamw{.lr = 3e-3, .weight_decay = 0.05, .clip = 1.0};
@@ -87,8 +91,11 @@ void train(models::ViT& model, data::ImageBatches& train_set, data::ImageBatches
     const std::int64_t per_epoch = train_set.batches_per_epoch(), steps = o.epochs * per_epoch;
     nn::WarmupCosineSchedule schedule(o.adamw.lr, std::min(o.warmup, steps - 1), steps, o.min_lr);
     run::TrainingLoop loop(model, opt,
-                           {.steps = steps, .epoch_steps = per_epoch, .unit = "img",
-                            .lr = [&](std::int64_t step) { return schedule.lr(step); }, .clip = o.adamw.clip},
+                           {.steps = steps,
+                            .epoch_steps = per_epoch,
+                            .unit = "img",
+                            .lr = [&](std::int64_t step) { return schedule.lr(step); },
+                            .clip = o.adamw.clip},
                            r);
     loop.keep([&](nn::RunRecord& saved) { saved.tensors["batches"] = train_set.state(); },  // where the epoch stands
               [&](const nn::RunRecord& saved, const std::string& path) {
@@ -106,7 +113,8 @@ void train(models::ViT& model, data::ImageBatches& train_set, data::ImageBatches
         const run::ClassificationTally test = evaluate(model, test_set);
         loop.curve("test").emplace_back(static_cast<double>(step), test.loss());
         run::say("epoch {} test accuracy {:.2f}%  ({} elapsed)\n", epoch, 100 * test.accuracy(),
-                 run::ProgressBar::clock(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()));
+                 run::ProgressBar::clock(
+                     std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()));
     };
     loop.run([&](std::int64_t step) {
         if ((step - 1) % per_epoch == 0) train_set.reset();  // a new epoch's order
@@ -127,15 +135,17 @@ run::Confusion report(models::ViT& model, data::ImageBatches& test_set) {
     const run::ClassificationTally test = evaluate(model, test_set);
     const run::Confusion& confusion = test.confusion();
     const double acc = test.accuracy();
-    run::say("\ntest accuracy {:.2f}% on {} images\n\n{:<12} {:>8}   confusion (rows: true class, columns: predicted)\n",
-               100 * acc, test_set.size(), "class", "accuracy");
+    run::say(
+        "\ntest accuracy {:.2f}% on {} images\n\n{:<12} {:>8}   confusion (rows: true class, columns: predicted)\n",
+        100 * acc, test_set.size(), "class", "accuracy");
     for (int y = 0; y < 10; ++y) {
         std::int64_t total = 0;
         for (auto c : confusion[y]) total += c;
         std::string row;
         for (auto c : confusion[y]) row += fmt::format("{:>5}", c);
         run::say("{:<12} {:>7.1f}%  {}\n", data::kFashionMnistClasses[y],
-                   100.0 * static_cast<double>(confusion[y][y]) / static_cast<double>(std::max<std::int64_t>(total, 1)), row);
+                 100.0 * static_cast<double>(confusion[y][y]) / static_cast<double>(std::max<std::int64_t>(total, 1)),
+                 row);
     }
     return confusion;
 }
@@ -155,13 +165,15 @@ void write_figures(const models::ViT& model, const data::ImageSet& test, double 
         shown.push_back({select(select(test.images, 0, i), 0, 0), select(rollout, 0, i),
                          data::kFashionMnistClasses[static_cast<std::int64_t>(test.labels.at({i}))],
                          data::kFashionMnistClasses[pred.data<std::int64_t>()[i]]});
-    const std::vector<std::string> classes(std::begin(data::kFashionMnistClasses), std::end(data::kFashionMnistClasses));
-    for (const auto& [name, figure] : {std::pair{"rollout", run::rollout_figure(shown, model.config.pooling == models::Pooling::cls
-                                                                                      ? "the [CLASS] row"
-                                                                                      : "the mean of the rows")},
-                                       std::pair{"confusion", run::confusion_figure(confusion, classes)},
-                                       std::pair{"embedding_components",
-                                                 run::embedding_components_figure(model.embed->proj->weight, model.embed->patch)}})
+    const std::vector<std::string> classes(std::begin(data::kFashionMnistClasses),
+                                           std::end(data::kFashionMnistClasses));
+    for (const auto& [name, figure] :
+         {std::pair{"rollout",
+                    run::rollout_figure(shown, model.config.pooling == models::Pooling::cls ? "the [CLASS] row"
+                                                                                            : "the mean of the rows")},
+          std::pair{"confusion", run::confusion_figure(confusion, classes)},
+          std::pair{"embedding_components",
+                    run::embedding_components_figure(model.embed->proj->weight, model.embed->patch)}})
         for (const std::string& path : run::write_figure(dir + "/" + name, figure)) run::say("  {}\n", path);
 }
 
@@ -173,8 +185,9 @@ void add_flags(run::Flags& f, Options& o) {
     model.add("--patch", o.patch, "patch size P (divides 28)")->check(CLI::IsMember({1, 2, 4, 7, 14, 28}));
     run::add_model_flags(model, o.model, {"--depth", "encoder layers L"});
     f.app().get_option("--d-ff")->description("the MLP's hidden width");
-    model.add("--pooling", o.pooling,
-              "cls: the head reads a [CLASS] token; mean: the mean of the patch outputs, no [CLASS] token (002)")
+    model
+        .add("--pooling", o.pooling,
+             "cls: the head reads a [CLASS] token; mean: the mean of the patch outputs, no [CLASS] token (002)")
         ->check(CLI::IsMember({"cls", "mean"}));
 
     run::FlagGroup training = f.group("Training", run::Recorded::training);
@@ -184,16 +197,20 @@ void add_flags(run::Flags& f, Options& o) {
     training.add("--warmup", o.warmup, "linear warmup steps before the cosine decay")->check(CLI::Range(0, 10000000));
     training.add("--min-lr", o.min_lr, "learning rate at the end of the cosine")->check(run::finite_range(0.0, 1.0));
     training.add("--smoothing", o.smoothing, "label smoothing")->check(run::finite_range(0.0, 0.99));
-    training.add("--train-limit", o.train_limit, "train on the first N images only (0: all)")->check(CLI::Range(0, 60000));
-    f.group("Run", run::Recorded::run).add("--seed", o.seed, "seed of initialisation and shuffling")->check(run::seed_value());
+    training.add("--train-limit", o.train_limit, "train on the first N images only (0: all)")
+        ->check(CLI::Range(0, 60000));
+    f.group("Run", run::Recorded::run)
+        .add("--seed", o.seed, "seed of initialisation and shuffling")
+        ->check(run::seed_value());
 
     run::FlagGroup files = f.group("Data and output", run::Recorded::none);
     files.add("--data", o.data_dir, "folder of the gzipped IDX files")->check(run::path_value());
     files.add("--csv", o.csv, "write the curves (step,loss,lr,test: the test loss after each epoch) here")
         ->check(run::path_value());
-    files.add("--figures", o.figures,
-              "draw the loss curve, the attention rollout of 8 test images and the confusion matrix into this folder "
-              "(PNG and SVG)")
+    files
+        .add("--figures", o.figures,
+             "draw the loss curve, the attention rollout of 8 test images and the confusion matrix into this folder "
+             "(PNG and SVG)")
         ->check(run::path_value());
 }
 

@@ -19,9 +19,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string path = fuzz::write_scratch(data + 1, size - 1);
     fuzz::require_clean_rejection(path, [&] {
         switch (data[0] % 3) {
-            case 0: data::read_idx(path); break;
-            case 1: data::read_image_set(path, labels, 10); break;
-            default: data::read_image_set(images, path, 10); break;
+            case 0:
+                data::read_idx(path);
+                break;
+            case 1:
+                data::read_image_set(path, labels, 10);
+                break;
+            default:
+                data::read_image_set(images, path, 10);
+                break;
         }
     });
     return 0;

@@ -41,7 +41,8 @@ inline void write_all(const std::string& p, const std::string& bytes) {
 
 // Runs f() with every file limited to `bytes`: a write past it fails with
 // EFBIG, as on a full disk (SIGXFSZ ignored meanwhile).
-template <class F> void with_file_limit(std::size_t bytes, F f) {
+template <class F>
+void with_file_limit(std::size_t bytes, F f) {
     rlimit old{};
     REQUIRE(::getrlimit(RLIMIT_FSIZE, &old) == 0);
     auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
@@ -67,7 +68,8 @@ inline constexpr bool kFifosExist = true;
 // writer; after 10 seconds the check fails and this process becomes a writer
 // that writes nothing, so the reader sees an empty file: the test fails
 // instead of hanging the suite.
-template <class F> std::string from_a_fifo(const std::string& path, F read) {
+template <class F>
+std::string from_a_fifo(const std::string& path, F read) {
     REQUIRE(::mkfifo(path.c_str(), 0600) == 0);
     auto result = std::async(std::launch::async, [&] { return read(path); });
     if (result.wait_for(std::chrono::seconds(10)) == std::future_status::timeout) {

@@ -34,8 +34,8 @@ const std::string& script_text(const std::string& what, const std::string& text)
     const std::string l = lower(text);
     for (const char* bad : {"</script", "<!--"})
         if (const auto at = l.find(bad); at != std::string::npos)
-            throw std::runtime_error(fmt::format("{} holds \"{}\" at byte {}: it would end the page's <script> early", what,
-                                                 bad, at));
+            throw std::runtime_error(
+                fmt::format("{} holds \"{}\" at byte {}: it would end the page's <script> early", what, bad, at));
     return text;
 }
 

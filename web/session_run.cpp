@@ -26,8 +26,9 @@ int main(int argc, char** argv) {
         autograd::set_num_threads(1);  // as the page runs: a Web Worker is one thread
         web::TrainingSession session(web::parse_config(knobs));
         const web::SessionConfig& c = session.config();
-        fmt::print("{} task, {} positions, {} scores, {} heads, {} layers, {}-norm, warmup {}, seed {}, {} steps, 1 thread\n",
-                   c.task, c.positions, c.scores, c.heads, c.layers, c.norm, c.warmup, c.seed, c.steps);
+        fmt::print(
+            "{} task, {} positions, {} scores, {} heads, {} layers, {}-norm, warmup {}, seed {}, {} steps, 1 thread\n",
+            c.task, c.positions, c.scores, c.heads, c.layers, c.norm, c.warmup, c.seed, c.steps);
         const auto start = std::chrono::steady_clock::now();
         double last = 0;
         while (!session.done()) {

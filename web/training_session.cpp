@@ -30,7 +30,8 @@ void check_choice(const std::string& knob, const std::string& value, const std::
     refuse(knob, fmt::format("\"{}\" is not one of {}", value, fmt::join(choices, ", ")));
 }
 
-void check_range(const std::string& knob, std::int64_t value, std::int64_t low, std::int64_t high, const std::string& why) {
+void check_range(const std::string& knob, std::int64_t value, std::int64_t low, std::int64_t high,
+                 const std::string& why) {
     if (value < low || value > high) refuse(knob, fmt::format("{} is outside {}..{} ({})", value, low, high, why));
 }
 
@@ -58,11 +59,13 @@ void check_config(const SessionConfig& c) {
     check_choice("norm", c.norm, {"pre", "post"});
     check_range("heads", c.heads, 1, kDModel, "heads split d_model = 64");
     if (kDModel % c.heads != 0)
-        refuse("heads", fmt::format("{} does not divide d_model = {}: choose 1, 2, 4, 8, 16, 32 or 64", c.heads, kDModel));
+        refuse("heads",
+               fmt::format("{} does not divide d_model = {}: choose 1, 2, 4, 8, 16, 32 or 64", c.heads, kDModel));
     check_range("layers", c.layers, 1, 8, "each layer adds about half a step's time in a browser");
     check_range("warmup", c.warmup, 1, 100000, "steps of the schedule's rise");
     check_range("steps", c.steps, 1, 100000, "training steps of 64 sequences");
-    if (c.seed > kLargestSeed) refuse("seed", fmt::format("{} is above 2^53 - 1, the largest whole number JavaScript holds", c.seed));
+    if (c.seed > kLargestSeed)
+        refuse("seed", fmt::format("{} is above 2^53 - 1, the largest whole number JavaScript holds", c.seed));
 }
 
 SessionConfig parse_config(const std::string& json) {
@@ -82,8 +85,7 @@ SessionConfig parse_config(const std::string& json) {
             const std::int64_t seed = json_integer(v, knob);
             if (seed < 0) refuse("seed", fmt::format("{} is negative", seed));
             c.seed = static_cast<std::uint64_t>(seed);
-        } else
-            refuse(knob, "no such knob (task, positions, scores, heads, layers, norm, warmup, seed, steps)");
+        } else refuse(knob, "no such knob (task, positions, scores, heads, layers, norm, warmup, seed, steps)");
     }
     check_config(c);
     return c;
@@ -167,7 +169,8 @@ plot::AttentionPage TrainingSession::attention() const {
     // One kind from each layer's [1, H, Tq, Tk] weights.
     auto kind = [](const std::string& name, const std::vector<Tensor>& layers, const std::vector<std::string>& queries,
                    const std::vector<std::string>& keys) {
-        plot::AttentionKind k{name, queries, keys, static_cast<std::int64_t>(layers.size()), layers.front().size(1), {}};
+        plot::AttentionKind k{name, queries, keys, static_cast<std::int64_t>(layers.size()), layers.front().size(1),
+                              {}};
         for (const Tensor& a : layers) {
             const std::vector<double> w = select(a, 0, 0).to_vector();
             k.weights.insert(k.weights.end(), w.begin(), w.end());
@@ -200,12 +203,14 @@ TrainingSession::Evaluation TrainingSession::evaluate() const {
     while (e.seen < kEvalSequences) {
         const std::int64_t n = std::min(chunk, kEvalSequences - e.seen);
         const data::CopyBatch b = batch(n, gen);
-        const models::Decoded d = models::greedy_decode(*model_, b.src, nn::padding_mask(b.src, data::kCopyPad), kSeqLen, 1);
+        const models::Decoded d =
+            models::greedy_decode(*model_, b.src, nn::padding_mask(b.src, data::kCopyPad), kSeqLen, 1);
         for (std::int64_t i = 0; i < n; ++i) {
             bool match = true;
             std::string in, want, out;
             for (std::int64_t t = 0; t < kSeqLen; ++t) {
-                auto a = static_cast<std::int64_t>(b.src.at({i, t})), c = static_cast<std::int64_t>(d.tokens.at({i, t}));
+                auto a = static_cast<std::int64_t>(b.src.at({i, t})),
+                     c = static_cast<std::int64_t>(d.tokens.at({i, t}));
                 auto w = t == 0 ? a : static_cast<std::int64_t>(b.tgt_out.at({i, t - 1}));
                 match = match && w == c;
                 in += fmt::format("{:>3}", a);
@@ -214,8 +219,11 @@ TrainingSession::Evaluation TrainingSession::evaluate() const {
             }
             e.correct += match;
             if (!shown && i < kShow) {
-                if (config_.task == "copy") e.shown += fmt::format("  input {}\n  output{}   {}\n", in, out, match ? "match" : "DIFFERS");
-                else e.shown += fmt::format("  input {}\n  target{}\n  output{}   {}\n", in, want, out, match ? "match" : "DIFFERS");
+                if (config_.task == "copy")
+                    e.shown += fmt::format("  input {}\n  output{}   {}\n", in, out, match ? "match" : "DIFFERS");
+                else
+                    e.shown += fmt::format("  input {}\n  target{}\n  output{}   {}\n", in, want, out,
+                                           match ? "match" : "DIFFERS");
             }
         }
         shown = true;

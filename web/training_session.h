@@ -47,7 +47,7 @@ SessionConfig parse_config(const std::string& json);
 void check_config(const SessionConfig& config);
 
 class TrainingSession {
-  public:
+public:
     explicit TrainingSession(const SessionConfig& config);  // checks config first
 
     // One training step (teacher forcing, Adam, the warm-up schedule): the batch's loss.
@@ -71,7 +71,7 @@ class TrainingSession {
     };
     Evaluation evaluate() const;
 
-  private:
+private:
     data::CopyBatch batch(std::int64_t size, autograd::Generator& gen) const;
     autograd::Tensor batch_loss(const data::CopyBatch& b) const;
 

@@ -119,11 +119,17 @@ void run(const Options& o) {
         }
     }
     table.print();
-    say("\nslopes on log-log axes, fitted over T >= {}:\n", static_cast<std::int64_t>(fit_from > 0 ? fit_from : Ts.front()));
+    say("\nslopes on log-log axes, fitted over T >= {}:\n",
+        static_cast<std::int64_t>(fit_from > 0 ? fit_from : Ts.front()));
     Table slopes({"variant", "CPU time slope", "wall time slope", "memory slope", "expected"});
     bool held = true;
     std::string because;
-    plot::LinePlot full_time{"CPU time of forward + backward: full", "sequence length T", "milliseconds", {}, true, true},
+    plot::LinePlot full_time{"CPU time of forward + backward: full",
+                             "sequence length T",
+                             "milliseconds",
+                             {},
+                             true,
+                             true},
         local_time{"CPU time: local, 64 keys per query", "sequence length T", "milliseconds", {}, true, true},
         full_memory{"Memory kept for backward: full", "sequence length T", "MiB", {}, true, true},
         local_memory{"Memory kept for backward: local", "sequence length T", "MiB", {}, true, true};
@@ -139,7 +145,8 @@ void run(const Options& o) {
     }
     slopes.print();
     // Guides through each panel's first point: what a slope of 2, and of 1, looks like.
-    for (auto [panel, power] : {std::pair{&full_time, 2.0}, {&local_time, 1.0}, {&full_memory, 2.0}, {&local_memory, 1.0}}) {
+    for (auto [panel, power] :
+         {std::pair{&full_time, 2.0}, {&local_time, 1.0}, {&full_memory, 2.0}, {&local_memory, 1.0}}) {
         const double y0 = panel->curves.front().y.front();
         plot::Curve guide{fmt::format("slope {:.0f} (guide)", power), Ts, {}};
         for (double T : Ts) guide.y.push_back(y0 * std::pow(T / Ts.front(), power));
@@ -147,15 +154,19 @@ void run(const Options& o) {
     }
     draw(o, "experiments_attention_cost",
          {fmt::format("Full against local attention (batch 1, d_model {}, {} heads)", d_model, heads),
-          2, 1200, 1100, {full_time, local_time, full_memory, local_memory}});
-    verdict(o, held, fmt::format("CPU time slopes (expected 2 full, 1 local; within 0.4, and the memory's too): {}", because));
+          2,
+          1200,
+          1100,
+          {full_time, local_time, full_memory, local_memory}});
+    verdict(o, held,
+            fmt::format("CPU time slopes (expected 2 full, 1 local; within 0.4, and the memory's too): {}", because));
 }
 
 }  // namespace
 
 Experiment attention_cost_experiment() {
     return {"attention-cost",
-                "full attention's time and memory grow as T^2, attention within blocks of fixed length as T, and so does "
+            "full attention's time and memory grow as T^2, attention within blocks of fixed length as T, and so does "
             "the hybrid of blocks and strides (004 table 15.1, §15.6.1)",
             run};
 }

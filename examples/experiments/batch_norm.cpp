@@ -60,14 +60,13 @@ public:
         for (const char* name : {"norm1", "norm2"}) {
             if (kind == NormKind::layer)
                 layer_norms.push_back(register_module(name, std::make_shared<nn::LayerNorm>(kWidth)));
-            else
-                batch_norms.push_back(register_module(name, std::make_shared<nn::BatchNorm1d>(kWidth)));
+            else batch_norms.push_back(register_module(name, std::make_shared<nn::BatchNorm1d>(kWidth)));
         }
     }
     // tokens [B, T] (0 = pad), mask [B, T] (1 = real) -> logits [B, 2]
     Tensor forward(const Tensor& tokens, const Tensor& mask) const {
         Tensor m = unsqueeze(mask, -1);  // [B, T, 1]
-        Tensor h = (*embed)(tokens) * m;
+        Tensor h = (*embed)(tokens)*m;
         h = relu(norm(0, (*w1)(h), mask));
         h = relu(norm(1, (*w2)(h), mask));
         return (*head)(sum(h * m, 1) / sum(m, 1));
@@ -119,7 +118,8 @@ std::vector<std::vector<std::vector<std::int64_t>>> bucketed(std::int64_t batche
         }
         out.push_back(seqs);
     }
-    for (std::size_t i = out.size(); i > 1; --i) std::swap(out[i - 1], out[static_cast<std::size_t>(gen.randint(static_cast<std::int64_t>(i)))]);
+    for (std::size_t i = out.size(); i > 1; --i)
+        std::swap(out[i - 1], out[static_cast<std::size_t>(gen.randint(static_cast<std::int64_t>(i)))]);
     return out;
 }
 
@@ -174,10 +174,11 @@ Result train_and_measure(NormKind kind, std::uint64_t seed, std::int64_t steps, 
 void run_batch_norm(const Options& o) {
     const int seeds = seeds_or(o, o.quick ? 1 : 3);
     const std::int64_t steps = o.quick ? 16 : 800, test_batches = o.quick ? 8 : 64;
-    run::say("width {}, two norms each, sequences of odd lengths 1..15 padded to {} (and to {} for the pad "
-             "sensitivity), batches of 32 bucketed by length | {} Adam steps at 3e-3 | {} held-out batches | seeds "
-             "{}..{}\n",
-             kWidth, kLength, 2 * kLength, steps, test_batches, o.seed, o.seed + static_cast<std::uint64_t>(seeds) - 1);
+    run::say(
+        "width {}, two norms each, sequences of odd lengths 1..15 padded to {} (and to {} for the pad "
+        "sensitivity), batches of 32 bucketed by length | {} Adam steps at 3e-3 | {} held-out batches | seeds "
+        "{}..{}\n",
+        kWidth, kLength, 2 * kLength, steps, test_batches, o.seed, o.seed + static_cast<std::uint64_t>(seeds) - 1);
     const std::vector<NormKind> kinds = {NormKind::layer, NormKind::batch, NormKind::batch_masked};
     std::vector<std::vector<Result>> results(kinds.size());
     Table table({"norm", "seed", "pad sensitivity (max |d logit|)", "train/eval gap (mean |d logit|)",
@@ -186,8 +187,8 @@ void run_batch_norm(const Options& o) {
         for (int s = 0; s < seeds; ++s) {
             const std::uint64_t seed = o.seed + static_cast<std::uint64_t>(s);
             Result r = train_and_measure(kinds[k], seed, steps, test_batches);
-            run::say("  {:<17} seed {}: pad sensitivity {:.3g}, gap {:.3g}, accuracy {:.2f}%\n", norm_name(kinds[k]), seed,
-                     r.pad_sensitivity, r.gap, 100 * r.accuracy);
+            run::say("  {:<17} seed {}: pad sensitivity {:.3g}, gap {:.3g}, accuracy {:.2f}%\n", norm_name(kinds[k]),
+                     seed, r.pad_sensitivity, r.gap, 100 * r.accuracy);
             table.row({norm_name(kinds[k]), std::to_string(seed), fmt::format("{:.3g}", r.pad_sensitivity),
                        fmt::format("{:.3g}", r.gap), fmt::format("{:.2f}%", 100 * r.accuracy)});
             results[k].push_back(r);
@@ -210,14 +211,15 @@ void run_batch_norm(const Options& o) {
         return v;
     };
     run::say("\n");
-    verdict(o, layer_invariant && masked_invariant && batch_polluted,
-            fmt::format("LayerNorm's logits {} padding and mode; masked BatchNorm's {} padding; unmasked BatchNorm's {} "
-                        "with the padding and between modes (train/eval gap {} against masked {}); accuracy (%) in "
-                        "evaluation mode: LayerNorm {}, BatchNorm {}, masked {} ({} seed{})",
-                        layer_invariant ? "ignore" : "do NOT ignore", masked_invariant ? "ignore" : "do NOT ignore",
-                        batch_polluted ? "move" : "do NOT move", pm(estimate(gaps(1)), 3), pm(estimate(gaps(2)), 3),
-                        pm(estimate(accuracies(0)), 1, 100), pm(estimate(accuracies(1)), 1, 100),
-                        pm(estimate(accuracies(2)), 1, 100), seeds, seeds > 1 ? "s" : ""));
+    verdict(
+        o, layer_invariant && masked_invariant && batch_polluted,
+        fmt::format("LayerNorm's logits {} padding and mode; masked BatchNorm's {} padding; unmasked BatchNorm's {} "
+                    "with the padding and between modes (train/eval gap {} against masked {}); accuracy (%) in "
+                    "evaluation mode: LayerNorm {}, BatchNorm {}, masked {} ({} seed{})",
+                    layer_invariant ? "ignore" : "do NOT ignore", masked_invariant ? "ignore" : "do NOT ignore",
+                    batch_polluted ? "move" : "do NOT move", pm(estimate(gaps(1)), 3), pm(estimate(gaps(2)), 3),
+                    pm(estimate(accuracies(0)), 1, 100), pm(estimate(accuracies(1)), 1, 100),
+                    pm(estimate(accuracies(2)), 1, 100), seeds, seeds > 1 ? "s" : ""));
 }
 
 }  // namespace

@@ -77,8 +77,10 @@ public:
     Tagger(bool conformer, std::uint64_t seed) {
         Generator gen(seed);
         embed = register_module("embed", std::make_shared<nn::Embedding>(kVocab, kWidth, true, gen));
-        positions = register_module("positions", std::make_shared<nn::SinusoidalPositionalEncoding>(kWidth, 0.0, kLength));
-        const nn::BlockConfig conformer_config{kWidth, kHeads, kConformerFF, 0.0}, encoder_config{kWidth, kHeads, kEncoderFF, 0.0};
+        positions =
+            register_module("positions", std::make_shared<nn::SinusoidalPositionalEncoding>(kWidth, 0.0, kLength));
+        const nn::BlockConfig conformer_config{kWidth, kHeads, kConformerFF, 0.0},
+            encoder_config{kWidth, kHeads, kEncoderFF, 0.0};
         if (conformer) {
             conformer_blocks = register_module("blocks", std::make_shared<nn::ModuleList<models::ConformerBlock>>());
             for (std::int64_t i = 0; i < kBlocks; ++i)
@@ -159,12 +161,14 @@ Run train(bool conformer, std::uint64_t seed, std::int64_t steps, std::int64_t e
 void run_conformer(const Options& o) {
     const int seeds = seeds_or(o, o.quick ? 1 : 3);
     const std::int64_t steps = o.quick ? 20 : 1500, every = o.quick ? 10 : 100, test_size = o.quick ? 64 : 512;
-    const auto conformer_params = Tagger(true, 0).parameter_count(), encoder_params = Tagger(false, 0).parameter_count();
-    run::say("tagging T = {} tokens: y_t = (x_(t-1) + x_t + x_(t+1)) mod 3, + 3 if the sequence holds the marker | "
-             "{} blocks of D {}, {} heads: conformer (d_ff {}, kernel {}, {} parameters) against the pre-norm encoder "
-             "(d_ff {}, {} parameters) | {} Adam steps at 1e-3, batch {} | {} held-out sequences | seeds {}..{}\n",
-             kLength, kBlocks, kWidth, kHeads, kConformerFF, kKernel, conformer_params, kEncoderFF, encoder_params, steps,
-             kBatch, test_size, o.seed, o.seed + static_cast<std::uint64_t>(seeds) - 1);
+    const auto conformer_params = Tagger(true, 0).parameter_count(),
+               encoder_params = Tagger(false, 0).parameter_count();
+    run::say(
+        "tagging T = {} tokens: y_t = (x_(t-1) + x_t + x_(t+1)) mod 3, + 3 if the sequence holds the marker | "
+        "{} blocks of D {}, {} heads: conformer (d_ff {}, kernel {}, {} parameters) against the pre-norm encoder "
+        "(d_ff {}, {} parameters) | {} Adam steps at 1e-3, batch {} | {} held-out sequences | seeds {}..{}\n",
+        kLength, kBlocks, kWidth, kHeads, kConformerFF, kKernel, conformer_params, kEncoderFF, encoder_params, steps,
+        kBatch, test_size, o.seed, o.seed + static_cast<std::uint64_t>(seeds) - 1);
     Generator test_gen(o.seed + 999);
     const Batch test = draw_batch(test_size, test_gen);
 
@@ -194,7 +198,9 @@ void run_conformer(const Options& o) {
     };
     auto accuracy = [&](const std::vector<Run>& runs) { return field(runs, [](const Run& r) { return r.final.all; }); };
     auto local = [&](const std::vector<Run>& runs) { return field(runs, [](const Run& r) { return r.final.local; }); };
-    auto global = [&](const std::vector<Run>& runs) { return field(runs, [](const Run& r) { return r.final.global; }); };
+    auto global = [&](const std::vector<Run>& runs) {
+        return field(runs, [](const Run& r) { return r.final.global; });
+    };
     auto ms = [&](const std::vector<Run>& runs) { return field(runs, [](const Run& r) { return r.ms_per_step; }); };
     const Estimate lead = paired_difference(accuracy(conformer_runs), accuracy(encoder_runs));
     const Estimate local_lead = paired_difference(local(conformer_runs), local(encoder_runs));
@@ -212,31 +218,36 @@ void run_conformer(const Options& o) {
         return c;
     };
     const Estimate conformer_ms = estimate(ms(conformer_runs)), encoder_ms = estimate(ms(encoder_runs));
-    draw(o, "experiments_conformer",
-         plot::Figure{fmt::format("conformer: local window and global marker, {} against {} parameters (mean +- s.e. of "
-                                  "{} seed{})",
-                                  conformer_params, encoder_params, seeds, seeds > 1 ? "s" : ""),
-                      2, 1100, 480,
-                      {plot::LinePlot{"Held-out per-token accuracy during training", "Adam step",
-                                      "held-out accuracy (%)",
-                                      {curve("conformer (convolution inside)", conformer_runs),
-                                       curve("pre-norm encoder", encoder_runs)}},
-                       plot::BarChart{"Training time per step (batch 32 x 32 tokens)",
-                                      "model",
-                                      "ms per step",
-                                      {"conformer", "encoder"},
-                                      {conformer_ms.mean, encoder_ms.mean},
-                                      {std::isfinite(conformer_ms.standard_error) ? conformer_ms.standard_error : 0,
-                                       std::isfinite(encoder_ms.standard_error) ? encoder_ms.standard_error : 0}}}});
+    draw(
+        o, "experiments_conformer",
+        plot::Figure{fmt::format("conformer: local window and global marker, {} against {} parameters (mean +- s.e. of "
+                                 "{} seed{})",
+                                 conformer_params, encoder_params, seeds, seeds > 1 ? "s" : ""),
+                     2,
+                     1100,
+                     480,
+                     {plot::LinePlot{"Held-out per-token accuracy during training",
+                                     "Adam step",
+                                     "held-out accuracy (%)",
+                                     {curve("conformer (convolution inside)", conformer_runs),
+                                      curve("pre-norm encoder", encoder_runs)}},
+                      plot::BarChart{"Training time per step (batch 32 x 32 tokens)",
+                                     "model",
+                                     "ms per step",
+                                     {"conformer", "encoder"},
+                                     {conformer_ms.mean, encoder_ms.mean},
+                                     {std::isfinite(conformer_ms.standard_error) ? conformer_ms.standard_error : 0,
+                                      std::isfinite(encoder_ms.standard_error) ? encoder_ms.standard_error : 0}}}});
     run::say("\n");
-    verdict(o, exceeds(lead) && local_lead.mean > global_lead.mean,
-            fmt::format("held-out accuracy (%): conformer {}, encoder {}; the conformer's lead, paired by seed, {} points "
-                        "{} out of the noise, {} points in the local part and {} in the global part; at {} against {} "
-                        "parameters and {} against {} ms per step ({} seed{})",
-                        pm(estimate(accuracy(conformer_runs)), 2, 100), pm(estimate(accuracy(encoder_runs)), 2, 100),
-                        pm(lead, 2, 100), exceeds(lead) ? "stands" : "does NOT stand", pm(local_lead, 2, 100),
-                        pm(global_lead, 2, 100), conformer_params, encoder_params, pm(conformer_ms, 1),
-                        pm(encoder_ms, 1), seeds, seeds > 1 ? "s" : ""));
+    verdict(
+        o, exceeds(lead) && local_lead.mean > global_lead.mean,
+        fmt::format("held-out accuracy (%): conformer {}, encoder {}; the conformer's lead, paired by seed, {} points "
+                    "{} out of the noise, {} points in the local part and {} in the global part; at {} against {} "
+                    "parameters and {} against {} ms per step ({} seed{})",
+                    pm(estimate(accuracy(conformer_runs)), 2, 100), pm(estimate(accuracy(encoder_runs)), 2, 100),
+                    pm(lead, 2, 100), exceeds(lead) ? "stands" : "does NOT stand", pm(local_lead, 2, 100),
+                    pm(global_lead, 2, 100), conformer_params, encoder_params, pm(conformer_ms, 1), pm(encoder_ms, 1),
+                    seeds, seeds > 1 ? "s" : ""));
 }
 
 }  // namespace

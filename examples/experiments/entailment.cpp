@@ -57,8 +57,8 @@ Score score(const models::DecomposableAttention& model, const data::EntailmentBa
 }
 
 struct ArmRun {
-    Score last;                  // after the last step
-    std::vector<double> curve;   // held-out accuracy after every `every` steps
+    Score last;                 // after the last step
+    std::vector<double> curve;  // held-out accuracy after every `every` steps
     std::shared_ptr<models::DecomposableAttention> model;
 };
 
@@ -155,7 +155,8 @@ void run(const Options& o) {
         b.steps, b.batch, b.lr, b.held_out, o.seed, o.seed + static_cast<std::uint64_t>(seeds) - 1);
 
     const std::vector<std::pair<models::Alignment, std::string>> arms = {{models::Alignment::soft, "soft alignment"},
-                                                                         {models::Alignment::uniform, "uniform weights"},
+                                                                         {models::Alignment::uniform,
+                                                                          "uniform weights"},
                                                                          {models::Alignment::none, "no comparison"}};
     const auto checkpoints = static_cast<std::size_t>(b.steps / b.every);
     Table table({"premise words", "arm", "seed", "held-out accuracy", "entailment", "neutral", "contradiction"});
@@ -168,7 +169,8 @@ void run(const Options& o) {
             marks.push_back(checkpoints * q / 4 - 1);
     std::vector<std::string> curve_header = {"premise words", "arm"};
     for (std::size_t t : marks)
-        curve_header.push_back(fmt::format("after {}k pairs (%)", (static_cast<std::int64_t>(t) + 1) * b.every * b.batch / 1000));
+        curve_header.push_back(
+            fmt::format("after {}k pairs (%)", (static_cast<std::int64_t>(t) + 1) * b.every * b.batch / 1000));
     Table curve_table(curve_header);
     std::vector<plot::Panel> curve_panels;
     std::shared_ptr<models::DecomposableAttention> long_attention;  // the first seed's, on long premises
@@ -180,24 +182,30 @@ void run(const Options& o) {
         const data::EntailmentBatch held_out = data::entailment_batch(setting.pairs, b.held_out, held_out_gen);
         std::vector<std::vector<double>> accuracy(arms.size());
         std::vector<std::vector<std::vector<double>>> per_label(arms.size(), std::vector<std::vector<double>>(3));
-        std::vector<std::vector<std::vector<double>>> curves(arms.size(), std::vector<std::vector<double>>(checkpoints));
+        std::vector<std::vector<std::vector<double>>> curves(arms.size(),
+                                                             std::vector<std::vector<double>>(checkpoints));
         for (int s = 0; s < seeds; ++s)
             for (std::size_t a = 0; a < arms.size(); ++a) {
                 const std::uint64_t seed = o.seed + static_cast<std::uint64_t>(s);
                 ArmRun r = train_and_test(arms[a].first, setting.pairs, b, held_out, seed);
                 const Score& last = r.last;
-                say("  premises {}, {:<15} seed {}: {:.1f}%\n", setting.name, arms[a].second, seed, 100 * last.accuracy);
+                say("  premises {}, {:<15} seed {}: {:.1f}%\n", setting.name, arms[a].second, seed,
+                    100 * last.accuracy);
                 accuracy[a].push_back(last.accuracy);
                 for (std::size_t k = 0; k < 3; ++k) per_label[a][k].push_back(last.per_label[k]);
                 for (std::size_t t = 0; t < r.curve.size(); ++t) curves[a][t].push_back(r.curve[t]);
-                table.row({setting.name, arms[a].second, std::to_string(seed), fmt::format("{:.1f}%", 100 * last.accuracy),
-                           fmt::format("{:.1f}%", 100 * last.per_label[0]), fmt::format("{:.1f}%", 100 * last.per_label[1]),
+                table.row({setting.name, arms[a].second, std::to_string(seed),
+                           fmt::format("{:.1f}%", 100 * last.accuracy), fmt::format("{:.1f}%", 100 * last.per_label[0]),
+                           fmt::format("{:.1f}%", 100 * last.per_label[1]),
                            fmt::format("{:.1f}%", 100 * last.per_label[2])});
-                if (s == 0 && a == 0 && &setting == &settings.back()) long_attention = r.model, long_held_out = held_out;
+                if (s == 0 && a == 0 && &setting == &settings.back())
+                    long_attention = r.model, long_held_out = held_out;
             }
         plot::LinePlot learning{fmt::format("Premises of {} words (mean +- s.e. of {} seed{})", setting.name, seeds,
                                             seeds > 1 ? "s" : ""),
-                                "training pairs seen (thousands)", "held-out accuracy (%)", {}};
+                                "training pairs seen (thousands)",
+                                "held-out accuracy (%)",
+                                {}};
         for (std::size_t a = 0; a < arms.size(); ++a) {
             std::string gap = "-";
             if (a > 0) {  // the claim: the soft alignment beats each ablation by two standard errors, paired by seed

@@ -13,8 +13,8 @@
 namespace run::experiments {
 
 struct Options {
-    bool quick = false;    // the test suite's smoke test: each arm in seconds, one seed, no verdict (report.h)
-    std::string figures;   // the folder figures are drawn into; "" draws none
+    bool quick = false;      // the test suite's smoke test: each arm in seconds, one seed, no verdict (report.h)
+    std::string figures;     // the folder figures are drawn into; "" draws none
     std::uint64_t seed = 1;  // the first seed; an experiment over several seeds uses seed, seed + 1, ...
     // What a student varies, each taken only by the experiments that name it in Experiment::knobs;
     // unset, every experiment runs its own choice.
@@ -38,7 +38,8 @@ struct Experiment {
     std::string name;   // what the command line names it: "scale"
     std::string claim;  // the claim under test, with its note and section, in one line
     std::function<void(const Options&)> run;
-    std::vector<std::string> knobs = {};  // the flags beyond --seed and --quick it takes: "--seeds", "--d-k", "--layers"
+    std::vector<std::string> knobs =
+        {};  // the flags beyond --seed and --quick it takes: "--seeds", "--d-k", "--layers"
     // Its largest run under these options, checked against the machine before any work. Every
     // experiment whose knobs size its models (--d-k, --layers) gives one; the others train at
     // fixed sizes, those of the test suite's runs.

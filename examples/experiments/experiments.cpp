@@ -67,7 +67,8 @@ int main(int argc, char** argv) {
     CLI::App app{"Runs one of the notes' claims as an experiment: a table, figures, and whether the claim held."};
     app.add_option("name", name, "the experiment (--list names them)")->check(CLI::IsMember(names));
     app.add_flag("--list", show_list, "name every experiment and its claim");
-    app.add_flag("--quick", o.quick, "a smoke test: every arm in seconds, on one seed, deciding nothing (the test suite's form)");
+    app.add_flag("--quick", o.quick,
+                 "a smoke test: every arm in seconds, on one seed, deciding nothing (the test suite's form)");
     app.add_option("--figures", o.figures, "draw the figures into this folder (PNG and SVG)")->check(run::path_value());
     app.add_option("--seed", o.seed, "the first seed; experiments over several seeds use the next ones too")
         ->check(run::seed_value());
@@ -79,17 +80,17 @@ int main(int argc, char** argv) {
     app.add_option("--layers", o.layers, "N, layers in each stack (the ViT's depth)")->check(CLI::Range(1, 64));
     run::add_machine_flags(app, machine);
     if (int status = run::parse_flags(app, argc, argv, "experiments",
-                                           [&] {
-                                               if (!show_list && name.empty())
-                                                   throw CLI::ValidationError("name", "name an experiment, or --list");
-                                               run::check_output_folder("--figures", o.figures);
-                                               for (const Experiment& e : all)
-                                                   if (e.name == name) {
-                                                       check_knobs(app, e);
-                                                       if (e.check) e.check(o);
-                                                       check_memory(e, o);
-                                                   }
-                                           });
+                                      [&] {
+                                          if (!show_list && name.empty())
+                                              throw CLI::ValidationError("name", "name an experiment, or --list");
+                                          run::check_output_folder("--figures", o.figures);
+                                          for (const Experiment& e : all)
+                                              if (e.name == name) {
+                                                  check_knobs(app, e);
+                                                  if (e.check) e.check(o);
+                                                  check_memory(e, o);
+                                              }
+                                      });
         status >= 0)
         return status;
     if (show_list) {
@@ -101,7 +102,7 @@ int main(int argc, char** argv) {
         for (const Experiment& e : all)
             if (e.name == name) {
                 run::say("{}: {}{} | {}\n", e.name, e.claim, o.quick ? " (quick form)" : "",
-                              run::machine_summary(machine));
+                         run::machine_summary(machine));
                 e.run(o);
             }
         return 0;

@@ -69,9 +69,9 @@ struct Setting {
 
 struct Trained {
     Setting setting;
-    std::int64_t parameters = 0, active = 0;  // active: parameters a token passes through
+    std::int64_t parameters = 0, active = 0;            // active: parameters a token passes through
     std::vector<double> seconds, eval_steps, val_loss;  // validation loss against training wall time and step
-    std::vector<std::vector<double>> share;     // share[e][step]: expert e's share of layer 0's assignments
+    std::vector<std::vector<double>> share;             // share[e][step]: expert e's share of layer 0's assignments
     std::vector<double> steps;
     double max_share = 0;  // the largest expert share of a layer over the last tenth of training, mean over layers
     double cpu_ms_per_step = 0;  // the median work of a step on a fixed batch, one thread
@@ -85,7 +85,8 @@ double validation_loss(const models::GPT& model, const Corpus& c, const Budget& 
     NoGradGuard no_grad;
     nn::EvalGuard eval(model);
     std::vector<std::int64_t> starts;
-    for (std::int64_t s = 0; s + b.context + 1 <= c.val().size() && static_cast<std::int64_t>(starts.size()) < b.val_windows;
+    for (std::int64_t s = 0;
+         s + b.context + 1 <= c.val().size() && static_cast<std::int64_t>(starts.size()) < b.val_windows;
          s += b.context)
         starts.push_back(s);
     data::TextBatch batch = data::text_batch(c.val(), starts, b.context);
@@ -129,7 +130,8 @@ Trained train(const Corpus& c, const Setting& s, const Budget& b, std::uint64_t 
             for (std::size_t l = 0; l < model->blocks->size(); ++l) {
                 const Tensor chosen = (*model->blocks)[l].moe->last_routing().experts;  // int64 [N, k]
                 std::vector<double> counts(static_cast<std::size_t>(s.experts), 0);
-                for (std::int64_t i = 0; i < chosen.numel(); ++i) counts[static_cast<std::size_t>(chosen.data<std::int64_t>()[i])] += 1;
+                for (std::int64_t i = 0; i < chosen.numel(); ++i)
+                    counts[static_cast<std::size_t>(chosen.data<std::int64_t>()[i])] += 1;
                 for (double& n : counts) n /= static_cast<double>(chosen.numel());
                 if (l == 0)
                     for (std::size_t e = 0; e < counts.size(); ++e) t.share[e].push_back(counts[e]);
@@ -148,13 +150,16 @@ Trained train(const Corpus& c, const Setting& s, const Budget& b, std::uint64_t 
         std::vector<std::int64_t> starts(static_cast<std::size_t>(b.batch));
         for (auto& w : starts) w = windows.randint(last_start + 1);
         const data::TextBatch batch = data::text_batch(c.train(), starts, b.context);
-        t.cpu_ms_per_step = 1e3 * median_time([&] {
-                                      opt.zero_grad();
-                                      Tensor loss = cross_entropy(model->forward(batch.inputs), batch.targets);
-                                      if (s.experts > 0 && s.aux > 0) loss = loss + model->aux_loss() * s.aux;
-                                      loss.backward();
-                                      opt.step();
-                                  }, 5).cpu;
+        t.cpu_ms_per_step = 1e3 * median_time(
+                                      [&] {
+                                          opt.zero_grad();
+                                          Tensor loss = cross_entropy(model->forward(batch.inputs), batch.targets);
+                                          if (s.experts > 0 && s.aux > 0) loss = loss + model->aux_loss() * s.aux;
+                                          loss.backward();
+                                          opt.step();
+                                      },
+                                      5)
+                                      .cpu;
     }
     if (s.experts > 0) {
         for (const auto& m : layer_max) {
@@ -168,10 +173,18 @@ Trained train(const Corpus& c, const Setting& s, const Budget& b, std::uint64_t 
 }
 
 plot::Figure figure(const std::vector<Trained>& runs) {
-    plot::LinePlot val{"Validation loss against training time", "training wall time (s)",
-                       "validation loss (nats per char)", {}, false, false};
-    plot::LinePlot by_step{"Validation loss against training step", "training step", "validation loss (nats per char)",
-                           {}, false, false};
+    plot::LinePlot val{"Validation loss against training time",
+                       "training wall time (s)",
+                       "validation loss (nats per char)",
+                       {},
+                       false,
+                       false};
+    plot::LinePlot by_step{"Validation loss against training step",
+                           "training step",
+                           "validation loss (nats per char)",
+                           {},
+                           false,
+                           false};
     for (const Trained& t : runs) {
         val.curves.push_back({t.setting.short_name, t.seconds, t.val_loss, false});
         by_step.curves.push_back({t.setting.short_name, t.eval_steps, t.val_loss, false});
@@ -179,15 +192,24 @@ plot::Figure figure(const std::vector<Trained>& runs) {
     std::vector<plot::Panel> panels{val, by_step};
     for (const Trained& t : runs) {
         if (t.setting.experts == 0) continue;
-        plot::LinePlot share{fmt::format("Tokens per expert in layer 0, {}", t.setting.short_name), "training step",
-                             "share of assignments (5-step means)", {}, false, false};
+        plot::LinePlot share{fmt::format("Tokens per expert in layer 0, {}", t.setting.short_name),
+                             "training step",
+                             "share of assignments (5-step means)",
+                             {},
+                             false,
+                             false};
         for (std::size_t e = 0; e < t.share.size(); ++e)
             share.curves.push_back(window_means(fmt::format("expert {}", e), t.steps, t.share[e], 5));
         share.curves.push_back({"even share 1/E", {t.steps.front(), t.steps.back()}, {1.0 / kExperts, 1.0 / kExperts}});
         panels.push_back(share);
     }
-    return plot::Figure{"Mixtures of experts against dense models of their active and total sizes, first seed (004 §15.5.7)", 2, 1400,
-                        900, panels, 0.75};
+    return plot::Figure{
+        "Mixtures of experts against dense models of their active and total sizes, first seed (004 §15.5.7)",
+        2,
+        1400,
+        900,
+        panels,
+        0.75};
 }
 
 Budget budget(const Options& o) {
@@ -202,8 +224,8 @@ Budget budget(const Options& o) {
 Footprint footprint(const Options& o) {
     const Budget b = budget(o);
     const double T = static_cast<double>(b.context), D = static_cast<double>(b.d_model),
-               F = static_cast<double>(kExperts * b.d_ff), N = static_cast<double>(b.layers),
-               H = static_cast<double>(b.heads), B = static_cast<double>(b.batch), V = 256;
+                 F = static_cast<double>(kExperts * b.d_ff), N = static_cast<double>(b.layers),
+                 H = static_cast<double>(b.heads), B = static_cast<double>(b.batch), V = 256;
     run::MemoryEstimate e;
     e.parameters = (V + T) * D + N * (4 * D * D + 2 * D * F);
     e.activations = run::transformer_activations(N, B, T, D, F, H, T) + 3 * B * T * V;
@@ -219,13 +241,16 @@ void run_experts(const Options& o) {
         "windows, seeds {}..{}\n",
         c.ids.size(), c.vocab->size(), c.val().size(), b.layers, b.d_model, b.context, b.steps, b.batch, o.seed,
         o.seed + static_cast<std::uint64_t>(seeds) - 1);
-    const std::vector<Setting> settings = {
-        {fmt::format("{} experts, top {}, load balancing 0.01", kExperts, kTopK), "MoE, balanced", kExperts, b.d_ff, 0.01},
-        {fmt::format("{} experts, top {}, no load balancing", kExperts, kTopK), "MoE, not balanced", kExperts, b.d_ff, 0.0},
-        {fmt::format("dense, d_ff {} (k x {}): its active size", kTopK * b.d_ff, b.d_ff), "dense, k d_ff", 0,
-         kTopK * b.d_ff, 0.0},
-        {fmt::format("dense, d_ff {} (E x {}): its total size", kExperts * b.d_ff, b.d_ff), "dense, E d_ff", 0,
-         kExperts * b.d_ff, 0.0}};
+    const std::vector<Setting> settings = {{fmt::format("{} experts, top {}, load balancing 0.01", kExperts, kTopK),
+                                            "MoE, balanced", kExperts, b.d_ff, 0.01},
+                                           {fmt::format("{} experts, top {}, no load balancing", kExperts, kTopK),
+                                            "MoE, not balanced", kExperts, b.d_ff, 0.0},
+                                           {fmt::format("dense, d_ff {} (k x {}): its active size", kTopK * b.d_ff,
+                                                        b.d_ff),
+                                            "dense, k d_ff", 0, kTopK * b.d_ff, 0.0},
+                                           {fmt::format("dense, d_ff {} (E x {}): its total size", kExperts * b.d_ff,
+                                                        b.d_ff),
+                                            "dense, E d_ff", 0, kExperts * b.d_ff, 0.0}};
     std::vector<Trained> first;  // the first seed's runs, for the figure
     std::vector<std::vector<double>> loss(settings.size()), cpu(settings.size()), share(settings.size());
     std::vector<std::int64_t> parameters(settings.size()), active(settings.size());
@@ -246,10 +271,12 @@ void run_experts(const Options& o) {
         }
     table.print();
     say("\n");
-    Table summary({"model", "parameters", "active per token", "final val loss", "CPU ms per step", "largest expert share"});
+    Table summary(
+        {"model", "parameters", "active per token", "final val loss", "CPU ms per step", "largest expert share"});
     for (std::size_t i = 0; i < settings.size(); ++i)
-        summary.row({settings[i].name, std::to_string(parameters[i]), std::to_string(active[i]), pm(estimate(loss[i]), 3),
-                     pm(estimate(cpu[i]), 1), settings[i].experts > 0 ? pm(estimate(share[i]), 2) : "-"});
+        summary.row({settings[i].name, std::to_string(parameters[i]), std::to_string(active[i]),
+                     pm(estimate(loss[i]), 3), pm(estimate(cpu[i]), 1),
+                     settings[i].experts > 0 ? pm(estimate(share[i]), 2) : "-"});
     summary.print();
     say("(mean +- standard error over {} seed{}; CPU times depend on the machine)\n", seeds, seeds > 1 ? "s" : "");
     draw(o, "experiments_experts", figure(first));

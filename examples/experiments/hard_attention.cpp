@@ -77,7 +77,7 @@ public:
         out = register_module("out", std::make_shared<nn::Linear>(kHidden, kDigits, true, gen));
     }
     Tensor scores(const Tensor& e) const { return reshape((*score)(e), {e.size(0), e.size(1)}); }  // [B, T]
-    Tensor classify(const Tensor& c) const { return (*out)(relu((*hidden)(c))); }                    // [..., 10]
+    Tensor classify(const Tensor& c) const { return (*out)(relu((*hidden)(c))); }                  // [..., 10]
 
     std::shared_ptr<nn::Embedding> embed;
     std::shared_ptr<nn::Linear> score, hidden, out;
@@ -130,9 +130,9 @@ struct Budget {
 };
 
 struct ArmRun {
-    std::vector<double> curve;                        // held-out accuracy after every `every` steps
+    std::vector<double> curve;                            // held-out accuracy after every `every` steps
     std::vector<double> variance_with, variance_without;  // the estimate's variance (hard, with a baseline)
-    std::int64_t steps_to_converge = -1;              // the first checkpoint at kConverged; -1: never
+    std::int64_t steps_to_converge = -1;                  // the first checkpoint at kConverged; -1: never
     double final_accuracy = 0;
 };
 
@@ -233,9 +233,16 @@ void run(const Options& o) {
 
     Table variance({"after step", "variance, no baseline", "variance, baseline", "ratio"});
     plot::LinePlot learning{fmt::format("Held-out accuracy (mean +- s.e. of {} seed{})", seeds, seeds > 1 ? "s" : ""),
-                            "training step", "held-out accuracy (%)", {}};
-    plot::LinePlot spread{"The estimate (r - b)(onehot(z) - p) for a row's scores", "training step (of the run "
-                          "with the baseline)", "its variance over z (log scale)", {}, false, true};
+                            "training step",
+                            "held-out accuracy (%)",
+                            {}};
+    plot::LinePlot spread{"The estimate (r - b)(onehot(z) - p) for a row's scores",
+                          "training step (of the run "
+                          "with the baseline)",
+                          "its variance over z (log scale)",
+                          {},
+                          false,
+                          true};
     plot::Curve c_with{"b = moving average of the reward", {}, {}}, c_without{"b = 0 (no baseline)", {}, {}};
     for (std::size_t t = 0; t < checkpoints; ++t) {
         const double step = static_cast<double>((static_cast<std::int64_t>(t) + 1) * b.every);
@@ -264,7 +271,10 @@ void run(const Options& o) {
     draw(o, "experiments_hard_attention",
          {"hard-attention: one sampled glimpse trained by the score-function estimator, beside soft attention "
           "(004 §15.4.7)",
-          2, 1300, 500, {learning, spread}});
+          2,
+          1300,
+          500,
+          {learning, spread}});
 
     // (1) hard with a baseline within 2 points of soft; (2) more steps than soft; (3) a smaller variance.
     const Estimate accuracy_gap = paired_difference(final_accuracy[1], final_accuracy[0]);

@@ -72,8 +72,11 @@ void run(const Options& o) {
         base.model.d_model, base.model.d_ff, base.steps, base.batch, base.lr, o.seed,
         o.seed + static_cast<std::uint64_t>(seeds) - 1);
     Table table({"heads h", "d_k", "parameters", "held-out accuracy (mean +- s.e.)", "per seed"});
-    plot::BarChart bars{fmt::format("Held-out accuracy, mean of {} seeds", seeds), "heads h (d_k = 32 / h)",
-                        "accuracy (%)", {}, {}};
+    plot::BarChart bars{fmt::format("Held-out accuracy, mean of {} seeds", seeds),
+                        "heads h (d_k = 32 / h)",
+                        "accuracy (%)",
+                        {},
+                        {}};
     std::vector<Estimate> by_heads;
     for (std::int64_t h : head_counts) {
         std::vector<double> accs;
@@ -81,7 +84,8 @@ void run(const Options& o) {
         for (int s = 0; s < seeds; ++s) {
             TaggerRun r = base;
             r.model.heads = h, r.seed = o.seed + static_cast<std::uint64_t>(s);
-            accs.push_back(train_tagger(r, [&](std::int64_t batch, Generator& gen) { return ordered_pairs(n, batch, gen); }));
+            accs.push_back(
+                train_tagger(r, [&](std::int64_t batch, Generator& gen) { return ordered_pairs(n, batch, gen); }));
             per_seed += fmt::format("{}{:.1f}", s ? " " : "", 100 * accs.back());
         }
         const Estimate m = estimate(accs);
@@ -102,12 +106,15 @@ void run(const Options& o) {
     bool held = true;
     std::string because;
     for (std::size_t i = 1; i < head_counts.size(); ++i) {
-        held = held && by_heads[i].mean - by_heads[0].mean > 2 * std::hypot(by_heads[i].standard_error, by_heads[0].standard_error);
-        because += fmt::format(", h {} {:.1f}% +- {:.1f}", head_counts[i], 100 * by_heads[i].mean, 100 * by_heads[i].standard_error);
+        held = held && by_heads[i].mean - by_heads[0].mean >
+                           2 * std::hypot(by_heads[i].standard_error, by_heads[0].standard_error);
+        because += fmt::format(", h {} {:.1f}% +- {:.1f}", head_counts[i], 100 * by_heads[i].mean,
+                               100 * by_heads[i].standard_error);
     }
-    verdict(o, held, fmt::format("held-out accuracy with one head {:.1f}% +- {:.1f}{} (each must exceed one head's by "
-                              "twice the standard error of the difference)",
-                              100 * by_heads[0].mean, 100 * by_heads[0].standard_error, because));
+    verdict(o, held,
+            fmt::format("held-out accuracy with one head {:.1f}% +- {:.1f}{} (each must exceed one head's by "
+                        "twice the standard error of the difference)",
+                        100 * by_heads[0].mean, 100 * by_heads[0].standard_error, because));
 }
 
 }  // namespace

@@ -60,7 +60,8 @@ double median_of(std::vector<double> v) {
 
 models::GPTConfig model_config(const Options& o) {
     models::GPTConfig c;
-    c.vocab = 64, c.context = o.quick ? 128 : 1024, c.d_model = o.quick ? 64 : 128, c.n_layers = layers_or(o, o.quick ? 2 : 4);
+    c.vocab = 64, c.context = o.quick ? 128 : 1024, c.d_model = o.quick ? 64 : 128,
+    c.n_layers = layers_or(o, o.quick ? 2 : 4);
     c.heads = 4, c.d_ff = 4 * c.d_model, c.seed = o.seed;
     return c;
 }
@@ -86,7 +87,8 @@ void run(const Options& o) {
     Generator gen(o.seed);
     const std::int64_t n = c.context;
     Tensor ids = zeros({1, n}, Dtype::int64);  // random tokens: the cost does not depend on which
-    for (std::int64_t t = 0; t < n; ++t) ids.set({0, t}, static_cast<double>(gen.next_u64() % static_cast<std::uint64_t>(c.vocab)));
+    for (std::int64_t t = 0; t < n; ++t)
+        ids.set({0, t}, static_cast<double>(gen.next_u64() % static_cast<std::uint64_t>(c.vocab)));
     say("A GPT of {} layers, d_model {}, {} heads, d_ff {}, generating {} tokens one at a time (batch 1)\n", c.n_layers,
         c.d_model, c.heads, c.d_ff, n);
 
@@ -117,14 +119,18 @@ void run(const Options& o) {
     };
     const double kv_gap = largest_gap(kv_last), input_gap = largest_gap(input_last);
     if (!(kv_gap < 1e-3 && input_gap < 1e-3))
-        throw autograd::ValueError(fmt::format("kv-cache: the cached steps' last logits differ from forward()'s by {} "
-                                               "(keys and values) and {} (inputs)", kv_gap, input_gap));
+        throw autograd::ValueError(
+            fmt::format("kv-cache: the cached steps' last logits differ from forward()'s by {} "
+                        "(keys and values) and {} (inputs)",
+                        kv_gap, input_gap));
     say("the last step's logits, cached against forward() on the whole prefix: largest difference {:.1e} (keys and "
-        "values), {:.1e} (inputs)\n", kv_gap, input_gap);
+        "values), {:.1e} (inputs)\n",
+        kv_gap, input_gap);
     std::vector<double> step_ms, input_step_ms;
     for (const auto& v : pass_ms) step_ms.push_back(median_of(v));
     for (const auto& v : input_pass_ms) input_step_ms.push_back(median_of(v));
-    std::vector<double> lengths, cached, input_cached, recomputed, predicted_cached, predicted_input, predicted_recomputed;
+    std::vector<double> lengths, cached, input_cached, recomputed, predicted_cached, predicted_input,
+        predicted_recomputed;
     Table table({"prefix length t", "K, V cached (CPU ms/token)", "inputs X cached (000)", "recomputed",
                  "recomputed / K, V cached", "recomputed / X cached"});
     const double d = static_cast<double>(c.d_model), dff = static_cast<double>(c.d_ff);
@@ -173,12 +179,21 @@ void run(const Options& o) {
         if (input_step_ms[t] > 0)
             every_input_step.x.push_back(static_cast<double>(t + 1)), every_input_step.y.push_back(input_step_ms[t]);
     }
-    plot::LinePlot steps{passes > 1 ? fmt::format("Every cached step (median of {} generations)", passes) : "Every cached step",
-                         "prefix length t", "CPU milliseconds", {every_input_step, every_step}, true, true};
+    plot::LinePlot steps{passes > 1 ? fmt::format("Every cached step (median of {} generations)", passes)
+                                    : "Every cached step",
+                         "prefix length t",
+                         "CPU milliseconds",
+                         {every_input_step, every_step},
+                         true,
+                         true};
     draw(o, "experiments_kv_cache",
-         {fmt::format("Generation recomputed, with 000's cache of inputs and with the key/value cache (GPT, {} layers, d_model {})", c.n_layers,
-                      c.d_model),
-          2, 1200, 560, {per_token, steps}});
+         {fmt::format("Generation recomputed, with 000's cache of inputs and with the key/value cache (GPT, {} layers, "
+                      "d_model {})",
+                      c.n_layers, c.d_model),
+          2,
+          1200,
+          560,
+          {per_token, steps}});
 
     // 000's note as a measurement: with the inputs cached, a step's time grows more slowly with
     // the prefix than recomputation's and is well below it at the longest prefix; caching the

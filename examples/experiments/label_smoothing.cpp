@@ -31,8 +31,7 @@ TranslationRun configure(const Options& o) {
     if (o.quick)
         r.train_verses = 320, r.vocab = 300, r.context = 48, r.d_model = 32, r.heads = 2, r.d_ff = 64, r.batch = 16,
         r.epochs = 2, r.warmup = 40;
-    else
-        r.epochs = 6;
+    else r.epochs = 6;
     r.layers = layers_or(o, r.layers);
     return r;
 }
@@ -67,12 +66,13 @@ void run_label_smoothing(const Options& o) {
     Table summary({"", "eps 0", fmt::format("eps {}", kEpsilon), "change (paired by seed)"});
     summary.row({"validation BLEU", pm(estimate(bleu[0]), 2), pm(estimate(bleu[1]), 2), pm(d_bleu, 2)});
     summary.row({"validation chrF", pm(estimate(chrf[0]), 2), pm(estimate(chrf[1]), 2), pm(d_chrf, 2)});
-    summary.row({"validation perplexity", pm(estimate(perplexity[0]), 2), pm(estimate(perplexity[1]), 2), pm(d_ppl, 2)});
+    summary.row(
+        {"validation perplexity", pm(estimate(perplexity[0]), 2), pm(estimate(perplexity[1]), 2), pm(d_ppl, 2)});
     summary.print();
     say("(mean +- standard error over {} seed{})\n", seeds, seeds > 1 ? "s" : "");
 
     // Each arm's mean, its whisker one standard error each side (none for one seed).
-    auto bars = [&](const std::string& title, const std::string& y_label, const std::vector<double> (&arms)[2]) {
+    auto bars = [&](const std::string& title, const std::string& y_label, const std::vector<double>(&arms)[2]) {
         plot::BarChart c{title, "label smoothing", y_label, {"eps 0", fmt::format("eps {}", kEpsilon)}, {}};
         for (const std::vector<double>& arm : arms) {
             const Estimate e = estimate(arm);
@@ -86,7 +86,10 @@ void run_label_smoothing(const Options& o) {
          plot::Figure{fmt::format("Label smoothing on KJV -> WEB translation (001's full post), mean +- s.e. of {} "
                                   "seed{}",
                                   seeds, seeds > 1 ? "s" : ""),
-                      2, 1000, 450, {b, p}});
+                      2,
+                      1000,
+                      450,
+                      {b, p}});
 
     // Both halves of the sentence, each beyond two standard errors of the paired changes:
     // perplexity rises and BLEU rises.
@@ -95,7 +98,8 @@ void run_label_smoothing(const Options& o) {
             fmt::format("with eps {} perplexity changes by {} ({}), BLEU by {} points ({}), chrF by {}; paired over {} "
                         "seed{}, beyond noise when above zero by two standard errors",
                         kEpsilon, pm(d_ppl, 2), hurts ? "rises" : "no rise beyond the noise", pm(d_bleu, 2),
-                        improves ? "improves" : "no gain beyond the noise", pm(d_chrf, 2), seeds, seeds > 1 ? "s" : ""));
+                        improves ? "improves" : "no gain beyond the noise", pm(d_chrf, 2), seeds,
+                        seeds > 1 ? "s" : ""));
 }
 
 }  // namespace

@@ -52,7 +52,9 @@ Accuracy score_longer(const models::Transformer& model, std::int64_t vocab, std:
             static_cast<double>(right[1]) / static_cast<double>(total[1])};
 }
 
-std::string percent(const Estimate& m) { return fmt::format("{:.1f}% +- {:.1f}", 100 * m.mean, 100 * m.standard_error); }
+std::string percent(const Estimate& m) {
+    return fmt::format("{:.1f}% +- {:.1f}", 100 * m.mean, 100 * m.standard_error);
+}
 
 constexpr std::int64_t kTrainedLength = 10, kLongLength = 2 * kTrainedLength;
 
@@ -89,7 +91,11 @@ void run(const Options& o) {
         o.seed + static_cast<std::uint64_t>(seeds) - 1);
     Table table({"positions", "at L (t < 10)", "at 2L, t < 10", "at 2L, t >= 10 (never trained)", "per seed, t >= 10"});
     plot::BarChart seen_bars{"Sequences of 2L: positions t < L", "positional code", "token accuracy (%)", {}, {}},
-        unseen_bars{"Sequences of 2L: positions t >= L, never trained", "positional code", "token accuracy (%)", {}, {}};
+        unseen_bars{"Sequences of 2L: positions t >= L, never trained",
+                    "positional code",
+                    "token accuracy (%)",
+                    {},
+                    {}};
     std::vector<Estimate> unseen_by_code;
     for (Positions code : codes) {
         std::vector<double> at_l, seen, unseen;
@@ -99,8 +105,8 @@ void run(const Options& o) {
             r.model.positions = code, r.seed = o.seed + static_cast<std::uint64_t>(s);
             const Seq2SeqResult res = train_seq2seq(r);
             at_l.push_back(res.diverged ? 0.0 : res.held_out_token_accuracy);
-            const Accuracy a = res.diverged ? Accuracy{} : score_longer(*res.model, r.vocab, L, long_len,
-                                                                        r.eval_sequences, r.seed);
+            const Accuracy a =
+                res.diverged ? Accuracy{} : score_longer(*res.model, r.vocab, L, long_len, r.eval_sequences, r.seed);
             seen.push_back(a.seen), unseen.push_back(a.unseen);
             per_seed += fmt::format("{}{:.1f}", s ? " " : "", 100 * a.unseen);
         }
@@ -112,8 +118,12 @@ void run(const Options& o) {
     }
     table.print();
     draw(o, "experiments_length_extrapolation",
-         {fmt::format("Trained at L = {}, tested at 2L = {} (004 §15.5.3), mean of {} seeds", L, long_len, seeds), 2,
-          1200, 480, {seen_bars, unseen_bars}, 0.85});
+         {fmt::format("Trained at L = {}, tested at 2L = {} (004 §15.5.3), mean of {} seeds", L, long_len, seeds),
+          2,
+          1200,
+          480,
+          {seen_bars, unseen_bars},
+          0.85});
 
     // The verdict: at the positions no training sequence reached, the sinusoid (a formula)
     // copies better than the learned table (rows training never moved), by more than twice the

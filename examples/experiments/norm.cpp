@@ -39,14 +39,16 @@ struct Arm {
     nn::Norm norm;
     bool warmup;
     std::string name() const {
-        return fmt::format("{}, {}", norm == nn::Norm::pre ? "pre-norm" : "post-norm", warmup ? "warm-up" : "no warm-up");
+        return fmt::format("{}, {}", norm == nn::Norm::pre ? "pre-norm" : "post-norm",
+                           warmup ? "warm-up" : "no warm-up");
     }
 };
 
 // What every arm shares; the arms differ in where the norm sits and the warm-up, not in size.
 Seq2SeqRun configure(const Options& o) {
     Seq2SeqRun base;
-    base.model.n_layers = layers_or(o, o.quick ? 2 : 6), base.model.d_model = 64, base.model.heads = 4, base.model.d_ff = 128;
+    base.model.n_layers = layers_or(o, o.quick ? 2 : 6), base.model.d_model = 64, base.model.heads = 4,
+    base.model.d_ff = 128;
     base.model.dropout = 0.0;
     base.steps = o.quick ? 10 : 300, base.batch = 32, base.seq_len = 10, base.eval_sequences = o.quick ? 20 : 200;
     return base;
@@ -57,17 +59,26 @@ void run(const Options& o) {
     const Seq2SeqRun base = configure(o);
     const std::int64_t warmup = o.quick ? 4 : 100;
     const double factor = 1.0;
-    const double peak = factor / std::sqrt(static_cast<double>(base.model.d_model)) / std::sqrt(static_cast<double>(warmup));
+    const double peak =
+        factor / std::sqrt(static_cast<double>(base.model.d_model)) / std::sqrt(static_cast<double>(warmup));
     const double guessing = std::log(static_cast<double>(base.vocab - 1));
     say("The copy task (V {}, length {}), N = {} layers, d_model {}, {} heads, d_ff {}, {} steps of batch {}; "
         "warm-up: Noam factor {} over {} steps (peak rate {:.4f}); no warm-up: {:.4f} throughout; seeds {}..{}\n",
         base.vocab, base.seq_len, base.model.n_layers, base.model.d_model, base.model.heads, base.model.d_ff,
         base.steps, base.batch, factor, warmup, peak, peak, o.seed, o.seed + static_cast<std::uint64_t>(seeds) - 1);
     Table table({"placement", "schedule", "seed", "final train loss", "held-out loss", "exact", "outcome"});
-    const std::vector<Arm> arms = {{nn::Norm::post, true}, {nn::Norm::post, false}, {nn::Norm::pre, true},
+    const std::vector<Arm> arms = {{nn::Norm::post, true},
+                                   {nn::Norm::post, false},
+                                   {nn::Norm::pre, true},
                                    {nn::Norm::pre, false}};
-    plot::LinePlot with{"with warm-up", "step", fmt::format("training loss ({}-step mean)", o.quick ? 2 : 10), {}, false, true},
-        without{"without warm-up (the peak rate from step 1)", "step", fmt::format("training loss ({}-step mean)", o.quick ? 2 : 10), {}, false, true};
+    plot::LinePlot with{"with warm-up", "step", fmt::format("training loss ({}-step mean)", o.quick ? 2 : 10), {},
+                        false,          true},
+        without{"without warm-up (the peak rate from step 1)",
+                "step",
+                fmt::format("training loss ({}-step mean)", o.quick ? 2 : 10),
+                {},
+                false,
+                true};
     struct Tally {
         int failed = 0, diverged = 0;
         std::vector<double> final_loss;  // per seed; a diverged run's is the loss of guessing
@@ -93,9 +104,11 @@ void run(const Options& o) {
                        res.diverged ? fmt::format("diverged at step {}", res.steps.size() + 1)
                                     : (failed ? "did not learn" : "learned")});
             if (!res.train_loss.empty()) {
-                plot::Curve curve = window_means(fmt::format("{}, seed {}", arms[a].norm == nn::Norm::pre ? "pre" : "post", r.seed),
-                                                 res.steps, res.train_loss, o.quick ? 2 : 10);
-                curve.colour = arms[a].norm == nn::Norm::pre ? 0 : 1, curve.dash = s;  // a colour per placement, a dash per seed
+                plot::Curve curve =
+                    window_means(fmt::format("{}, seed {}", arms[a].norm == nn::Norm::pre ? "pre" : "post", r.seed),
+                                 res.steps, res.train_loss, o.quick ? 2 : 10);
+                curve.colour = arms[a].norm == nn::Norm::pre ? 0 : 1,
+                curve.dash = s;  // a colour per placement, a dash per seed
                 (arms[a].warmup ? with : without).curves.push_back(curve);
             }
         }
@@ -110,8 +123,11 @@ void run(const Options& o) {
     say("(final loss: mean +- standard error over {} seed{}; a diverged run counts as guessing, ln {} = {:.3f})\n",
         seeds, seeds > 1 ? "s" : "", base.vocab - 1, guessing);
     draw(o, "experiments_norm",
-         {fmt::format("Post-norm against pre-norm, N = {} layers, with and without warm-up", base.model.n_layers), 2,
-          1200, 480, {with, without}});
+         {fmt::format("Post-norm against pre-norm, N = {} layers, with and without warm-up", base.model.n_layers),
+          2,
+          1200,
+          480,
+          {with, without}});
 
     // 003's claim under each schedule: pre-norm fails in fewer runs, and its final loss is lower
     // than post-norm's, seed by seed, by more than two standard errors of the differences.
@@ -120,18 +136,20 @@ void run(const Options& o) {
                    gain_n = paired_difference(post_n.final_loss, pre_n.final_loss);
     const bool with_warmup = pre_w.failed < post_w.failed && exceeds(gain_w),
                without_warmup = pre_n.failed < post_n.failed && exceeds(gain_n);
-    verdict(o, with_warmup && without_warmup,
-            fmt::format("runs that failed to learn, of {} per arm: with warm-up post-norm {}, pre-norm {}; without "
-                        "warm-up post-norm {}, pre-norm {}; final loss post-norm minus pre-norm, paired by seed: {} with "
-                        "warm-up, {} without; more stable with warm-up: {}, without: {}",
-                        seeds, post_w.failed, pre_w.failed, post_n.failed, pre_n.failed, pm(gain_w, 3), pm(gain_n, 3),
-                        with_warmup ? "yes" : "no", without_warmup ? "yes" : "no"));
+    verdict(
+        o, with_warmup && without_warmup,
+        fmt::format("runs that failed to learn, of {} per arm: with warm-up post-norm {}, pre-norm {}; without "
+                    "warm-up post-norm {}, pre-norm {}; final loss post-norm minus pre-norm, paired by seed: {} with "
+                    "warm-up, {} without; more stable with warm-up: {}, without: {}",
+                    seeds, post_w.failed, pre_w.failed, post_n.failed, pre_n.failed, pm(gain_w, 3), pm(gain_n, 3),
+                    with_warmup ? "yes" : "no", without_warmup ? "yes" : "no"));
 }
 
 }  // namespace
 
 Experiment norm_experiment() {
-    return {"norm", "with pre-norm, Transformer training is more stable than with post-norm (003 \"Encoder layer\")",
+    return {"norm",
+            "with pre-norm, Transformer training is more stable than with post-norm (003 \"Encoder layer\")",
             run,
             {"--seeds", "--layers"},
             [](const Options& o) { return Footprint{seq2seq_memory(configure(o))}; }};

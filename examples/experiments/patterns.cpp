@@ -52,10 +52,14 @@ struct Arm {
 Tensor head_masks(Kind kind, std::int64_t n, std::int64_t size, std::int64_t heads) {
     constexpr auto both = nn::Direction::bidirectional;
     switch (kind) {
-        case Kind::full: return ones({heads, n, n}, Dtype::int64);
-        case Kind::block_local: return concat(std::vector(heads, nn::block_local_mask(n, size, both)), 0);
-        case Kind::strided: return concat(std::vector(heads, nn::strided_mask(n, size, both)), 0);
-        case Kind::hybrid: return nn::hybrid_mask(n, size, size, heads, both);
+        case Kind::full:
+            return ones({heads, n, n}, Dtype::int64);
+        case Kind::block_local:
+            return concat(std::vector(heads, nn::block_local_mask(n, size, both)), 0);
+        case Kind::strided:
+            return concat(std::vector(heads, nn::strided_mask(n, size, both)), 0);
+        case Kind::hybrid:
+            return nn::hybrid_mask(n, size, size, heads, both);
     }
     return Tensor();
 }
@@ -66,7 +70,8 @@ std::vector<double> share_of_heads(const Tensor& masks) {
     const std::vector<double> m = masks.to_vector();
     std::vector<double> share(static_cast<std::size_t>(n * n), 0.0);
     for (std::int64_t h = 0; h < H; ++h)
-        for (std::int64_t e = 0; e < n * n; ++e) share[static_cast<std::size_t>(e)] += m[static_cast<std::size_t>(h * n * n + e)] / static_cast<double>(H);
+        for (std::int64_t e = 0; e < n * n; ++e)
+            share[static_cast<std::size_t>(e)] += m[static_cast<std::size_t>(h * n * n + e)] / static_cast<double>(H);
     return share;
 }
 
@@ -113,15 +118,19 @@ void run(const Options& o) {
     const TaggerRun base = configure(o);
     const std::int64_t heads = base.model.heads;
     say("The reverse, y_t = x_(n-1-t), tagged at every position of sequences of n = {} over symbols 1..{} (chance "
-        "{:.0f}%): bidirectional self-attention, N = {}, d_model {}, {} heads, L = S = {}; {} steps of batch {}, Adam lr "
+        "{:.0f}%): bidirectional self-attention, N = {}, d_model {}, {} heads, L = S = {}; {} steps of batch {}, Adam "
+        "lr "
         "{}; seeds {}..{}\n",
         n, kVocab - 1, 100.0 / static_cast<double>(kVocab - 1), base.model.n_layers, base.model.d_model, heads, size,
         base.steps, base.batch, base.lr, o.seed, o.seed + static_cast<std::uint64_t>(seeds) - 1);
 
-    Table table({"pattern", "keys per query and head", "targets in reach", "held-out accuracy, % (mean +- s.e.)",
-                 "per seed"});
-    plot::BarChart bars{fmt::format("Held-out accuracy on the reverse, mean of {} seeds", seeds), "pattern",
-                        "accuracy (%)", {}, {}};
+    Table table(
+        {"pattern", "keys per query and head", "targets in reach", "held-out accuracy, % (mean +- s.e.)", "per seed"});
+    plot::BarChart bars{fmt::format("Held-out accuracy on the reverse, mean of {} seeds", seeds),
+                        "pattern",
+                        "accuracy (%)",
+                        {},
+                        {}};
     std::vector<plot::Panel> one_layer, deep;
     std::vector<std::vector<double>> accuracy;
     std::vector<Estimate> by_arm;
@@ -130,23 +139,25 @@ void run(const Options& o) {
         const std::vector<double> share = share_of_heads(masks), far = reach(masks, base.model.n_layers);
         std::int64_t in_reach = 0;  // positions t whose target x_{n-1-t} the stack can hear
         for (std::int64_t t = 0; t < n; ++t) in_reach += far[static_cast<std::size_t>(t * n + n - 1 - t)] > 0;
-        const double keys = sum(masks.to(Dtype::float64)).item() / static_cast<double>(heads * n);  // per query and head
+        const double keys =
+            sum(masks.to(Dtype::float64)).item() / static_cast<double>(heads * n);  // per query and head
         std::vector<double> accs;
         std::string per_seed;
         for (int s = 0; s < seeds; ++s) {
             TaggerRun r = base;
             r.model.attention = {arm.kind, arm.kind == Kind::full ? 0 : size};
             r.seed = o.seed + static_cast<std::uint64_t>(s);
-            accs.push_back(train_tagger(r, [&](std::int64_t batch, Generator& gen) { return reversed(n, batch, gen); }));
+            accs.push_back(
+                train_tagger(r, [&](std::int64_t batch, Generator& gen) { return reversed(n, batch, gen); }));
             per_seed += fmt::format("{}{:.1f}", s ? " " : "", 100 * accs.back());
         }
         const Estimate m = estimate(accs);
         accuracy.push_back(accs), by_arm.push_back(m);
-        table.row({arm.name, fmt::format("{:g}", keys), fmt::format("{} of {}", in_reach, n), pm(m, 1, 100),
-                   per_seed});
+        table.row({arm.name, fmt::format("{:g}", keys), fmt::format("{} of {}", in_reach, n), pm(m, 1, 100), per_seed});
         bars.categories.push_back(arm.name), bars.values.push_back(100 * m.mean);
-        const std::string label = arm.kind == Kind::full     ? std::string("full")
-                                  : arm.kind == Kind::hybrid ? fmt::format("hybrid, {} + {} heads", heads - heads / 2, heads / 2)
+        const std::string label = arm.kind == Kind::full ? std::string("full")
+                                  : arm.kind == Kind::hybrid
+                                      ? fmt::format("hybrid, {} + {} heads", heads - heads / 2, heads / 2)
                                   : arm.kind == Kind::strided ? fmt::format("strided S {}", size)
                                                               : fmt::format("block-local L {}", size);
         // A colour bar beside the last panel of each row only.
@@ -164,10 +175,16 @@ void run(const Options& o) {
     std::vector<plot::Panel> panels = one_layer;
     panels.insert(panels.end(), deep.begin(), deep.end());
     draw(o, "experiments_patterns",
-         {fmt::format("Fixed patterns over n = {} (004 §15.6.1): keys read (top), inputs each output hears (bottom)", n),
+         {fmt::format("Fixed patterns over n = {} (004 §15.6.1): keys read (top), inputs each output hears (bottom)",
+                      n),
           4, 1600, 820, panels, 0.8});
     draw(o, "experiments_patterns_accuracy",
-         {fmt::format("Reversing {} tokens: which patterns reach far enough (004 §15.6.1)", n), 1, 800, 480, {bars}, 0.9});
+         {fmt::format("Reversing {} tokens: which patterns reach far enough (004 §15.6.1)", n),
+          1,
+          800,
+          480,
+          {bars},
+          0.9});
 
     // The verdict: the hybrid beats each pattern alone by more than 50 points, two standard
     // errors of the paired difference to spare, and lies within 5 points of full attention.
@@ -176,7 +193,8 @@ void run(const Options& o) {
                    from_full = paired_difference(accuracy[3], accuracy[0]);
     const bool held = exceeds(over_block, 0.5) && exceeds(over_strided, 0.5) && within(from_full, 0.05);
     verdict(o, held,
-            fmt::format("held-out accuracy (%): hybrid {}, full {}, block-local {}, strided {}; the hybrid over block-local {} points, "
+            fmt::format("held-out accuracy (%): hybrid {}, full {}, block-local {}, strided {}; the hybrid over "
+                        "block-local {} points, "
                         "over strided {}, against full {} (must exceed each alone by 50 points and lie within 5 of "
                         "full, two standard errors to spare)",
                         pm(by_arm[3], 1, 100), pm(by_arm[0], 1, 100), pm(by_arm[1], 1, 100), pm(by_arm[2], 1, 100),

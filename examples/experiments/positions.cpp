@@ -59,12 +59,28 @@ double final_level(const std::vector<double>& loss) {
 }
 
 plot::Figure figure(const std::vector<PositionsRun>& runs) {
-    plot::LinePlot reverse{"Reversing: training loss of the first seed, means of 10 steps", "training step",
-                           "loss (nats per token, log scale)", {}, false, true};
-    plot::LinePlot sort{"Sorting (the control): training loss of the first seed, means of 10 steps", "training step",
-                        "loss (nats per token, log scale)", {}, false, true};
-    plot::BarChart reverse_accuracy{"Reversing: held-out token accuracy, mean over seeds", "positional code", "accuracy (%)", {}, {}};
-    plot::BarChart sort_accuracy{"Sorting: held-out token accuracy, mean over seeds", "positional code", "accuracy (%)", {}, {}};
+    plot::LinePlot reverse{"Reversing: training loss of the first seed, means of 10 steps",
+                           "training step",
+                           "loss (nats per token, log scale)",
+                           {},
+                           false,
+                           true};
+    plot::LinePlot sort{"Sorting (the control): training loss of the first seed, means of 10 steps",
+                        "training step",
+                        "loss (nats per token, log scale)",
+                        {},
+                        false,
+                        true};
+    plot::BarChart reverse_accuracy{"Reversing: held-out token accuracy, mean over seeds",
+                                    "positional code",
+                                    "accuracy (%)",
+                                    {},
+                                    {}};
+    plot::BarChart sort_accuracy{"Sorting: held-out token accuracy, mean over seeds",
+                                 "positional code",
+                                 "accuracy (%)",
+                                 {},
+                                 {}};
     for (const PositionsRun& r : runs) {
         const bool reversing = r.task == data::SequenceTask::reverse;
         const std::string name = nn::positions_name(r.positions);
@@ -74,21 +90,28 @@ plot::Figure figure(const std::vector<PositionsRun>& runs) {
         bars.categories.push_back(name);
         bars.values.push_back(100 * estimate(r.accuracy()).mean);
     }
-    return plot::Figure{"Positional codes on reversing and sorting (002; 004 §15.5.3)", 2, 1400, 900,
-                        {reverse, sort, reverse_accuracy, sort_accuracy}, 0.8};
+    return plot::Figure{"Positional codes on reversing and sorting (002; 004 §15.5.3)",
+                        2,
+                        1400,
+                        900,
+                        {reverse, sort, reverse_accuracy, sort_accuracy},
+                        0.8};
 }
 
 void run_positions(const Options& o) {
     using data::SequenceTask;
     using nn::Positions;
-    const std::vector<std::pair<SequenceTask, Positions>> plan = {
-        {SequenceTask::reverse, Positions::none},       {SequenceTask::reverse, Positions::sinusoidal},
-        {SequenceTask::reverse, Positions::learned},    {SequenceTask::reverse, Positions::binary},
-        {SequenceTask::reverse, Positions::concatenated}, {SequenceTask::sort, Positions::none},
-        {SequenceTask::sort, Positions::sinusoidal}};
+    const std::vector<std::pair<SequenceTask, Positions>> plan = {{SequenceTask::reverse, Positions::none},
+                                                                  {SequenceTask::reverse, Positions::sinusoidal},
+                                                                  {SequenceTask::reverse, Positions::learned},
+                                                                  {SequenceTask::reverse, Positions::binary},
+                                                                  {SequenceTask::reverse, Positions::concatenated},
+                                                                  {SequenceTask::sort, Positions::none},
+                                                                  {SequenceTask::sort, Positions::sinusoidal}};
     const int seeds = seeds_or(o, o.quick ? 1 : 3);
     std::vector<PositionsRun> runs;
-    Table table({"task", "positions", "seed", "final train loss", "held-out loss", "token accuracy", "exact sequences", "seconds"});
+    Table table({"task", "positions", "seed", "final train loss", "held-out loss", "token accuracy", "exact sequences",
+                 "seconds"});
     for (auto [task, positions] : plan) {
         runs.push_back({task, positions, {}});
         for (int s = 0; s < seeds; ++s) {
@@ -99,7 +122,8 @@ void run_positions(const Options& o) {
             const Seq2SeqResult& r = runs.back().results.back();
             table.row({data::name_of(task), nn::positions_name(positions), std::to_string(run.seed),
                        fmt::format("{:.3f}", final_level(r.train_loss)), fmt::format("{:.3f}", r.held_out_loss),
-                       percent(r.held_out_token_accuracy), percent(r.held_out_exact), fmt::format("{:.1f}", r.seconds)});
+                       percent(r.held_out_token_accuracy), percent(r.held_out_exact),
+                       fmt::format("{:.1f}", r.seconds)});
         }
     }
     table.print();
@@ -148,7 +172,8 @@ Experiment positions_experiment() {
             {"--seeds", "--layers"},
             // Learned positions add a table of max_len rows; the estimate counts one for every code.
             [](const Options& o) {
-                return Footprint{seq2seq_memory(configure(o, data::SequenceTask::copy, nn::Positions::learned, o.seed))};
+                return Footprint{
+                    seq2seq_memory(configure(o, data::SequenceTask::copy, nn::Positions::learned, o.seed))};
             }};
 }
 

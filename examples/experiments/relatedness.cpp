@@ -68,8 +68,8 @@ struct Budget {
 };
 
 struct ArmRun {
-    double pearson = 0, rmse = 0;  // on the held-out pairs, after the last step
-    std::vector<double> curve;     // Pearson's r after every `every` steps
+    double pearson = 0, rmse = 0;   // on the held-out pairs, after the last step
+    std::vector<double> curve;      // Pearson's r after every `every` steps
     std::vector<double> predicted;  // the held-out grades it gives, after the last step
 };
 
@@ -128,8 +128,9 @@ void run(const Options& o) {
     const std::vector<double> cosine = bag_of_words_cosine(pairs, held_out);
     const double cosine_r = pearson(cosine, grades);
 
-    const std::vector<std::pair<models::Alignment, std::string>> arms = {
-        {models::Alignment::soft, "soft alignment"}, {models::Alignment::none, "no comparison (learned sums)"}};
+    const std::vector<std::pair<models::Alignment, std::string>> arms = {{models::Alignment::soft, "soft alignment"},
+                                                                         {models::Alignment::none,
+                                                                          "no comparison (learned sums)"}};
     const auto checkpoints = static_cast<std::size_t>(b.steps / b.every);
     std::vector<std::vector<double>> r(arms.size()), rmse(arms.size());
     std::vector<std::vector<std::vector<double>>> curves(arms.size(), std::vector<std::vector<double>>(checkpoints));
@@ -152,7 +153,9 @@ void run(const Options& o) {
     Table summary({"predictor", "Pearson r on held-out pairs", "RMSE (grade points)", "r minus the cosine's (paired)"});
     summary.row({"bag-of-words cosine (no training)", fmt::format("{:.3f}", cosine_r), "-", "-"});
     plot::LinePlot learning{fmt::format("Held-out Pearson r (mean +- s.e., {} seed{})", seeds, seeds > 1 ? "s" : ""),
-                            "training pairs seen (thousands)", "Pearson r with the grades", {}};
+                            "training pairs seen (thousands)",
+                            "Pearson r with the grades",
+                            {}};
     Estimate gap;
     for (std::size_t a = 0; a < arms.size(); ++a) {
         const Estimate d = estimate([&] {
@@ -183,9 +186,11 @@ void run(const Options& o) {
     draw(o, "experiments_relatedness",
          {"relatedness: the entailment model with a 0..5 head (004 §15.4.6, after eq. 15.53), beside the "
           "bag-of-words cosine",
-          3, 1500, 480,
-          {scatter(fmt::format("Soft alignment, seed {} (r = {:.3f})", o.seed, r[0].front()), "predicted grade",
-                   grades, first_predicted, 600),
+          3,
+          1500,
+          480,
+          {scatter(fmt::format("Soft alignment, seed {} (r = {:.3f})", o.seed, r[0].front()), "predicted grade", grades,
+                   first_predicted, 600),
            scatter(fmt::format("Bag-of-words cosine (r = {:.3f})", cosine_r), "5 x cosine of the word counts", grades,
                    cosine_grade, 600),
            learning},

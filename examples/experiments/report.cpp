@@ -14,7 +14,8 @@ Table::Table(std::vector<std::string> header) : header_(std::move(header)) {}
 
 void Table::row(std::vector<std::string> cells) {
     if (cells.size() != header_.size())
-        throw autograd::ValueError(fmt::format("a table row of {} cells under {} columns", cells.size(), header_.size()));
+        throw autograd::ValueError(
+            fmt::format("a table row of {} cells under {} columns", cells.size(), header_.size()));
     rows_.push_back(std::move(cells));
 }
 
@@ -48,7 +49,8 @@ void verdict(const Options& options, bool held, const std::string& because) {
 
 void draw(const Options& options, const std::string& stem, const plot::Figure& figure) {
     if (options.figures.empty()) return;
-    for (const std::string& path : write_figure(options.figures + "/" + stem, figure)) say("figure written: {}\n", path);
+    for (const std::string& path : write_figure(options.figures + "/" + stem, figure))
+        say("figure written: {}\n", path);
 }
 
 }  // namespace run::experiments

@@ -140,9 +140,16 @@ plot::HeatMap attention_map(const models::RnnSeq2Seq& rnn, std::uint64_t seed) {
     Tensor weights;
     models::Decoded d = models::greedy_decode(rnn, b.src, kSeqLen, 1, -1, &weights);
     plot::HeatMap map{"RNN + attention reversing a held-out sequence: alpha_t (first seed)",
-                      "source token (encoder state h_j)", "decoded token (step t)", weights.size(1), weights.size(2),
-                      weights.to_vector(), {}, {}, {0, 1, "attention weight alpha_tj"}};
-    for (std::int64_t t = 1; t < d.tokens.size(1); ++t) map.row_labels.push_back(fmt::format("{}", d.tokens.at({0, t})));
+                      "source token (encoder state h_j)",
+                      "decoded token (step t)",
+                      weights.size(1),
+                      weights.size(2),
+                      weights.to_vector(),
+                      {},
+                      {},
+                      {0, 1, "attention weight alpha_tj"}};
+    for (std::int64_t t = 1; t < d.tokens.size(1); ++t)
+        map.row_labels.push_back(fmt::format("{}", d.tokens.at({0, t})));
     for (std::int64_t j = 0; j < b.src.size(1); ++j)
         map.col_labels.push_back(j == 0 ? "<s>" : fmt::format("{}", b.src.at({0, j})));
     return map;
@@ -184,7 +191,8 @@ void run_rnn_attention(const Options& o) {
                 const double converged = steps_to_converge(r);
                 const std::size_t tail = std::min<std::size_t>(kWindow, r.train_loss.size());
                 double final_loss = 0;
-                for (std::size_t i = r.train_loss.size() - tail; i < r.train_loss.size(); ++i) final_loss += r.train_loss[i];
+                for (std::size_t i = r.train_loss.size() - tail; i < r.train_loss.size(); ++i)
+                    final_loss += r.train_loss[i];
                 table.row({data::name_of(task), arm->model, std::to_string(o.seed + static_cast<std::uint64_t>(s)),
                            fmt::format("{:.3f}", final_loss / static_cast<double>(std::max<std::size_t>(tail, 1))),
                            fmt::format("{:.1f}%", 100 * r.held_out_token_accuracy),
@@ -215,18 +223,20 @@ void run_rnn_attention(const Options& o) {
         for (const Arm* arm : {&transformer, &rnn}) {
             const Estimate accuracy = estimate(arm->of(accuracy_of));
             all_learn = all_learn && accuracy.mean >= kAccuracyBar;
-            summary.row({data::name_of(arm->task), arm->model, pm(accuracy, 1, 100), converged_cell(arm->of(converge_of)),
-                         pm(estimate(arm->of(ms_per_step)), 3), arm == &rnn ? pm(estimate(ratios), 2) : "-"});
+            summary.row({data::name_of(arm->task), arm->model, pm(accuracy, 1, 100),
+                         converged_cell(arm->of(converge_of)), pm(estimate(arm->of(ms_per_step)), 3),
+                         arm == &rnn ? pm(estimate(ratios), 2) : "-"});
         }
-        accuracies += fmt::format("{}{}: Transformer {}, RNN {}", accuracies.empty() ? "" : "; ",
-                                  data::name_of(transformer.task), pm(estimate(transformer.of(accuracy_of)), 1, 100),
-                                  pm(estimate(rnn.of(accuracy_of)), 1, 100));
+        accuracies +=
+            fmt::format("{}{}: Transformer {}, RNN {}", accuracies.empty() ? "" : "; ", data::name_of(transformer.task),
+                        pm(estimate(transformer.of(accuracy_of)), 1, 100), pm(estimate(rnn.of(accuracy_of)), 1, 100));
         convergence += fmt::format("{}{}: Transformer {}, RNN {}", convergence.empty() ? "" : "; ",
                                    data::name_of(transformer.task), converged_cell(transformer.of(converge_of)),
                                    converged_cell(rnn.of(converge_of)));
-        times += fmt::format("{}{}: RNN {} ms against the Transformer's {} ms (difference {})", times.empty() ? "" : "; ",
-                             data::name_of(transformer.task), pm(estimate(rnn.of(ms_per_step)), 3),
-                             pm(estimate(transformer.of(ms_per_step)), 3), pm(slowdowns.back(), 3));
+        times +=
+            fmt::format("{}{}: RNN {} ms against the Transformer's {} ms (difference {})", times.empty() ? "" : "; ",
+                        data::name_of(transformer.task), pm(estimate(rnn.of(ms_per_step)), 3),
+                        pm(estimate(transformer.of(ms_per_step)), 3), pm(slowdowns.back(), 3));
     }
     summary.print();
     say("(mean +- standard error over {} seed{})\n\n", seeds, seeds > 1 ? "s" : "");
@@ -234,16 +244,25 @@ void run_rnn_attention(const Options& o) {
     plot::Figure figure{fmt::format("rnn-attention: RNN + additive attention ({:.0f} parameters) against the "
                                     "Transformer ({:.0f}) (003; 004 §15.5.1)",
                                     rnn_params, transformer_params),
-                        2, 1400, 900, {}, 0.8};
+                        2,
+                        1400,
+                        900,
+                        {},
+                        0.8};
     for (std::size_t i = 0; i < arms.size(); i += 2)
-        figure.panels.push_back(plot::LinePlot{
-            fmt::format("{}: training loss, mean of {} seed{}, means of 10 steps", data::name_of(arms[i].task), seeds,
-                        seeds > 1 ? "s" : ""),
-            "training step", "loss (nats per token, log scale)", {mean_curve(arms[i]), mean_curve(arms[i + 1])}, false,
-            true});
+        figure.panels.push_back(plot::LinePlot{fmt::format("{}: training loss, mean of {} seed{}, means of 10 steps",
+                                                           data::name_of(arms[i].task), seeds, seeds > 1 ? "s" : ""),
+                                               "training step",
+                                               "loss (nats per token, log scale)",
+                                               {mean_curve(arms[i]), mean_curve(arms[i + 1])},
+                                               false,
+                                               true});
     figure.panels.push_back(attention_map(*arms[3].results.front().rnn, o.seed));
-    plot::BarChart bars{"CPU time of a training step (one thread, median step, mean over seeds)", "task, model",
-                        "ms per step", {}, {}};
+    plot::BarChart bars{"CPU time of a training step (one thread, median step, mean over seeds)",
+                        "task, model",
+                        "ms per step",
+                        {},
+                        {}};
     for (const Arm& arm : arms) {
         bars.categories.push_back(fmt::format("{}, {}", data::name_of(arm.task), arm.model));
         bars.values.push_back(estimate(arm.of(ms_per_step)).mean);
@@ -255,8 +274,8 @@ void run_rnn_attention(const Options& o) {
     verdict(o, all_learn && faster,
             fmt::format("held-out token accuracy, % (needed: {:.0f} each): {}; {}; CPU time per step: {} (the "
                         "Transformer {} faster on both by two standard errors); steps to a loss below {}: {}",
-                        100 * kAccuracyBar, accuracies, all_learn ? "every arm reached it" : "NOT every arm reached it", times,
-                        faster ? "is" : "is NOT", kConverged, convergence));
+                        100 * kAccuracyBar, accuracies, all_learn ? "every arm reached it" : "NOT every arm reached it",
+                        times, faster ? "is" : "is NOT", kConverged, convergence));
 }
 
 }  // namespace

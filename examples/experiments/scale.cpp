@@ -97,8 +97,13 @@ void run(const Options& o) {
     say("Part 1: P = softmax(q K^T [/ sqrt(d_k)]) over {} keys, q and k ~ N(0, 1), means over {} queries\n", keys,
         rows);
     Table init({"d_k", "scaled", "entropy (max ln 32 = 3.47)", "largest weight", "|softmax Jacobian|"});
-    plot::LinePlot entropy{fmt::format("Entropy of P (uniform: ln {} = {:.2f})", keys, std::log(static_cast<double>(keys))),
-                           "d_k", "nats", {}, true, true},
+    plot::LinePlot entropy{fmt::format("Entropy of P (uniform: ln {} = {:.2f})", keys,
+                                       std::log(static_cast<double>(keys))),
+                           "d_k",
+                           "nats",
+                           {},
+                           true,
+                           true},
         largest{"Largest weight of P", "d_k", "weight", {}, true, true},
         jacobian{"Softmax's gradient", "d_k", "|diag(p) - p p^T| (Frobenius)", {}, true, true};
     std::vector<Sharpness> by_scale[2];
@@ -120,8 +125,12 @@ void run(const Options& o) {
     const auto k = static_cast<double>(keys);
     largest.curves.push_back({fmt::format("uniform, 1/{}", keys), {16, 512}, {1 / k, 1 / k}});
     draw(o, "experiments_scale_init",
-         {fmt::format("Attention weights at initialisation, {} keys, q and k ~ N(0, 1)", keys), 3, 1300, 600,
-          {entropy, largest, jacobian}, 0.85});
+         {fmt::format("Attention weights at initialisation, {} keys, q and k ~ N(0, 1)", keys),
+          3,
+          1300,
+          600,
+          {entropy, largest, jacobian},
+          0.85});
 
     // Part 2: the copy task with and without the scale.
     const std::vector<std::int64_t> trained = trained_widths(o);
@@ -136,7 +145,12 @@ void run(const Options& o) {
     const char* arm_names[] = {"unscaled", "scaled", "additive"};
     std::vector<std::vector<double>> held_out[3];  // [arm][d_k index][seed]
     for (std::int64_t dk : trained) {
-        plot::LinePlot panel{fmt::format("d_k = {}", dk), "step", fmt::format("training loss ({}-step mean)", o.quick ? 2 : 10), {}, false, true};
+        plot::LinePlot panel{fmt::format("d_k = {}", dk),
+                             "step",
+                             fmt::format("training loss ({}-step mean)", o.quick ? 2 : 10),
+                             {},
+                             false,
+                             true};
         for (Arm arm : {scaled, unscaled, additive}) {
             std::vector<double> losses;  // held out, one per seed
             for (int s = 0; s < seeds; ++s) {
@@ -152,7 +166,10 @@ void run(const Options& o) {
                 const std::string name = arm_names[arm];
                 plot::Curve curve = window_means(seeds > 1 ? fmt::format("{}, seed {}", name, r.seed) : name, res.steps,
                                                  res.train_loss, o.quick ? 2 : 10);
-                curve.colour = arm == scaled ? 0 : arm == unscaled ? 1 : 2, curve.dash = s;  // a colour per arm, a dash per seed
+                curve.colour = arm == scaled     ? 0
+                               : arm == unscaled ? 1
+                                                 : 2,
+                curve.dash = s;  // a colour per arm, a dash per seed
                 panel.curves.push_back(curve);
             }
             held_out[arm].push_back(losses);
@@ -182,8 +199,8 @@ void run(const Options& o) {
     const double kMargin = 0.05;
     const Sharpness &s16 = by_scale[1].front(), &s512 = by_scale[1].back(), &u16 = by_scale[0].front(),
                     &u512 = by_scale[0].back();
-    const bool sharpens = u512.largest > u16.largest + 0.2 && u512.entropy < 0.5 * u16.entropy &&
-                          u512.jacobian < 0.5 * u16.jacobian;
+    const bool sharpens =
+        u512.largest > u16.largest + 0.2 && u512.entropy < 0.5 * u16.entropy && u512.jacobian < 0.5 * u16.jacobian;
     const bool scaled_steady = std::abs(s512.entropy - s16.entropy) < 0.1 * s16.entropy;
     bool trains_better = true, any_large = false;
     std::string losses;
@@ -202,20 +219,21 @@ void run(const Options& o) {
                         "unscaled minus scaled, paired over {} seed{} (needed at d_k >= 64: above {} by two standard "
                         "errors), {}; unscaled minus additive at d_k {}: {}",
                         u16.largest, u512.largest, u16.jacobian, u512.jacobian, s16.largest, s512.largest, s16.entropy,
-                        s512.entropy, seeds, seeds > 1 ? "s" : "", kMargin, any_large ? losses : losses + " (no d_k >= 64 trained)",
-                        trained.back(), pm(d_additive, 3)));
+                        s512.entropy, seeds, seeds > 1 ? "s" : "", kMargin,
+                        any_large ? losses : losses + " (no d_k >= 64 trained)", trained.back(), pm(d_additive, 3)));
 }
 
 }  // namespace
 
 Experiment scale_experiment() {
-    return {"scale",
-            "dividing q.k by sqrt(d_k) keeps P spread and its gradient alive at initialisation, and training "
-            "faster, and additive attention beats the unscaled dot product at large d_k (001 and its footnote; 002 \"Why "
-            "Use the 1/sqrt(D_K) Scaling?\"; 003)",
-            run,
-            {"--seeds", "--d-k", "--layers"},
-            footprint};
+    return {
+        "scale",
+        "dividing q.k by sqrt(d_k) keeps P spread and its gradient alive at initialisation, and training "
+        "faster, and additive attention beats the unscaled dot product at large d_k (001 and its footnote; 002 \"Why "
+        "Use the 1/sqrt(D_K) Scaling?\"; 003)",
+        run,
+        {"--seeds", "--d-k", "--layers"},
+        footprint};
 }
 
 }  // namespace run::experiments

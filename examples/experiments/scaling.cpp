@@ -39,8 +39,8 @@ Timing median_time(const std::function<void()>& f, int repeats) {
 
 double log_log_slope(const std::vector<double>& x, const std::vector<double>& y) {
     if (x.size() != y.size() || x.size() < 2)
-        throw autograd::ValueError(fmt::format("log_log_slope: needs two or more (x, y) pairs, got {} x and {} y",
-                                               x.size(), y.size()));
+        throw autograd::ValueError(
+            fmt::format("log_log_slope: needs two or more (x, y) pairs, got {} x and {} y", x.size(), y.size()));
     double mx = 0, my = 0;
     const auto n = static_cast<double>(x.size());
     for (std::size_t i = 0; i < x.size(); ++i) {

@@ -23,13 +23,13 @@ double thread_cpu_seconds();
 
 // The kernels on one thread while it lives; the thread count before, after.
 class OneThread {
-  public:
+public:
     OneThread();
     ~OneThread();
     OneThread(const OneThread&) = delete;
     OneThread& operator=(const OneThread&) = delete;
 
-  private:
+private:
     int before_;
 };
 

@@ -107,23 +107,21 @@ Seq2SeqResult train_seq2seq(const Seq2SeqRun& run) {
     config.src_vocab = config.tgt_vocab = run.vocab;
     config.seed = run.seed;
     auto model = models::make_transformer(config);
-    const Trainee trainee{*model,
-                          [&](const data::CopyBatch& b) {
-                              Tensor src_mask = nn::padding_mask(b.src, data::kCopyPad);
-                              Tensor out = model->forward(b.src, b.tgt_in, src_mask,
-                                                          models::target_mask(b.tgt_in, data::kCopyPad));
-                              return model->generator->forward(out);  // [B, L-1, V]
-                          },
-                          [&](const Tensor& src) {
-                              return models::greedy_decode(*model, src, nn::padding_mask(src, data::kCopyPad),
-                                                           run.seq_len, 1)
-                                  .tokens;
-                          }};
+    const Trainee trainee{
+        *model,
+        [&](const data::CopyBatch& b) {
+            Tensor src_mask = nn::padding_mask(b.src, data::kCopyPad);
+            Tensor out = model->forward(b.src, b.tgt_in, src_mask, models::target_mask(b.tgt_in, data::kCopyPad));
+            return model->generator->forward(out);  // [B, L-1, V]
+        },
+        [&](const Tensor& src) {
+            return models::greedy_decode(*model, src, nn::padding_mask(src, data::kCopyPad), run.seq_len, 1).tokens;
+        }};
     nn::optim::Adam opt(model->parameters(), {.lr = 0, .beta1 = 0.9, .beta2 = 0.98, .eps = 1e-9});
     nn::WarmupSchedule schedule(config.d_model, std::max<std::int64_t>(run.warmup, 1), run.lr_factor);
-    Seq2SeqResult r = train(trainee, {run.task, run.vocab, run.seq_len, run.batch, run.steps, run.seed, run.eval_sequences},
-                            opt, [&](std::int64_t step) { return run.warmup > 0 ? schedule.lr(step) : run.lr_factor; },
-                            0, run.smoothing);
+    Seq2SeqResult r = train(
+        trainee, {run.task, run.vocab, run.seq_len, run.batch, run.steps, run.seed, run.eval_sequences}, opt,
+        [&](std::int64_t step) { return run.warmup > 0 ? schedule.lr(step) : run.lr_factor; }, 0, run.smoothing);
     if (!r.diverged) r.model = model;
     return r;
 }
@@ -137,8 +135,9 @@ Seq2SeqResult train_rnn_seq2seq(const RnnSeq2SeqRun& run) {
     const Trainee trainee{*model, [&](const data::CopyBatch& b) { return model->forward(b.src, b.tgt_in); },
                           [&](const Tensor& src) { return models::greedy_decode(*model, src, run.seq_len, 1).tokens; }};
     nn::optim::Adam opt(model->parameters(), {.lr = run.lr});
-    Seq2SeqResult r = train(trainee, {run.task, run.vocab, run.seq_len, run.batch, run.steps, run.seed, run.eval_sequences},
-                            opt, [&](std::int64_t) { return run.lr; }, run.clip, 0);
+    Seq2SeqResult r = train(
+        trainee, {run.task, run.vocab, run.seq_len, run.batch, run.steps, run.seed, run.eval_sequences}, opt,
+        [&](std::int64_t) { return run.lr; }, run.clip, 0);
     if (!r.diverged) r.rnn = model;
     return r;
 }

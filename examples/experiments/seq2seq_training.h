@@ -32,11 +32,11 @@ struct Seq2SeqRun {
 
 struct Seq2SeqResult {
     std::vector<double> steps, train_loss;  // the training loss at every step (smoothed if smoothing > 0)
-    double held_out_loss = 0;            // negative log-likelihood per target token, teacher forcing, no smoothing
-    double held_out_token_accuracy = 0;  // of greedily decoded tokens, position by position
-    double held_out_exact = 0;           // of greedily decoded sequences, all tokens right
-    bool diverged = false;               // the loss or a gradient stopped being finite; training stopped there
-    double seconds = 0;                  // of training
+    double held_out_loss = 0;               // negative log-likelihood per target token, teacher forcing, no smoothing
+    double held_out_token_accuracy = 0;     // of greedily decoded tokens, position by position
+    double held_out_exact = 0;              // of greedily decoded sequences, all tokens right
+    bool diverged = false;                  // the loss or a gradient stopped being finite; training stopped there
+    double seconds = 0;                     // of training
     // Each step's CPU time on the calling thread, forward, backward and update (the batch's drawing
     // left out): all of a step's work when the kernels run on that thread alone (scaling.h, OneThread).
     std::vector<double> step_seconds;

@@ -49,7 +49,8 @@ struct CostResult {
 
 // The time of one forward and backward of `layer` on x [1, n, d], for each n.
 CostResult cost(const std::function<Tensor(const Tensor&)>& layer, const std::function<void()>& zero_grad,
-                const std::vector<std::int64_t>& lengths, std::int64_t d, int repeats, double fit_from, Generator& gen) {
+                const std::vector<std::int64_t>& lengths, std::int64_t d, int repeats, double fit_from,
+                Generator& gen) {
     CostResult r;
     for (std::int64_t n : lengths) {
         Tensor x = randn({1, n, d}, gen).requires_grad_();
@@ -102,7 +103,8 @@ constexpr std::int64_t kKernel = 3;  // the convolutions'
 TaggerRun tagger_run(const Arm& arm, const TaskSetup& s, std::int64_t layers, std::uint64_t seed) {
     TaggerRun r;
     r.model.layer = arm.layer, r.model.vocab = s.vocab, r.model.d_model = 32, r.model.n_layers = layers;
-    r.model.heads = 4, r.model.d_ff = 64, r.model.kernel = kKernel, r.model.dilated = arm.dilated, r.model.max_len = s.n;
+    r.model.heads = 4, r.model.d_ff = 64, r.model.kernel = kKernel, r.model.dilated = arm.dilated,
+    r.model.max_len = s.n;
     r.batch = s.batch, r.steps = s.steps, r.eval = s.eval, r.lr = s.lr, r.seed = seed;
     return r;
 }
@@ -111,16 +113,18 @@ TaggerRun tagger_run(const Arm& arm, const TaskSetup& s, std::int64_t layers, st
 double train_and_score(const Arm& arm, const TaskSetup& s, std::int64_t k, std::int64_t layers, std::uint64_t seed) {
     TaggerRun r = tagger_run(arm, s, layers, seed);
     r.stream = static_cast<std::uint64_t>(k);
-    return train_tagger(r, [&](std::int64_t batch, Generator& gen) { return delayed_copy(s.vocab, s.n, batch, k, gen); });
+    return train_tagger(r,
+                        [&](std::int64_t batch, Generator& gen) { return delayed_copy(s.vocab, s.n, batch, k, gen); });
 }
 
 // Part 2's dilated convolutions reach k^N - 1 positions back, a count int64 holds only up to N = 39.
 void check(const Options& o) {
     const std::int64_t most = models::max_conv_layers(kKernel, true);
     if (layers_or(o, 2) > most)
-        throw CLI::ValidationError("--layers", fmt::format("{} layers of dilated convolutions (k {}) would reach {}^{} - 1 "
-                                                           "positions back, more than int64 counts: choose --layers {} or fewer",
-                                                           o.layers, kKernel, kKernel, o.layers, most));
+        throw CLI::ValidationError("--layers",
+                                   fmt::format("{} layers of dilated convolutions (k {}) would reach {}^{} - 1 "
+                                               "positions back, more than int64 counts: choose --layers {} or fewer",
+                                               o.layers, kKernel, kKernel, o.layers, most));
 }
 
 // Part 2's largest run (tagger_memory bounds every kind of layer; Part 1 times one layer at batch 1).
@@ -132,8 +136,8 @@ Footprint footprint(const Options& o) {
 void run(const Options& o) {
     // Part 1.
     const std::int64_t d = 64;
-    const std::vector<std::int64_t> lengths = o.quick ? std::vector<std::int64_t>{32, 64, 128}
-                                                      : std::vector<std::int64_t>{64, 128, 256, 512, 1024, 2048};
+    const std::vector<std::int64_t> lengths =
+        o.quick ? std::vector<std::int64_t>{32, 64, 128} : std::vector<std::int64_t>{64, 128, 256, 512, 1024, 2048};
     const int repeats = o.quick ? 1 : 3;
     const double fit_from = o.quick ? 0 : 256;
     say("Part 1: one layer, d = {}, batch 1, forward + backward on one thread (median of {}), n = {}..{}\n", d, repeats,
@@ -169,10 +173,15 @@ void run(const Options& o) {
     for (std::size_t i = 0; i < lengths.size(); ++i)
         for (const Layer& l : layers) times.row({std::to_string(lengths[i]), l.name, fmt::format("{:.3f}", l.r.ms[i])});
     times.print();
-    say("\nslopes of log time against log n, fitted over n >= {}:\n", static_cast<std::int64_t>(fit_from > 0 ? fit_from : lengths.front()));
+    say("\nslopes of log time against log n, fitted over n >= {}:\n",
+        static_cast<std::int64_t>(fit_from > 0 ? fit_from : lengths.front()));
     Table slopes({"layer", "Table 15.1", "slope", "expected"});
-    plot::LinePlot cost_plot{"One layer, forward + backward (d = 64)", "sequence length n", "CPU milliseconds", {},
-                             true, true};
+    plot::LinePlot cost_plot{"One layer, forward + backward (d = 64)",
+                             "sequence length n",
+                             "CPU milliseconds",
+                             {},
+                             true,
+                             true};
     bool slopes_held = true;
     std::string slope_text;
     for (const Layer& l : layers) {
@@ -193,16 +202,20 @@ void run(const Options& o) {
     const std::vector<Arm> arms = {{"self-attention", "attention", SequenceLayer::self_attention},
                                    {"recurrent (GRU)", "GRU", SequenceLayer::recurrent},
                                    {"convolutional (k 3)", "CNN, reach 4", SequenceLayer::convolutional},
-                                   {"convolutional (k 3, dilated)", "CNN dilated, reach 8", SequenceLayer::convolutional,
-                                    true}};
+                                   {"convolutional (k 3, dilated)", "CNN dilated, reach 8",
+                                    SequenceLayer::convolutional, true}};
     say("\nPart 2: the delayed copy y_t = x_(t-k), V = {} symbols (chance {:.1f}%), n = {}, N = {} layers, d = 32, "
         "{} steps of batch {}, Adam lr {}, seeds {}..{}; accuracy over t >= k of {} held-out sequences\n",
         s.vocab - 1, 100.0 / static_cast<double>(s.vocab - 1), s.n, n_layers, s.steps, s.batch, s.lr, o.seed,
         o.seed + static_cast<std::uint64_t>(seeds) - 1, s.eval);
     Table accuracy({"k", "model", "reaches back", "accuracy (mean +- s.e.)", "per seed"});
     std::vector<std::vector<Estimate>> by_arm(arms.size());
-    plot::LinePlot acc_plot{fmt::format("The delayed copy, mean of {} seeds", seeds), "distance k a token travels",
-                            "held-out accuracy (%)", {}, false, false};
+    plot::LinePlot acc_plot{fmt::format("The delayed copy, mean of {} seeds", seeds),
+                            "distance k a token travels",
+                            "held-out accuracy (%)",
+                            {},
+                            false,
+                            false};
     for (std::size_t a = 0; a < arms.size(); ++a) {
         plot::Curve curve{arms[a].short_name, {}, {}};
         for (std::int64_t k : distances) {
@@ -226,28 +239,36 @@ void run(const Options& o) {
     accuracy.print();
     const double chance = 100.0 / static_cast<double>(s.vocab - 1);
     // Chance drawn on to twice the largest distance, which leaves the legend room right of the curves.
-    acc_plot.curves.push_back({"chance", {static_cast<double>(distances.front()), 2.0 * static_cast<double>(distances.back())},
+    acc_plot.curves.push_back({"chance",
+                               {static_cast<double>(distances.front()), 2.0 * static_cast<double>(distances.back())},
                                {chance, chance}});
     draw(o, "experiments_table_15_1",
-         {"Table 15.1: self-attention, recurrent and convolutional layers (004 §15.5.5)", 2, 1300, 520,
-          {cost_plot, acc_plot}, 0.85});
+         {"Table 15.1: self-attention, recurrent and convolutional layers (004 §15.5.5)",
+          2,
+          1300,
+          520,
+          {cost_plot, acc_plot},
+          0.85});
 
     // The verdict: each slope is nearer Table 15.1's exponent (2 or 1) than the other, and at the largest distance
     // self-attention copies better than the GRU and both CNNs by more than twice the standard
     // error of the difference, having lost no more than that (plus 5 points) from the smallest.
     const Estimate attn_near = by_arm[0].front(), attn_far = by_arm[0].back();
-    bool paths_held = attn_far.mean >= attn_near.mean - 0.05 - 2 * std::hypot(attn_far.standard_error, attn_near.standard_error);
+    bool paths_held =
+        attn_far.mean >= attn_near.mean - 0.05 - 2 * std::hypot(attn_far.standard_error, attn_near.standard_error);
     std::string far_text;
     for (std::size_t a = 1; a < arms.size(); ++a) {
         const Estimate other = by_arm[a].back();
-        paths_held = paths_held && attn_far.mean - other.mean > 2 * std::hypot(attn_far.standard_error, other.standard_error);
+        paths_held =
+            paths_held && attn_far.mean - other.mean > 2 * std::hypot(attn_far.standard_error, other.standard_error);
         far_text += fmt::format(", {} {:.1f}% +- {:.1f}", arms[a].name, 100 * other.mean, 100 * other.standard_error);
     }
-    verdict(o, slopes_held && paths_held,
-            fmt::format("time slopes against n (expected nearer 2, 1, 1 than 1, 2, 2): {}; at k = {} self-attention copies "
-                        "{:.1f}% +- {:.1f} (at k = {}: {:.1f}%){}",
-                        slope_text, distances.back(), 100 * attn_far.mean, 100 * attn_far.standard_error, distances.front(),
-                        100 * attn_near.mean, far_text));
+    verdict(
+        o, slopes_held && paths_held,
+        fmt::format("time slopes against n (expected nearer 2, 1, 1 than 1, 2, 2): {}; at k = {} self-attention copies "
+                    "{:.1f}% +- {:.1f} (at k = {}: {:.1f}%){}",
+                    slope_text, distances.back(), 100 * attn_far.mean, 100 * attn_far.standard_error, distances.front(),
+                    100 * attn_near.mean, far_text));
 }
 
 }  // namespace

@@ -11,7 +11,8 @@ using namespace autograd;
 
 std::vector<double> uniform_symbols(std::int64_t V, std::int64_t n, std::int64_t batch, Generator& gen) {
     std::vector<double> x = rand({batch, n}, gen, Dtype::float64).to_vector();
-    for (double& v : x) v = 1 + std::min<double>(static_cast<double>(V - 2), std::floor(v * static_cast<double>(V - 1)));
+    for (double& v : x)
+        v = 1 + std::min<double>(static_cast<double>(V - 2), std::floor(v * static_cast<double>(V - 1)));
     return x;
 }
 
@@ -49,7 +50,8 @@ run::MemoryEstimate tagger_memory(const TaggerRun& r, std::int64_t length) {
                H = static_cast<double>(c.heads), V = static_cast<double>(c.vocab), T = static_cast<double>(length),
                B = static_cast<double>(std::max(r.batch, r.eval)), k = static_cast<double>(c.kernel);
     run::MemoryEstimate e;
-    e.parameters = 2 * V * D + static_cast<double>(c.max_len) * D + N * (4 * D * D + 2 * D * F + 2 * k * D * D + 6 * D * D);
+    e.parameters =
+        2 * V * D + static_cast<double>(c.max_len) * D + N * (4 * D * D + 2 * D * F + 2 * k * D * D + 6 * D * D);
     e.activations = run::transformer_activations(N, B, T, D, F, H, T) + 3 * B * T * V;
     return e;
 }

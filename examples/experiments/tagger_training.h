@@ -16,7 +16,7 @@ struct LabelledBatch {
 using DrawBatch = std::function<LabelledBatch(std::int64_t batch, autograd::Generator& gen)>;
 
 struct TaggerRun {
-    models::SequenceTaggerConfig model;  // model.seed is set to `seed`; model.vocab counts the labels too
+    models::SequenceTaggerConfig model;                // model.seed is set to `seed`; model.vocab counts the labels too
     std::int64_t batch = 32, steps = 600, eval = 256;  // eval: held-out sequences
     double lr = 3e-3;
     std::uint64_t seed = 1;    // of the model and the held-out set

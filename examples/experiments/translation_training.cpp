@@ -65,7 +65,8 @@ void evaluate(const models::Transformer& model, const TranslationData& d, const 
                 if (id == d.end()) break;
                 if (id < d.bpe.size()) ids.push_back(id);
             }
-            hyps[rows[k]] = data::repair_utf8(d.bpe.decode(ids), [](unsigned char) { return std::string("\xEF\xBF\xBD"); });
+            hyps[rows[k]] =
+                data::repair_utf8(d.bpe.decode(ids), [](unsigned char) { return std::string("\xEF\xBF\xBD"); });
         }
     }
     r.perplexity = std::exp(nll / tokens);
@@ -76,9 +77,9 @@ void evaluate(const models::Transformer& model, const TranslationData& d, const 
 }  // namespace
 
 TranslationData load_translation_data(const TranslationRun& run) {
-    const data::VerseCorpus verses = data::pair_verses(data::read_sword_module("engKJV2006eb"),
-                                                       data::read_sword_module("engWEB2015eb"),
-                                                       data::default_held_out_books());
+    const data::VerseCorpus verses =
+        data::pair_verses(data::read_sword_module("engKJV2006eb"), data::read_sword_module("engWEB2015eb"),
+                          data::default_held_out_books());
     std::vector<data::VersePair> train;
     const auto all = static_cast<std::int64_t>(verses.train.size());
     const std::int64_t n = std::min(run.train_verses, all);

@@ -24,9 +24,9 @@ struct TranslationRun {
     std::int64_t layers = 2, d_model = 64, heads = 4, d_ff = 256;
     double dropout = 0.1;
     std::int64_t batch = 32, epochs = 8, warmup = 150;
-    double lr_factor = 2.0;   // lr = f d^-0.5 min(s^-0.5, s w^-1.5)
-    double smoothing = 0.0;   // eps of nn::LabelSmoothingLoss
-    std::uint64_t seed = 1;   // of the initialisation, dropout and batch order
+    double lr_factor = 2.0;  // lr = f d^-0.5 min(s^-0.5, s w^-1.5)
+    double smoothing = 0.0;  // eps of nn::LabelSmoothingLoss
+    std::uint64_t seed = 1;  // of the initialisation, dropout and batch order
 };
 
 // The verses tokenized: shared by every run of one (train_verses, vocab, context).
@@ -47,7 +47,7 @@ struct TranslationResult {
     double bleu = 0, chrf = 0;  // validation, greedy
     double perplexity = 0;      // validation, exp(nll per target token), teacher forcing, no smoothing
     std::int64_t steps = 0;
-    double seconds = 0;         // of training, wall clock
+    double seconds = 0;  // of training, wall clock
 };
 
 TranslationResult train_translation(const TranslationData& data, const TranslationRun& run);

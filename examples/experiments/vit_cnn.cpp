@@ -47,7 +47,8 @@ std::unique_ptr<nn::Module> make_model(bool cnn, std::uint64_t seed) {
 }
 
 Tensor logits_of(const nn::Module& m, bool cnn, const Tensor& images) {
-    return cnn ? static_cast<const models::CNN&>(m).forward(images) : static_cast<const models::ViT&>(m).forward(images);
+    return cnn ? static_cast<const models::CNN&>(m).forward(images)
+               : static_cast<const models::ViT&>(m).forward(images);
 }
 
 // vit_fashion_mnist's recipe for both (AdamW at 3e-3 with weight decay 0.05, warm-up then
@@ -94,11 +95,13 @@ void run_vit_cnn(const Options& o) {
     const data::ImageSet test_all = data::load_fashion_mnist(data::Split::test);
     const auto [mean, std] = data::pixel_statistics(train_all);
     const data::ImageSet test = first(test_all, b.test_images);
-    const auto vit_params = make_model(false, 0)->parameter_count(), cnn_params = make_model(true, 0)->parameter_count();
-    run::say("ViT (patch 7, D 64, depth 3, {} parameters) against a CNN (16 and 32 channels, {} parameters) | {} steps "
-             "of batch {} at every size | accuracy on the first {} test images | seeds {}..{}\n",
-             vit_params, cnn_params, b.steps, b.batch, b.test_images, o.seed,
-             o.seed + static_cast<std::uint64_t>(seeds) - 1);
+    const auto vit_params = make_model(false, 0)->parameter_count(),
+               cnn_params = make_model(true, 0)->parameter_count();
+    run::say(
+        "ViT (patch 7, D 64, depth 3, {} parameters) against a CNN (16 and 32 channels, {} parameters) | {} steps "
+        "of batch {} at every size | accuracy on the first {} test images | seeds {}..{}\n",
+        vit_params, cnn_params, b.steps, b.batch, b.test_images, o.seed,
+        o.seed + static_cast<std::uint64_t>(seeds) - 1);
 
     struct Arm {
         std::vector<double> vit, cnn;
@@ -146,9 +149,12 @@ void run_vit_cnn(const Options& o) {
     draw(o, "experiments_vit_cnn",
          plot::Figure{fmt::format("vit-cnn: a ViT against a CNN on Fashion-MNIST (mean +- s.e. of {} seed{})", seeds,
                                   seeds > 1 ? "s" : ""),
-                      1, 800, 500,
+                      1,
+                      800,
+                      500,
                       {plot::LinePlot{"Held-out accuracy against the training-set size",
-                                      "training images (log scale)", "held-out accuracy (%)",
+                                      "training images (log scale)",
+                                      "held-out accuracy (%)",
                                       {curve("CNN (locality, weight tying, pooling)", &Arm::cnn),
                                        curve("ViT (patch 7)", &Arm::vit)},
                                       true}}});

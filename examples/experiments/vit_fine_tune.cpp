@@ -142,9 +142,8 @@ void run(const Options& o) {
         "epoch{} of batch {} ({} steps) | then, with a new head, fine-tuned on n labelled images per class of classes "
         "5-9 ({}), against the same ViT trained from scratch on them, {} steps of batch {} each | accuracy on {} test "
         "images of classes 5-9 | seeds {}..{}\n",
-        upstream.labels.numel(), class_names(0), b.upstream_epochs, b.upstream_epochs > 1 ? "s" : "",
-        b.upstream_batch, upstream_steps,
-        class_names(kClasses), b.fine_tune_steps, b.batch, downstream_test.labels.numel(), o.seed,
+        upstream.labels.numel(), class_names(0), b.upstream_epochs, b.upstream_epochs > 1 ? "s" : "", b.upstream_batch,
+        upstream_steps, class_names(kClasses), b.fine_tune_steps, b.batch, downstream_test.labels.numel(), o.seed,
         o.seed + static_cast<std::uint64_t>(seeds) - 1);
 
     struct Arms {
@@ -207,16 +206,25 @@ void run(const Options& o) {
         seeds > 1 ? "s" : "", pm(up, 2, 100));
 
     const std::string x_label = "labelled images per class of classes 5-9";
-    plot::LinePlot accuracy_panel{"Held-out accuracy on classes 5-9, mean +- s.e.", x_label, "accuracy (%)",
-                                  {fine_curve, scratch_curve}, true};
+    plot::LinePlot accuracy_panel{"Held-out accuracy on classes 5-9, mean +- s.e.",
+                                  x_label,
+                                  "accuracy (%)",
+                                  {fine_curve, scratch_curve},
+                                  true};
     const plot::Curve zero{"no difference", {gain_curve.x.front(), gain_curve.x.back()}, {0, 0}};
-    plot::LinePlot gain_panel{"Fine-tuned - from scratch, paired, mean +- s.e.", x_label, "difference (points)",
-                              {gain_curve, zero}, true};
+    plot::LinePlot gain_panel{"Fine-tuned - from scratch, paired, mean +- s.e.",
+                              x_label,
+                              "difference (points)",
+                              {gain_curve, zero},
+                              true};
     draw(o, "experiments_vit_fine_tune",
          plot::Figure{fmt::format("vit-fine-tune: pre-trained on classes 0-4 then fine-tuned, or from scratch ({} "
                                   "seed{})",
                                   seeds, seeds > 1 ? "s" : ""),
-                      2, 1100, 450, {accuracy_panel, gain_panel}});
+                      2,
+                      1100,
+                      450,
+                      {accuracy_panel, gain_panel}});
 
     verdict(o, held,
             fmt::format("fine-tuned minus from scratch, paired over {} seed{}: {} points on {} test images of classes "

@@ -40,9 +40,9 @@ struct PoolingRun {
     models::Pooling pooling;
     std::int64_t patch;
     std::uint64_t seed = 1;
-    double accuracy = 0;         // on the held-out images
-    double step_ms = 0;          // median training step, wall-clock, on the program's threads
-    double step_cpu_ms = 0;      // median work of a step: one thread's CPU time (scaling.h)
+    double accuracy = 0;     // on the held-out images
+    double step_ms = 0;      // median training step, wall-clock, on the program's threads
+    double step_cpu_ms = 0;  // median work of a step: one thread's CPU time (scaling.h)
     std::int64_t correct = 0, tested = 0;
 };
 
@@ -78,7 +78,8 @@ void train_and_test(PoolingRun& run, const data::ImageSet& train, const data::Im
             auto start = std::chrono::steady_clock::now();
             opt.set_lr(schedule.lr(++step));
             train_step();
-            step_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+            step_ms.push_back(
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
         }
     }
     run.step_ms = median(step_ms);
@@ -113,9 +114,10 @@ void run_vit_pooling(const Options& o) {
     const data::ImageSet test_all = data::load_fashion_mnist(data::Split::test);
     const auto [mean, std] = data::pixel_statistics(train_all);
     const data::ImageSet train = first(train_all, b.train_images), test = first(test_all, b.test_images);
-    run::say("ViT D 64, depth 3, 4 heads, MLP 128 | {} training images x {} epochs, batch {} | accuracy on the "
-             "first {} test images | seeds {}..{}\n",
-             b.train_images, b.epochs, b.batch, b.test_images, o.seed, o.seed + static_cast<std::uint64_t>(seeds) - 1);
+    run::say(
+        "ViT D 64, depth 3, 4 heads, MLP 128 | {} training images x {} epochs, batch {} | accuracy on the "
+        "first {} test images | seeds {}..{}\n",
+        b.train_images, b.epochs, b.batch, b.test_images, o.seed, o.seed + static_cast<std::uint64_t>(seeds) - 1);
 
     const std::vector<std::int64_t> patches = {14, 7, 4};
     std::vector<PoolingRun> all;  // patch by patch, seed by seed, [CLASS] then mean
@@ -124,9 +126,10 @@ void run_vit_pooling(const Options& o) {
             for (models::Pooling pooling : {models::Pooling::cls, models::Pooling::mean}) {
                 PoolingRun r{pooling, patch, o.seed + static_cast<std::uint64_t>(s)};
                 train_and_test(r, train, test, mean, std, b, r.seed);
-                run::say("  patch {:>2}, seed {}, {:<4} pooling: {:.2f}%, {:.1f} ms a step ({:.1f} ms of work on one "
-                         "thread)\n",
-                         patch, r.seed, models::pooling_name(pooling), 100 * r.accuracy, r.step_ms, r.step_cpu_ms);
+                run::say(
+                    "  patch {:>2}, seed {}, {:<4} pooling: {:.2f}%, {:.1f} ms a step ({:.1f} ms of work on one "
+                    "thread)\n",
+                    patch, r.seed, models::pooling_name(pooling), 100 * r.accuracy, r.step_ms, r.step_cpu_ms);
                 all.push_back(r);
             }
 
@@ -148,7 +151,8 @@ void run_vit_pooling(const Options& o) {
     };
     std::vector<Arm> arms(2 * patches.size());  // [patch index][cls, mean]
     for (const PoolingRun& r : all) {
-        const std::size_t i = static_cast<std::size_t>(std::find(patches.begin(), patches.end(), r.patch) - patches.begin());
+        const std::size_t i =
+            static_cast<std::size_t>(std::find(patches.begin(), patches.end(), r.patch) - patches.begin());
         Arm& a = arms[2 * i + (r.pooling == models::Pooling::mean)];
         a.accuracy.push_back(r.accuracy), a.cpu_ms.push_back(r.step_cpu_ms);
     }
@@ -169,7 +173,8 @@ void run_vit_pooling(const Options& o) {
                      pm(estimate(arms[2 * i + 1].cpu_ms), 1)});
     }
     summary.print();
-    run::say("(mean +- standard error over {} seed{}; step times depend on the machine)\n", seeds, seeds > 1 ? "s" : "");
+    run::say("(mean +- standard error over {} seed{}; step times depend on the machine)\n", seeds,
+             seeds > 1 ? "s" : "");
     // The cost claim: more patches, longer steps (each pooling's mean work ordered 14 < 7 < 4),
     // judged on the work of a step (one thread's CPU time, scaling.h), which neither other users
     // of the machine nor waiting threads inflate.
@@ -180,8 +185,8 @@ void run_vit_pooling(const Options& o) {
     const double ratio = estimate(arms[4].cpu_ms).mean / estimate(arms[0].cpu_ms).mean;
     // Each pooling's mean over the seeds at each patch size, one standard error each side (none
     // for one seed); x is the patch size P or the number of patches N = (28 / P)^2.
-    auto curve = [&](std::size_t k, const char* name, bool against_patches,
-                     std::vector<double> Arm::*quantity, double scale) {
+    auto curve = [&](std::size_t k, const char* name, bool against_patches, std::vector<double> Arm::*quantity,
+                     double scale) {
         plot::Curve c{name, {}, {}, true};
         for (std::size_t i = 0; i < patches.size(); ++i) {
             const Estimate e = estimate(arms[2 * i + k].*quantity);
@@ -194,24 +199,32 @@ void run_vit_pooling(const Options& o) {
     };
     auto accuracy_curve = [&](std::size_t k, const char* name) { return curve(k, name, false, &Arm::accuracy, 100); };
     auto time_curve = [&](std::size_t k, const char* name) { return curve(k, name, true, &Arm::cpu_ms, 1); };
-    plot::LinePlot accuracy{"Held-out accuracy against the patch size", "patch size P (pixels)", "held-out accuracy (%)",
+    plot::LinePlot accuracy{"Held-out accuracy against the patch size",
+                            "patch size P (pixels)",
+                            "held-out accuracy (%)",
                             {accuracy_curve(0, "[CLASS] token"), accuracy_curve(1, "mean of the patches")}};
-    plot::LinePlot cost{"Training step time against the number of patches", "patches N = (28 / P)^2",
+    plot::LinePlot cost{"Training step time against the number of patches",
+                        "patches N = (28 / P)^2",
                         "median CPU time of a step (ms, batch 128)",
-                        {time_curve(0, "[CLASS] token"), time_curve(1, "mean of the patches")}, true, true};
+                        {time_curve(0, "[CLASS] token"), time_curve(1, "mean of the patches")},
+                        true,
+                        true};
     draw(o, "experiments_vit_pooling",
          plot::Figure{fmt::format("vit-pooling: [CLASS] against the mean of the patches, on Fashion-MNIST (mean +- "
                                   "s.e. of {} seed{})",
                                   seeds, seeds > 1 ? "s" : ""),
-                      2, 1100, 450,
+                      2,
+                      1100,
+                      450,
                       {accuracy, cost}});
 
-    verdict(o, pooling_ok && cost_grows,
-            fmt::format("mean pooling minus [CLASS], paired over {} seed{}: {} points ({} +-{:.1f} with two standard "
-                        "errors to spare, on {} test images); CPU time of a step {} with the number of patches ({:.1f}x "
-                        "from N = 4 to N = 49)",
-                        seeds, seeds > 1 ? "s" : "", gaps, pooling_ok ? "within" : "NOT within", 100 * kMargin,
-                        b.test_images, cost_grows ? "grows" : "does NOT grow steadily", ratio));
+    verdict(
+        o, pooling_ok && cost_grows,
+        fmt::format("mean pooling minus [CLASS], paired over {} seed{}: {} points ({} +-{:.1f} with two standard "
+                    "errors to spare, on {} test images); CPU time of a step {} with the number of patches ({:.1f}x "
+                    "from N = 4 to N = 49)",
+                    seeds, seeds > 1 ? "s" : "", gaps, pooling_ok ? "within" : "NOT within", 100 * kMargin,
+                    b.test_images, cost_grows ? "grows" : "does NOT grow steadily", ratio));
 }
 
 }  // namespace

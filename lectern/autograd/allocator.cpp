@@ -27,8 +27,8 @@ constexpr std::size_t kAlign = 64;
 constexpr std::size_t kFine = std::size_t{64} << 10;
 // A request above this takes only its own class: 1 TiB, or a quarter of the address
 // space where size_t has 32 bits (WebAssembly's), so that 2 sz never overflows.
-constexpr std::size_t kLargestShared =
-    static_cast<std::size_t>(std::min<std::uint64_t>(std::uint64_t{1} << 40, std::numeric_limits<std::size_t>::max() / 4));
+constexpr std::size_t kLargestShared = static_cast<std::size_t>(
+    std::min<std::uint64_t>(std::uint64_t{1} << 40, std::numeric_limits<std::size_t>::max() / 4));
 
 std::size_t size_class(std::size_t bytes) {
     if (bytes <= kFine) return bytes == 0 ? kAlign : (bytes + kAlign - 1) / kAlign * kAlign;
@@ -107,9 +107,10 @@ void* allocate(std::size_t bytes) {
         std::lock_guard lock(c.mu);  // the block was counted above; it never came
         c.stats.bytes_in_use -= sz;
         c.stats.blocks_in_use -= 1;
-        throw OutOfMemory(fmt::format("out of memory: a tensor of {:.3g} GB was asked for, with {:.3g} GB already held "
-                                      "by tensors", static_cast<double>(bytes) / 1e9,
-                                      static_cast<double>(c.stats.bytes_in_use) / 1e9));
+        throw OutOfMemory(
+            fmt::format("out of memory: a tensor of {:.3g} GB was asked for, with {:.3g} GB already held "
+                        "by tensors",
+                        static_cast<double>(bytes) / 1e9, static_cast<double>(c.stats.bytes_in_use) / 1e9));
     }
     static_cast<Header*>(block)->size_class = sz;
     return static_cast<char*>(block) + kAlign;

@@ -13,13 +13,13 @@
 namespace autograd {
 
 struct AllocatorStats {
-    std::size_t bytes_in_use = 0;   // held by live tensors
+    std::size_t bytes_in_use = 0;  // held by live tensors
     std::size_t blocks_in_use = 0;
     std::size_t peak_bytes_in_use = 0;  // the most bytes_in_use has been (PyTorch's max_memory_allocated)
-    std::size_t bytes_cached = 0;   // freed, kept for reuse
+    std::size_t bytes_cached = 0;       // freed, kept for reuse
     std::size_t blocks_cached = 0;
-    std::size_t cache_hits = 0;     // requests served from the cache
-    std::size_t cache_misses = 0;   // requests that went to the system
+    std::size_t cache_hits = 0;    // requests served from the cache
+    std::size_t cache_misses = 0;  // requests that went to the system
 };
 
 // A tensor's storage that the system would not give: a bad_alloc that says

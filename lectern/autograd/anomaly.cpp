@@ -54,10 +54,9 @@ void check_forward_anomaly(const char* op, const std::vector<Tensor>& inputs, co
         // a NaN is damning there; -inf masks built without grad are fine.
         const bool outside = inputs[i].defined() && !inputs[i].impl()->grad_fn;
         if (outside && (f.nan || (f.inf && inputs[i].requires_grad())))
-            throw AnomalyError(fmt::format("anomaly: input {} of '{}' {}, {}, holds {}", i, op,
-                                           shape_str(inputs[i].shape()),
-                                           inputs[i].requires_grad() ? "a parameter" : "data from outside the graph",
-                                           f.what()));
+            throw AnomalyError(
+                fmt::format("anomaly: input {} of '{}' {}, {}, holds {}", i, op, shape_str(inputs[i].shape()),
+                            inputs[i].requires_grad() ? "a parameter" : "data from outside the graph", f.what()));
         in_all.nan = in_all.nan || f.nan;
         in_all.inf = in_all.inf || f.inf;
     }
@@ -78,10 +77,11 @@ void check_backward_anomaly(const char* op, const std::vector<Tensor>& inputs, c
     for (std::size_t i = 0; i < dx.size(); ++i) {
         NonFinite f = scan(dx[i]);
         if ((f.nan && !upstream.nan) || (f.inf && !upstream.any()))
-            throw AnomalyError(fmt::format(
-                "anomaly: the backward of '{}' produced {} in the gradient of input {} {} (inputs {}; output gradient {}{})",
-                op, f.nan ? "NaN" : "an infinity", i, shape_str(inputs[i].shape()), shapes_of(inputs),
-                shape_str(dy.shape()), upstream.any() ? ", which holds infinities" : ", finite"));
+            throw AnomalyError(
+                fmt::format("anomaly: the backward of '{}' produced {} in the gradient of input {} {} (inputs {}; "
+                            "output gradient {}{})",
+                            op, f.nan ? "NaN" : "an infinity", i, shape_str(inputs[i].shape()), shapes_of(inputs),
+                            shape_str(dy.shape()), upstream.any() ? ", which holds infinities" : ", finite"));
     }
 }
 

@@ -56,14 +56,16 @@ std::string blas_core_warning() {
     };
     if (const char* asked = std::getenv("OPENBLAS_CORETYPE");
         asked && *asked && !std::equal(asked, asked + std::strlen(asked), core.begin(), core.end(), same_letter))
-        return fmt::format("OPENBLAS_CORETYPE={} names no kernels this OpenBLAS runs here: it runs {}, and a run's "
-                           "bits depend on the kernels",
-                           printable(asked, 64), core);
+        return fmt::format(
+            "OPENBLAS_CORETYPE={} names no kernels this OpenBLAS runs here: it runs {}, and a run's "
+            "bits depend on the kernels",
+            printable(asked, 64), core);
     if (cpu_vector_level() < 2 || blas_core_level(core) >= 2) return "";
-    return fmt::format("OpenBLAS runs its {} kernels on a CPU with AVX2, about a third of its speed for matrix "
-                       "products: run with OPENBLAS_CORETYPE=Haswell, or add --blas-core auto (the program restarts "
-                       "itself with it set)",
-                       core);
+    return fmt::format(
+        "OpenBLAS runs its {} kernels on a CPU with AVX2, about a third of its speed for matrix "
+        "products: run with OPENBLAS_CORETYPE=Haswell, or add --blas-core auto (the program restarts "
+        "itself with it set)",
+        core);
 }
 
 }  // namespace autograd

@@ -19,7 +19,7 @@ namespace {
 struct GraphShape {
     std::vector<std::pair<const void*, std::string>> nodes;  // key (a Node or a leaf's TensorImpl), declaration
     std::vector<std::pair<const void*, const void*>> edges;  // producer -> consumer
-    std::unordered_map<const void*, Tensor> values;           // each node's output and each leaf, as its consumers hold it
+    std::unordered_map<const void*, Tensor> values;  // each node's output and each leaf, as its consumers hold it
 };
 
 double norm(const Tensor& t) {
@@ -45,10 +45,14 @@ GraphShape shape_of(const Tensor& root, const DotNames& names) {
     };
     auto leaf = [&](const Tensor& t) {
         const auto it = name_of.find(t.impl());
-        add(t.impl(), fmt::format("shape=ellipse, label=\"{}\\n{}", it == name_of.end() ? "leaf" : it->second, shape_str(t.shape())), t);
+        add(t.impl(),
+            fmt::format("shape=ellipse, label=\"{}\\n{}", it == name_of.end() ? "leaf" : it->second,
+                        shape_str(t.shape())),
+            t);
     };
     auto input = [&](const Tensor& t) {
-        add(t.impl(), fmt::format("shape=ellipse, style=dashed, label=\"{}\\n{}", name_of.at(t.impl()), shape_str(t.shape())), t);
+        add(t.impl(),
+            fmt::format("shape=ellipse, style=dashed, label=\"{}\\n{}", name_of.at(t.impl()), shape_str(t.shape())), t);
     };
     auto node = [&](const Node* n, const Tensor& value) {
         add(n, fmt::format("shape=box, style=rounded, label=\"{}\\n{}", n->name, shape_str(n->output_shape)), value);

@@ -27,8 +27,7 @@ void append(std::string& out, const Tensor& t, const std::vector<double>& v, std
         if (dim + 1 == s.size())
             out += t.dtype() == Dtype::int64 ? fmt::format("{}", static_cast<std::int64_t>(v[offset + i]))
                                              : fmt::format("{:.4g}", v[offset + i]);
-        else
-            append(out, t, v, dim + 1, offset + i * inner, inner);
+        else append(out, t, v, dim + 1, offset + i * inner, inner);
         if (i + 1 < n) out += ", ";
     }
     out += ']';
@@ -41,9 +40,9 @@ std::string to_string(const Tensor& t) {
     std::vector<double> v = t.to_vector();
     std::string body;
     if (t.dim() == 0)
-        body = t.dtype() == Dtype::int64 ? fmt::format("{}", static_cast<std::int64_t>(v[0])) : fmt::format("{:.4g}", v[0]);
-    else
-        append(body, t, v, 0, 0, t.numel());
+        body = t.dtype() == Dtype::int64 ? fmt::format("{}", static_cast<std::int64_t>(v[0]))
+                                         : fmt::format("{:.4g}", v[0]);
+    else append(body, t, v, 0, 0, t.numel());
     // An empty tensor's brackets do not tell [0, 3] from [0]: its shape is printed too.
     const std::string shape = t.numel() == 0 ? fmt::format(", shape={}", shape_str(t.shape())) : "";
     return fmt::format("tensor({}{}, dtype={}{})", body, shape, dtype_name(t.dtype()),

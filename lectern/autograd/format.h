@@ -12,7 +12,7 @@
 namespace autograd {
 std::string to_string(const Tensor& t);
 std::ostream& operator<<(std::ostream& os, const Tensor& t);
-}
+}  // namespace autograd
 
 template <>
 struct fmt::formatter<autograd::Tensor> : fmt::formatter<std::string> {

@@ -13,10 +13,11 @@
 namespace autograd {
 
 std::string GradcheckReport::message() const {
-    return fmt::format("{}: {} elements, max abs error {:.3e}, max rel error {:.3e}; worst: input {} at {}: "
-                       "analytic {:.10g}, numeric {:.10g}",
-                       passed ? "passed" : "FAILED", elements_checked, max_abs_error, max_rel_error, worst_input,
-                       shape_str(worst_index), worst_analytic, worst_numeric);
+    return fmt::format(
+        "{}: {} elements, max abs error {:.3e}, max rel error {:.3e}; worst: input {} at {}: "
+        "analytic {:.10g}, numeric {:.10g}",
+        passed ? "passed" : "FAILED", elements_checked, max_abs_error, max_rel_error, worst_input,
+        shape_str(worst_index), worst_analytic, worst_numeric);
 }
 
 namespace {
@@ -32,8 +33,8 @@ Shape unravel(std::int64_t flat, const Shape& shape) {
 
 }  // namespace
 
-GradcheckReport gradcheck(const std::function<Tensor(const std::vector<Tensor>&)>& f,
-                          const std::vector<Tensor>& inputs, const GradcheckOptions& opt) {
+GradcheckReport gradcheck(const std::function<Tensor(const std::vector<Tensor>&)>& f, const std::vector<Tensor>& inputs,
+                          const GradcheckOptions& opt) {
     for (std::size_t i = 0; i < inputs.size(); ++i) {
         check_defined("gradcheck", inputs[i]);
         if (is_floating(inputs[i].dtype()) && inputs[i].dtype() != Dtype::float64)

@@ -24,8 +24,8 @@ struct GradcheckOptions {
 struct GradcheckReport {
     bool passed = true;
     std::int64_t elements_checked = 0;
-    double max_abs_error = 0;   // over all checked elements
-    double max_rel_error = 0;   // |a - n| / max(|n|, atol)
+    double max_abs_error = 0;  // over all checked elements
+    double max_rel_error = 0;  // |a - n| / max(|n|, atol)
     // The worst element (largest excess over the tolerance):
     std::size_t worst_input = 0;
     Shape worst_index;
@@ -37,7 +37,7 @@ struct GradcheckReport {
 // `inputs` must be float64; the ones that require grad are checked (in place:
 // they are perturbed and restored, so a module's own parameters can be passed).
 // `f` must return a float64 tensor computed from them.
-GradcheckReport gradcheck(const std::function<Tensor(const std::vector<Tensor>&)>& f,
-                          const std::vector<Tensor>& inputs, const GradcheckOptions& options = {});
+GradcheckReport gradcheck(const std::function<Tensor(const std::vector<Tensor>&)>& f, const std::vector<Tensor>& inputs,
+                          const GradcheckOptions& options = {});
 
 }  // namespace autograd

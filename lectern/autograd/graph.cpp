@@ -35,9 +35,9 @@ std::vector<std::shared_ptr<Node>> reverse_topological(const std::shared_ptr<Nod
             std::shared_ptr<Node> child = in.defined() ? in.impl()->grad_fn : nullptr;
             if (child && in.requires_grad() && seen.insert(child.get()).second) {
                 if (child->freed)
-                    throw GraphError(fmt::format(
-                        "backward: the graph through '{}' was freed by an earlier backward(); {}", child->name,
-                        kRetainGraphHint));
+                    throw GraphError(
+                        fmt::format("backward: the graph through '{}' was freed by an earlier backward(); {}",
+                                    child->name, kRetainGraphHint));
                 stack.push_back({std::move(child), 0});
             }
         } else {
@@ -56,8 +56,7 @@ std::vector<std::shared_ptr<Node>> reverse_topological(const std::shared_ptr<Nod
 // is copied, so that accumulating into it later never writes into another tensor.
 void accumulate_grad(TensorImpl* leaf, const Tensor& g, bool from_an_op) {
     if (!leaf->grad) {
-        const bool sole =
-            from_an_op && g.impl_ptr().use_count() == 1 && g.impl_ptr()->storage.use_count() == 1;
+        const bool sole = from_an_op && g.impl_ptr().use_count() == 1 && g.impl_ptr()->storage.use_count() == 1;
         leaf->grad = sole ? g.impl_ptr() : g.clone().impl_ptr();
     } else {
         Tensor(leaf->grad).add_(g);
@@ -81,10 +80,11 @@ bool added_to_leaf_grad(const Node& n, const Tensor& dy) {
 // the gradient of another function, silently.
 void check_versions(const Node& n) {
     auto changed = [&](const std::string& what, const Shape& shape, std::uint64_t now, std::uint64_t then) {
-        return GraphError(fmt::format("backward: {} of '{}' ({}) was modified by an in-place operation after '{}' "
-                                      "used it: it is at version {}, '{}' saw version {} (change a clone(), or "
-                                      "change it after backward())",
-                                      what, n.name, shape_str(shape), n.name, now, n.name, then));
+        return GraphError(
+            fmt::format("backward: {} of '{}' ({}) was modified by an in-place operation after '{}' "
+                        "used it: it is at version {}, '{}' saw version {} (change a clone(), or "
+                        "change it after backward())",
+                        what, n.name, shape_str(shape), n.name, now, n.name, then));
     };
     for (std::size_t i = 0; i < n.inputs.size(); ++i) {
         const Tensor& in = n.inputs[i];
@@ -163,17 +163,18 @@ void Tensor::backward(const Tensor& grad, bool retain_graph) const {
     check_defined("backward");
     autograd::check_defined("backward", grad);
     if (!requires_grad())
-        throw GraphError("backward: this tensor does not require grad (no input of its graph requires grad, or it was "
-                         "computed under a NoGradGuard)");
+        throw GraphError(
+            "backward: this tensor does not require grad (no input of its graph requires grad, or it was "
+            "computed under a NoGradGuard)");
     if (grad.shape() != shape())
-        throw ShapeError(fmt::format("backward: gradient of shape {} for a tensor of shape {}",
-                                     shape_str(grad.shape()), shape_str(shape())));
+        throw ShapeError(fmt::format("backward: gradient of shape {} for a tensor of shape {}", shape_str(grad.shape()),
+                                     shape_str(shape())));
     // The gradient is not converted: a float32 dy into a float64 graph would silently lose the
     // precision the float64 graph is there for, and the formulas assume one dtype throughout.
     if (grad.dtype() != dtype())
-        throw DtypeError(fmt::format("backward: gradient of dtype {} for a tensor of dtype {} {}; pass grad.to(Dtype::{})",
-                                     dtype_name(grad.dtype()), dtype_name(dtype()), shape_str(shape()),
-                                     dtype_name(dtype())));
+        throw DtypeError(
+            fmt::format("backward: gradient of dtype {} for a tensor of dtype {} {}; pass grad.to(Dtype::{})",
+                        dtype_name(grad.dtype()), dtype_name(dtype()), shape_str(shape()), dtype_name(dtype())));
 
     NoGradGuard no_grad;  // backward formulas are not themselves recorded
     std::shared_ptr<Node> root = impl()->grad_fn;
@@ -205,9 +206,10 @@ void Tensor::backward(const Tensor& grad, bool retain_graph) const {
         }
         std::vector<Tensor> dx = node->backward(dy);
         if (dx.size() != node->inputs.size())
-            throw GraphError(fmt::format("backward of '{}' returned {} gradients for its {} inputs (its backward "
-                                         "formula must return one per input, undefined where none is needed)",
-                                         node->name, dx.size(), node->inputs.size()));
+            throw GraphError(
+                fmt::format("backward of '{}' returned {} gradients for its {} inputs (its backward "
+                            "formula must return one per input, undefined where none is needed)",
+                            node->name, dx.size(), node->inputs.size()));
         if (anomaly_enabled()) check_backward_anomaly(node->name, node->inputs, dy, dx);
         for (std::size_t i = 0; i < dx.size(); ++i) {
             const Tensor& in = node->inputs[i];

@@ -38,7 +38,7 @@ struct Node {
     std::vector<Tensor> inputs;
     BackwardFn backward;
     AddToGradFn add_to_grad;  // optional (above)
-    bool freed = false;  // set once a backward() without retain_graph has run through it
+    bool freed = false;       // set once a backward() without retain_graph has run through it
     // The output's handles that called retain_grad(): backward() adds the output's gradient
     // to their grad(). Weak, as a node never owns its output.
     std::vector<std::weak_ptr<TensorImpl>> retained;

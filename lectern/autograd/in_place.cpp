@@ -23,9 +23,15 @@ void check_in_place(const char* op, const Tensor& t) {
 Tensor& Tensor::fill_(double value) {
     check_in_place("fill_", *this);
     switch (dtype()) {
-        case Dtype::float32: std::fill_n(data<float>(), numel(), static_cast<float>(value)); break;
-        case Dtype::float64: std::fill_n(data<double>(), numel(), value); break;
-        case Dtype::int64: std::fill_n(data<std::int64_t>(), numel(), static_cast<std::int64_t>(value)); break;
+        case Dtype::float32:
+            std::fill_n(data<float>(), numel(), static_cast<float>(value));
+            break;
+        case Dtype::float64:
+            std::fill_n(data<double>(), numel(), value);
+            break;
+        case Dtype::int64:
+            std::fill_n(data<std::int64_t>(), numel(), static_cast<std::int64_t>(value));
+            break;
     }
     return *this;
 }

@@ -41,15 +41,17 @@ std::vector<double> checked_row(const Tensor& weights, std::int64_t row, std::in
     for (std::int64_t j = 0; j < n; ++j) {
         const double v = w[static_cast<std::size_t>(j)];
         if (!std::isfinite(v) || v < 0)
-            throw ValueError(fmt::format("multinomial: weight {}{} is {}; weights must be finite and >= 0", j, where, v));
+            throw ValueError(
+                fmt::format("multinomial: weight {}{} is {}; weights must be finite and >= 0", j, where, v));
         positive += v > 0;
     }
     if (positive == 0)
         throw ValueError(fmt::format("multinomial: the weights{} are all zero; at least one must be positive", where));
     if (!replacement && num_samples > positive)
-        throw ValueError(fmt::format("multinomial: {} samples without replacement, but the weights{} have only {} "
-                                     "positive; draw at most {} or pass replacement = true",
-                                     num_samples, where, positive, positive));
+        throw ValueError(
+            fmt::format("multinomial: {} samples without replacement, but the weights{} have only {} "
+                        "positive; draw at most {} or pass replacement = true",
+                        num_samples, where, positive, positive));
     return w;
 }
 
@@ -58,7 +60,8 @@ std::vector<double> checked_row(const Tensor& weights, std::int64_t row, std::in
 Tensor multinomial(const Tensor& weights, std::int64_t num_samples, bool replacement, Generator& gen) {
     check_floating("multinomial", weights);
     if (weights.dim() != 1 && weights.dim() != 2)
-        throw ShapeError(fmt::format("multinomial: weights must be [n] or [rows, n], got {}", shape_str(weights.shape())));
+        throw ShapeError(
+            fmt::format("multinomial: weights must be [n] or [rows, n], got {}", shape_str(weights.shape())));
     if (num_samples < 0) throw ValueError(fmt::format("multinomial: num_samples {} is negative", num_samples));
     const std::int64_t rows = weights.dim() == 2 ? weights.size(0) : 1, n = weights.size(-1);
     Tensor out = Tensor::empty(weights.dim() == 2 ? Shape{rows, num_samples} : Shape{num_samples}, Dtype::int64);

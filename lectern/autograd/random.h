@@ -12,10 +12,10 @@ public:
     explicit Generator(std::uint64_t seed = 0) { manual_seed(seed); }
     void manual_seed(std::uint64_t seed);
 
-    std::uint64_t next_u64();                // inline below
+    std::uint64_t next_u64();                                                       // inline below
     double uniform() { return static_cast<double>(next_u64() >> 11) * 0x1.0p-53; }  // [0, 1)
-    double normal();                         // mean 0, variance 1
-    std::int64_t randint(std::int64_t n);    // uniform in [0, n)
+    double normal();                                                                // mean 0, variance 1
+    std::int64_t randint(std::int64_t n);                                           // uniform in [0, n)
 
     // Everything the next numbers depend on, as six words (the four of
     // xoshiro's state, then Box-Muller's spare normal and whether it is held),

@@ -17,8 +17,8 @@ void require_regular_file(const std::filesystem::path& path, std::string_view re
     std::error_code ec;
     const auto status = std::filesystem::status(path, ec);
     if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
-        throw Error(fmt::format("{}{}cannot open {}: not a regular file", reader, reader.empty() ? "" : ": ",
-                                path.string()));
+        throw Error(
+            fmt::format("{}{}cannot open {}: not a regular file", reader, reader.empty() ? "" : ": ", path.string()));
 }
 
 }  // namespace autograd

@@ -19,8 +19,8 @@ void check_countable(const char* op, const Shape& s) {
     for (auto d : s) {
         if (d < 0) throw ShapeError(fmt::format("{}: negative size in shape {}", op, shape_str(s)));
         if (__builtin_mul_overflow(extent, std::max<std::int64_t>(d, 1), &extent))
-            throw ShapeError(fmt::format("{}: shape {} is too large: the product of its sizes overflows int64", op,
-                                         shape_str(s)));
+            throw ShapeError(
+                fmt::format("{}: shape {} is too large: the product of its sizes overflows int64", op, shape_str(s)));
     }
 }
 
@@ -68,8 +68,7 @@ Shape broadcast_shapes(const char* op, const Shape& a, const Shape& b) {
         std::int64_t da = i < n - a.size() ? 1 : a[i - (n - a.size())];
         std::int64_t db = i < n - b.size() ? 1 : b[i - (n - b.size())];
         if (da != db && da != 1 && db != 1)
-            throw ShapeError(fmt::format("{}: shapes cannot be broadcast: {} and {}", op, shape_str(a),
-                                         shape_str(b)));
+            throw ShapeError(fmt::format("{}: shapes cannot be broadcast: {} and {}", op, shape_str(a), shape_str(b)));
         out[i] = da == 1 ? db : da;
     }
     return out;

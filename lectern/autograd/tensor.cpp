@@ -57,11 +57,12 @@ Dtype Tensor::dtype() const {
     return impl_->dtype;
 }
 
-template <class T> T* Tensor::data() const {
+template <class T>
+T* Tensor::data() const {
     check_defined("data");
     if (impl_->dtype != dtype_of<T>())
-        throw DtypeError(fmt::format("data: tensor is {}, asked for {}", dtype_name(impl_->dtype),
-                                     dtype_name(dtype_of<T>())));
+        throw DtypeError(
+            fmt::format("data: tensor is {}, asked for {}", dtype_name(impl_->dtype), dtype_name(dtype_of<T>())));
     return static_cast<T*>(impl_->storage->data);
 }
 template float* Tensor::data<float>() const;
@@ -123,8 +124,8 @@ bool Tensor::requires_grad() const { return impl_ && impl_->requires_grad; }
 Tensor& Tensor::requires_grad_(bool on) {
     check_defined("requires_grad_");
     if (on && !is_floating(dtype()))
-        throw DtypeError(fmt::format("requires_grad_: only float32/float64 tensors can require grad, got {}",
-                                     dtype_name(dtype())));
+        throw DtypeError(
+            fmt::format("requires_grad_: only float32/float64 tensors can require grad, got {}", dtype_name(dtype())));
     if (!is_leaf()) throw GraphError("requires_grad_: only a leaf tensor can change requires_grad; use detach()");
     impl_->requires_grad = on;
     return *this;
@@ -135,10 +136,11 @@ bool Tensor::is_leaf() const { return !impl_ || !impl_->grad_fn; }
 Tensor Tensor::grad() const {
     check_defined("grad");
     if (!impl_->grad && !is_leaf() && !impl_->retains_grad)
-        throw GraphError(fmt::format("grad: this tensor is not a leaf (the output of '{}'), and backward() keeps only "
-                                     "the gradients of leaves; call retain_grad() on it before backward() to keep its "
-                                     "gradient",
-                                     impl_->grad_fn->name));
+        throw GraphError(
+            fmt::format("grad: this tensor is not a leaf (the output of '{}'), and backward() keeps only "
+                        "the gradients of leaves; call retain_grad() on it before backward() to keep its "
+                        "gradient",
+                        impl_->grad_fn->name));
     return impl_->grad ? Tensor(impl_->grad) : Tensor();
 }
 

@@ -58,7 +58,8 @@ public:
     Dtype dtype() const;
 
     // Typed pointer to the first element; DtypeError if T is not the dtype.
-    template <class T> T* data() const;
+    template <class T>
+    T* data() const;
     void* raw_data() const;
 
     // Element access (any dtype, as double): IndexError when out of range.
@@ -78,7 +79,7 @@ public:
     // Keeps this non-leaf's gradient in grad() through the next backward()s, as torch's
     // retain_grad(); on a leaf it changes nothing. GraphError if it does not require grad.
     Tensor& retain_grad();
-    void zero_grad();     // forgets the accumulated gradient
+    void zero_grad();  // forgets the accumulated gradient
     void set_grad(const Tensor& g);
     Tensor detach() const;  // same storage, no graph
     // Reverse-mode sweep from this scalar (dy = 1) or with an explicit upstream
@@ -90,7 +91,7 @@ public:
 
     // Copies, recorded in the graph as in PyTorch: clone's dx = dy, to()'s dx = dy converted back
     // to this tensor's dtype. A copy to int64 has no gradient and does not require grad.
-    Tensor clone() const;         // same dtype, fresh storage
+    Tensor clone() const;          // same dtype, fresh storage
     Tensor to(Dtype dtype) const;  // converted copy
 
     // In-place updates for optimizers and initialisers. They are not recorded:
@@ -98,7 +99,7 @@ public:
     // otherwise), as in PyTorch. Each bumps the storage's version, so a
     // backward() that needs the old values refuses instead of using the new.
     Tensor& fill_(double value);
-    Tensor& copy_(const Tensor& src);                  // same shape and dtype
+    Tensor& copy_(const Tensor& src);                     // same shape and dtype
     Tensor& add_(const Tensor& other, double alpha = 1);  // this += alpha * other
     Tensor& mul_(double factor);
 

@@ -57,9 +57,7 @@ Tensor Tensor::gather(std::int64_t d, const Tensor& index) const { return autogr
 Tensor Tensor::index_select(std::int64_t d, const Tensor& index) const {
     return autograd::index_select(*this, d, index);
 }
-Tensor Tensor::masked_fill(const Tensor& mask, double value) const {
-    return autograd::masked_fill(*this, mask, value);
-}
+Tensor Tensor::masked_fill(const Tensor& mask, double value) const { return autograd::masked_fill(*this, mask, value); }
 Tensor Tensor::masked_select(const Tensor& mask) const { return autograd::masked_select(*this, mask); }
 TopK Tensor::topk(std::int64_t k, std::int64_t d, bool largest) const { return autograd::topk(*this, k, d, largest); }
 Tensor Tensor::matmul(const Tensor& other) const { return autograd::matmul(*this, other); }

@@ -59,7 +59,7 @@ void run_in_order(std::int64_t parts, PartFunction body, void* context) {
 }
 
 class Pool {
-  public:
+public:
     Pool() : threads_(std::min(default_num_threads(), available_cores())) {}
 
     void run(std::int64_t parts, PartFunction body, void* context) {
@@ -96,7 +96,7 @@ class Pool {
     void resize(int threads) { threads_.store(threads, std::memory_order_relaxed); }
     int threads() const { return threads_.load(std::memory_order_relaxed); }
 
-  private:
+private:
     // Claims and runs parts of job `generation` until none is left.
     void work(std::uint32_t generation) {
         for (;;) {

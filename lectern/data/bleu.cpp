@@ -89,7 +89,9 @@ NgramCounts ngrams(const std::vector<std::string>& tokens) {
     return counts;
 }
 
-std::size_t order_of(const std::string& key) { return static_cast<std::size_t>(std::count(key.begin(), key.end(), ' ')) + 1; }
+std::size_t order_of(const std::string& key) {
+    return static_cast<std::size_t>(std::count(key.begin(), key.end(), ' ')) + 1;
+}
 
 // Python's str.rstrip(): trailing whitespace, Unicode spaces included.
 std::string_view rstrip(std::string_view s) {
@@ -129,26 +131,30 @@ std::vector<std::string> tokenize_13a(std::string_view text) {
 BleuScore corpus_bleu(const std::vector<std::string>& hypotheses, const std::vector<std::string>& references,
                       BleuSmoothing smoothing) {
     if (hypotheses.size() != references.size())
-        throw autograd::ValueError(fmt::format("corpus_bleu: {} hypotheses but {} references", hypotheses.size(),
-                                               references.size()));
+        throw autograd::ValueError(
+            fmt::format("corpus_bleu: {} hypotheses but {} references", hypotheses.size(), references.size()));
     BleuScore s;
     for (std::size_t i = 0; i < hypotheses.size(); ++i) {
-        const std::vector<std::string> hyp = tokenize_13a(rstrip(hypotheses[i])), ref = tokenize_13a(rstrip(references[i]));
+        const std::vector<std::string> hyp = tokenize_13a(rstrip(hypotheses[i])),
+                                       ref = tokenize_13a(rstrip(references[i]));
         s.hyp_len += static_cast<std::int64_t>(hyp.size());
         s.ref_len += static_cast<std::int64_t>(ref.size());
         for (std::size_t n = 1; n <= 4; ++n)
-            s.total[n - 1] += std::max<std::int64_t>(0, static_cast<std::int64_t>(hyp.size()) - static_cast<std::int64_t>(n) + 1);
+            s.total[n - 1] +=
+                std::max<std::int64_t>(0, static_cast<std::int64_t>(hyp.size()) - static_cast<std::int64_t>(n) + 1);
         const NgramCounts in_ref = ngrams(ref);
-        for (const auto& [key, count] : ngrams(hyp)) {  // clipped: a match counts at most as often as the reference has it
+        for (const auto& [key, count] :
+             ngrams(hyp)) {  // clipped: a match counts at most as often as the reference has it
             auto it = in_ref.find(key);
             if (it != in_ref.end()) s.correct[order_of(key) - 1] += std::min(count, it->second);
         }
     }
     if (s.hyp_len < s.ref_len)
-        s.brevity_penalty = s.hyp_len > 0 ? std::exp(1 - static_cast<double>(s.ref_len) / static_cast<double>(s.hyp_len)) : 0.0;
-    else
-        s.brevity_penalty = 1.0;
-    if (std::all_of(s.correct.begin(), s.correct.end(), [](std::int64_t c) { return c == 0; })) return s;  // no match: 0
+        s.brevity_penalty =
+            s.hyp_len > 0 ? std::exp(1 - static_cast<double>(s.ref_len) / static_cast<double>(s.hyp_len)) : 0.0;
+    else s.brevity_penalty = 1.0;
+    if (std::all_of(s.correct.begin(), s.correct.end(), [](std::int64_t c) { return c == 0; }))
+        return s;  // no match: 0
     // sacreBLEU's loop: an order with no n-gram at all (every segment shorter
     // than n) ends it, and the orders from there on keep precision 0, so BLEU is 0.
     double smooth = 1, log_sum = 0;

@@ -28,8 +28,8 @@ namespace data {
 std::vector<std::string> tokenize_13a(std::string_view line);
 
 struct BleuScore {
-    double score = 0;                      // 0..100
-    std::array<double, 4> precisions{};    // p_1..p_4 in percent, after smoothing
+    double score = 0;                    // 0..100
+    std::array<double, 4> precisions{};  // p_1..p_4 in percent, after smoothing
     std::array<std::int64_t, 4> correct{}, total{};
     double brevity_penalty = 0;
     std::int64_t hyp_len = 0, ref_len = 0;

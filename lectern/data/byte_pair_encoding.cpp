@@ -16,7 +16,7 @@
 
 #include "lectern/data/text_file.h"
 #include "lectern/data/utf8.h"
-#include "lectern/data/idx.h"          // DatasetError
+#include "lectern/data/idx.h"  // DatasetError
 #include "lectern/data/pretokenize.h"
 
 namespace data {
@@ -32,7 +32,8 @@ constexpr std::size_t kMaxTokenizerFile = std::size_t{16} << 20;
 // before it is opened, where read_text_file would wait for its writer.
 std::string read_file(const std::filesystem::path& path) {
     autograd::require_regular_file<DatasetError>(path, "tokenizer");
-    return read_text_file(path.string(), kMaxTokenizerFile, "more than a tokenizer's file needs (GPT-2's vocab.json is 1 MB)");
+    return read_text_file(path.string(), kMaxTokenizerFile,
+                          "more than a tokenizer's file needs (GPT-2's vocab.json is 1 MB)");
 }
 
 // vocab.json: one flat object, token -> id. The parser would keep the last id of
@@ -43,7 +44,8 @@ nlohmann::json parse_vocabulary(const std::string& text, const std::string& path
     std::unordered_set<std::string> tokens;
     auto check = [&](int depth, Event event, nlohmann::json& parsed) {
         if ((event == Event::object_start || event == Event::array_start) && depth > 0)
-            throw DatasetError(fmt::format("tokenizer: {}: a token's id is an object or an array, not an integer", path));
+            throw DatasetError(
+                fmt::format("tokenizer: {}: a token's id is an object or an array, not an integer", path));
         if (event == Event::key && !tokens.insert(parsed.get_ref<const std::string&>()).second)
             throw DatasetError(fmt::format("tokenizer: {}: token \"{}\" is given twice", path,
                                            autograd::printable(parsed.get_ref<const std::string&>())));
@@ -103,10 +105,10 @@ void require_merges_make_vocabulary(const std::vector<std::string>& tokens,
     const auto unmade = std::find(made.begin(), made.end(), false);
     if (unmade == made.end()) return;
     const auto id = static_cast<std::size_t>(unmade - made.begin());
-    throw DatasetError(fmt::format("tokenizer: {} is short: its {} merges make {} tokens of the {} in {}; none makes "
-                                   "token {} \"{}\" (a partial download? fetch it again)",
-                                   merges_txt, merges.size(), by_merges, tokens.size(), vocab_json, id,
-                                   bytes_to_stored(tokens[id])));
+    throw DatasetError(
+        fmt::format("tokenizer: {} is short: its {} merges make {} tokens of the {} in {}; none makes "
+                    "token {} \"{}\" (a partial download? fetch it again)",
+                    merges_txt, merges.size(), by_merges, tokens.size(), vocab_json, id, bytes_to_stored(tokens[id])));
 }
 
 }  // namespace
@@ -127,7 +129,8 @@ const std::vector<char32_t>& byte_to_code_point() {
     return table;
 }
 
-BytePairEncoding::BytePairEncoding(std::vector<std::string> tokens, std::vector<std::pair<std::int64_t, std::int64_t>> merges)
+BytePairEncoding::BytePairEncoding(std::vector<std::string> tokens,
+                                   std::vector<std::pair<std::int64_t, std::int64_t>> merges)
     : tokens_(std::move(tokens)), merges_(std::move(merges)) {
     const auto n = static_cast<std::int64_t>(tokens_.size());
     if (n >= (std::int64_t{1} << 31)) throw DatasetError(fmt::format("tokenizer: {} tokens, at most 2^31 - 1", n));
@@ -152,7 +155,8 @@ BytePairEncoding::BytePairEncoding(std::vector<std::string> tokens, std::vector<
     }
 }
 
-BytePairEncoding BytePairEncoding::from_files(const std::filesystem::path& vocab_json, const std::filesystem::path& merges_txt) {
+BytePairEncoding BytePairEncoding::from_files(const std::filesystem::path& vocab_json,
+                                              const std::filesystem::path& merges_txt) {
     const nlohmann::json vocab = parse_vocabulary(read_file(vocab_json), vocab_json.string());
     if (!vocab.is_object()) throw DatasetError(fmt::format("tokenizer: {} must be a JSON object", vocab_json.string()));
     const auto n = static_cast<std::int64_t>(vocab.size());
@@ -175,10 +179,10 @@ BytePairEncoding BytePairEncoding::from_files(const std::filesystem::path& vocab
         id_of[tokens[id]] = id;
     }
     if (last >= n)
-        throw DatasetError(fmt::format("tokenizer: {}: no token has id {}, yet the ids run to {}: an entry is missing "
-                                       "(a damaged file? fetch it again)",
-                                       vocab_json.string(), std::find(seen.begin(), seen.end(), false) - seen.begin(),
-                                       last));
+        throw DatasetError(
+            fmt::format("tokenizer: {}: no token has id {}, yet the ids run to {}: an entry is missing "
+                        "(a damaged file? fetch it again)",
+                        vocab_json.string(), std::find(seen.begin(), seen.end(), false) - seen.begin(), last));
 
     std::istringstream lines(read_file(merges_txt));
     std::vector<std::pair<std::int64_t, std::int64_t>> merges;
@@ -196,8 +200,8 @@ BytePairEncoding BytePairEncoding::from_files(const std::filesystem::path& vocab
         for (int k = 0; k < 2; ++k) {
             auto it = id_of.find(stored_to_bytes(halves[k], merges_txt.string()));
             if (it == id_of.end())
-                throw DatasetError(fmt::format("tokenizer: {} line {}: \"{}\" is not in {}", merges_txt.string(), number,
-                                               halves[k], vocab_json.string()));
+                throw DatasetError(fmt::format("tokenizer: {} line {}: \"{}\" is not in {}", merges_txt.string(),
+                                               number, halves[k], vocab_json.string()));
             pair[k] = it->second;
         }
         merges.emplace_back(pair[0], pair[1]);
@@ -210,20 +214,22 @@ BytePairEncoding BytePairEncoding::from_directory(const std::filesystem::path& d
     for (auto [vocab, merges] : {std::pair{"encoder.json", "vocab.bpe"}, std::pair{"vocab.json", "merges.txt"}})
         if (std::filesystem::exists(dir / vocab) && std::filesystem::exists(dir / merges))
             return from_files(dir / vocab, dir / merges);
-    throw DatasetError(fmt::format("tokenizer: {} holds neither encoder.json + vocab.bpe nor vocab.json + merges.txt",
-                                   dir.string()));
+    throw DatasetError(
+        fmt::format("tokenizer: {} holds neither encoder.json + vocab.bpe nor vocab.json + merges.txt", dir.string()));
 }
 
 void BytePairEncoding::save(const std::filesystem::path& vocab_json, const std::filesystem::path& merges_txt) const {
     nlohmann::ordered_json vocab = nlohmann::ordered_json::object();
     for (std::size_t id = 0; id < tokens_.size(); ++id) vocab[bytes_to_stored(tokens_[id])] = id;
     std::ofstream v(vocab_json, std::ios::binary), m(merges_txt, std::ios::binary);
-    if (!v || !m) throw DatasetError(fmt::format("tokenizer: cannot write {} and {}", vocab_json.string(), merges_txt.string()));
+    if (!v || !m)
+        throw DatasetError(fmt::format("tokenizer: cannot write {} and {}", vocab_json.string(), merges_txt.string()));
     v << vocab.dump();
     m << "#version: 0.2\n";
     for (auto [a, b] : merges_) m << bytes_to_stored(tokens_[a]) << ' ' << bytes_to_stored(tokens_[b]) << '\n';
     if (!v.flush() || !m.flush())
-        throw DatasetError(fmt::format("tokenizer: writing {} and {} failed", vocab_json.string(), merges_txt.string()));
+        throw DatasetError(
+            fmt::format("tokenizer: writing {} and {} failed", vocab_json.string(), merges_txt.string()));
 }
 
 // Start from one token per byte; while some adjacent pair has a merge, take

@@ -34,7 +34,8 @@ public:
     // merges (a "#version" line, then one "first second" per line, by rank).
     // Each must be a regular file: a FIFO, a device or a folder is refused
     // before it is opened.
-    static BytePairEncoding from_files(const std::filesystem::path& vocab_json, const std::filesystem::path& merges_txt);
+    static BytePairEncoding from_files(const std::filesystem::path& vocab_json,
+                                       const std::filesystem::path& merges_txt);
     // A folder holding encoder.json and vocab.bpe (OpenAI's names), or
     // vocab.json and merges.txt (Hugging Face's names).
     static BytePairEncoding from_directory(const std::filesystem::path& dir);

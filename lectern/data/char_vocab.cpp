@@ -30,8 +30,10 @@ TokenIds CharVocab::encode_utf8_text(const std::string& bytes) const {
 CharVocab CharVocab::from_alphabet(const std::u32string& chars) {
     for (std::size_t i = 0; i < chars.size(); ++i)
         if (chars[i] >= 0x110000 || (i > 0 && chars[i] <= chars[i - 1]))
-            throw DatasetError(fmt::format("CharVocab: a saved alphabet must list distinct code points in order; "
-                                           "{} at place {} does not", describe_char(chars[i]), i));
+            throw DatasetError(
+                fmt::format("CharVocab: a saved alphabet must list distinct code points in order; "
+                            "{} at place {} does not",
+                            describe_char(chars[i]), i));
     CharVocab v;
     v.chars_ = chars;
     v.index();
@@ -50,7 +52,8 @@ std::vector<std::int64_t> CharVocab::encode(const std::u32string& text) const {
     for (std::size_t i = 0; i < text.size(); ++i) {
         const char32_t c = text[i];
         if (!contains(c))
-            throw DatasetError(fmt::format("CharVocab: the character {} is not in the text's alphabet", describe_char(c)));
+            throw DatasetError(
+                fmt::format("CharVocab: the character {} is not in the text's alphabet", describe_char(c)));
         ids[i] = id_of_[c];
     }
     return ids;

@@ -34,8 +34,8 @@ std::unordered_map<std::u32string, std::int64_t> char_ngrams(const std::u32strin
 
 ChrfScore corpus_chrf(const std::vector<std::string>& hypotheses, const std::vector<std::string>& references) {
     if (hypotheses.size() != references.size())
-        throw autograd::ValueError(fmt::format("corpus_chrf: {} hypotheses but {} references", hypotheses.size(),
-                                               references.size()));
+        throw autograd::ValueError(
+            fmt::format("corpus_chrf: {} hypotheses but {} references", hypotheses.size(), references.size()));
     ChrfScore s;
     for (std::size_t i = 0; i < hypotheses.size(); ++i) {
         const std::u32string hyp = without_spaces(hypotheses[i]), ref = without_spaces(references[i]);

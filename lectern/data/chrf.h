@@ -19,7 +19,7 @@
 namespace data {
 
 struct ChrfScore {
-    double score = 0;  // 0..100
+    double score = 0;                  // 0..100
     double precision = 0, recall = 0;  // P and R above, 0..1
     std::array<std::int64_t, 6> hyp{}, ref{}, match{};
 };

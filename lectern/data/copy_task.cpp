@@ -9,8 +9,8 @@ using namespace autograd;
 CopyBatch copy_task_batch(std::int64_t vocab, std::int64_t seq_len, std::int64_t batch, Generator& gen,
                           std::int64_t start_symbol) {
     if (vocab < 3 || seq_len < 2 || batch < 1)
-        throw ValueError(fmt::format("copy_task_batch: need vocab >= 3, seq_len >= 2, batch >= 1; got {}, {}, {}", vocab,
-                                     seq_len, batch));
+        throw ValueError(fmt::format("copy_task_batch: need vocab >= 3, seq_len >= 2, batch >= 1; got {}, {}, {}",
+                                     vocab, seq_len, batch));
     if (start_symbol < 1 || start_symbol >= vocab)
         throw ValueError(fmt::format("copy_task_batch: start symbol {} is outside [1, {})", start_symbol, vocab));
     CopyBatch b;

@@ -16,9 +16,9 @@ namespace data {
 using autograd::Tensor;
 
 struct CopyBatch {
-    Tensor src;      // int64 [B, L]: start symbol, then L-1 random symbols
-    Tensor tgt_in;   // int64 [B, L-1]: the target shifted right (decoder input, teacher forcing)
-    Tensor tgt_out;  // int64 [B, L-1]: the target shifted left (what to predict)
+    Tensor src;                // int64 [B, L]: start symbol, then L-1 random symbols
+    Tensor tgt_in;             // int64 [B, L-1]: the target shifted right (decoder input, teacher forcing)
+    Tensor tgt_out;            // int64 [B, L-1]: the target shifted left (what to predict)
     std::int64_t ntokens = 0;  // non-padding tokens in tgt_out
 };
 

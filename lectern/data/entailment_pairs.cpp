@@ -13,9 +13,10 @@ using namespace autograd;
 
 namespace {
 
-constexpr std::array<const char*, 32> kWords = {
-    "rain", "sun",  "wind", "snow", "cold", "warm", "dark",  "light", "cat",  "dog",  "bird", "fish", "tree", "road", "door", "roof",
-    "red",  "blue", "green", "tall", "small", "old", "new", "loud",  "fast", "slow", "wet",  "dry",  "open", "full", "ripe", "calm"};
+constexpr std::array<const char*, 32> kWords = {"rain", "sun",  "wind",  "snow", "cold",  "warm", "dark", "light",
+                                                "cat",  "dog",  "bird",  "fish", "tree",  "road", "door", "roof",
+                                                "red",  "blue", "green", "tall", "small", "old",  "new",  "loud",
+                                                "fast", "slow", "wet",   "dry",  "open",  "full", "ripe", "calm"};
 
 // The first k of a random permutation of `items`: k distinct draws, in random order.
 void shuffle_front(std::vector<std::int64_t>& items, std::size_t k, Generator& gen) {
@@ -29,9 +30,12 @@ void shuffle_front(std::vector<std::int64_t>& items, std::size_t k, Generator& g
 
 std::string entailment_label_name(std::int64_t label) {
     switch (label) {
-        case entailed: return "entailment";
-        case neutral: return "neutral";
-        case contradicted: return "contradiction";
+        case entailed:
+            return "entailment";
+        case neutral:
+            return "neutral";
+        case contradicted:
+            return "contradiction";
     }
     throw IndexError(fmt::format("entailment label {} is not 0 (entailment), 1 (neutral) or 2 (contradiction)", label));
 }
@@ -49,10 +53,11 @@ std::string entailment_token(const EntailmentPairsConfig& c, std::int64_t id) {
 EntailmentBatch entailment_batch(const EntailmentPairsConfig& c, std::int64_t batch, Generator& gen) {
     if (c.words > static_cast<std::int64_t>(kWords.size()) || c.words <= c.max_premise || c.min_premise < 1 ||
         c.min_premise > c.max_premise || c.max_hypothesis < 1 || batch < 1)
-        throw ValueError(fmt::format("entailment_batch: need K <= {} words and more than the longest premise, "
-                                     "1 <= min_premise <= max_premise, max_hypothesis >= 1, batch >= 1; got K {}, "
-                                     "premises of {}..{} words, hypotheses of at most {}, batch {}",
-                                     kWords.size(), c.words, c.min_premise, c.max_premise, c.max_hypothesis, batch));
+        throw ValueError(
+            fmt::format("entailment_batch: need K <= {} words and more than the longest premise, "
+                        "1 <= min_premise <= max_premise, max_hypothesis >= 1, batch >= 1; got K {}, "
+                        "premises of {}..{} words, hypotheses of at most {}, batch {}",
+                        kWords.size(), c.words, c.min_premise, c.max_premise, c.max_hypothesis, batch));
     const std::int64_t K = c.words, M = c.max_premise, N = c.max_hypothesis;
     EntailmentBatch out{zeros({batch, M}, Dtype::int64), zeros({batch, N}, Dtype::int64), zeros({batch}, Dtype::int64)};
     std::int64_t* premise = out.premise.data<std::int64_t>();

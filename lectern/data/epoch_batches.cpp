@@ -10,7 +10,8 @@ namespace data {
 namespace {
 
 // Fisher-Yates, drawing from `gen`.
-template <class T> void shuffle(std::vector<T>& v, autograd::Generator& gen) {
+template <class T>
+void shuffle(std::vector<T>& v, autograd::Generator& gen) {
     for (std::size_t i = v.size(); i > 1; --i)
         std::swap(v[i - 1], v[static_cast<std::size_t>(gen.randint(static_cast<std::int64_t>(i)))]);
 }

@@ -41,15 +41,17 @@ std::string missing_fortune_file(const std::string& dir, const std::string& cate
     if (!category.empty() && category.find('/') == std::string::npos &&
         std::filesystem::is_regular_file(dir + "/" + category, ec))
         return "";
-    return fmt::format("no fortunes file '{}' in {} (it has: {})", autograd::printable(category), dir, categories_in(dir));
+    return fmt::format("no fortunes file '{}' in {} (it has: {})", autograd::printable(category), dir,
+                       categories_in(dir));
 }
 
 std::vector<std::string> read_fortune_entries(const std::string& dir, const std::string& category) {
     std::error_code ec;
     if (!std::filesystem::is_directory(dir, ec))
-        throw DatasetError(fmt::format("no fortunes folder {}: install Debian's `fortunes` package (apt-get install "
-                                       "fortunes) or name the folder with --fortunes",
-                                       dir));
+        throw DatasetError(
+            fmt::format("no fortunes folder {}: install Debian's `fortunes` package (apt-get install "
+                        "fortunes) or name the folder with --fortunes",
+                        dir));
     if (std::string missing = missing_fortune_file(dir, category); !missing.empty()) throw DatasetError(missing);
     const std::string path = dir + "/" + category;
     std::string body = read_text_file(path);
@@ -101,15 +103,19 @@ FortuneSplit split_by_class(const std::vector<std::vector<std::string>>& texts_b
             if (classes_of[t].size() == 1 && seen.insert(t).second) kept.push_back(t);
         const std::int64_t held_out = test_per_class + validation_per_class;
         if (static_cast<std::int64_t>(kept.size()) <= held_out)
-            throw DatasetError(fmt::format("category '{}' has {} distinct fortunes: not more than the {} held out per "
-                                           "class (choose another category, or a smaller --test-per-class or --val-per-class)",
-                                           names[k], kept.size(), held_out));
+            throw DatasetError(
+                fmt::format("category '{}' has {} distinct fortunes: not more than the {} held out per "
+                            "class (choose another category, or a smaller --test-per-class or --val-per-class)",
+                            names[k], kept.size(), held_out));
         for (std::size_t i = kept.size(); i > 1; --i)  // Fisher-Yates, from the seeded generator
             std::swap(kept[i - 1], kept[static_cast<std::size_t>(gen.next_u64() % i)]);
         const auto label = static_cast<std::int64_t>(k);
         for (std::size_t i = 0; i < kept.size(); ++i) {
             const auto n = static_cast<std::int64_t>(i);
-            (n < test_per_class ? split.test : n < held_out ? split.validation : split.train).push_back({kept[i], label});
+            (n < test_per_class ? split.test
+             : n < held_out     ? split.validation
+                                : split.train)
+                .push_back({kept[i], label});
         }
         split.train_per_class.push_back(static_cast<std::int64_t>(kept.size()) - held_out);
     }

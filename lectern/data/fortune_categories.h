@@ -33,7 +33,7 @@ struct LabelledText {
 struct FortuneSplit {
     std::vector<LabelledText> train, validation, test;
     std::vector<std::int64_t> train_per_class;  // how many training texts each class has
-    std::int64_t ambiguous = 0;  // distinct texts found in two or more categories, left out of both sets
+    std::int64_t ambiguous = 0;                 // distinct texts found in two or more categories, left out of both sets
 };
 
 // A held-out split balanced by class: `test_per_class` texts of every class,

@@ -25,7 +25,7 @@ namespace {
 // decompressed than asked for: a gzip bomb or /dev/zero costs no more than the
 // bytes the header promised. zlib errors become DatasetError naming the file.
 class GzReader {
-  public:
+public:
     explicit GzReader(const std::string& path) : path_(path), f_(open(path)) {
         if (!f_) throw DatasetError(fmt::format("read_idx: cannot open {}: {}", path, std::strerror(errno)));
     }
@@ -51,7 +51,7 @@ class GzReader {
         return got;
     }
 
-  private:
+private:
     // Refused before it is opened: opening a FIFO waits for a writer, perhaps forever.
     static gzFile open(const std::string& path) {
         autograd::require_regular_file<DatasetError>(path, "read_idx");
@@ -86,8 +86,9 @@ IdxHeader read_header(GzReader& in, const std::string& path) {
     if (in.read(h, 4) < 4 || h[0] != 0 || h[1] != 0)
         throw DatasetError(fmt::format("read_idx: {} is not an IDX file (bad magic number)", path));
     if (h[2] != 0x08)
-        throw DatasetError(fmt::format("read_idx: {} holds element type 0x{:02x}; only unsigned bytes (0x08) are supported",
-                                       path, h[2]));
+        throw DatasetError(
+            fmt::format("read_idx: {} holds element type 0x{:02x}; only unsigned bytes (0x08) are supported", path,
+                        h[2]));
     const std::size_t ndims = h[3];
     if (ndims == 0 || ndims > 4) throw DatasetError(fmt::format("read_idx: {} has {} dimensions", path, ndims));
     if (in.read(h, 4 * ndims) < 4 * ndims)
@@ -101,8 +102,8 @@ IdxHeader read_header(GzReader& in, const std::string& path) {
         const std::int64_t d = (std::int64_t{p[0]} << 24) | (p[1] << 16) | (p[2] << 8) | p[3];
         header.dims.push_back(d);
         if (__builtin_mul_overflow(extent, std::max<std::int64_t>(d, 1), &extent))
-            throw DatasetError(fmt::format("read_idx: {} is corrupt: dims {} multiply past int64", path,
-                                           shape_str(header.dims)));
+            throw DatasetError(
+                fmt::format("read_idx: {} is corrupt: dims {} multiply past int64", path, shape_str(header.dims)));
         header.count *= static_cast<std::size_t>(d);  // <= extent, cannot wrap
     }
     return header;
@@ -117,12 +118,13 @@ IdxArray read_data(GzReader& in, const std::string& path, const IdxHeader& heade
     IdxArray a{header.dims, {}};
     const std::size_t got = in.read(a.values, header.count);
     if (got < header.count)
-        throw DatasetError(fmt::format("read_idx: {} is truncated: its dims {} promise {} bytes of data, it holds {}", path,
-                                       shape_str(a.dims), header.count, got));
+        throw DatasetError(fmt::format("read_idx: {} is truncated: its dims {} promise {} bytes of data, it holds {}",
+                                       path, shape_str(a.dims), header.count, got));
     std::vector<std::uint8_t> extra;
     if (in.read(extra, 1) > 0)
-        throw DatasetError(fmt::format("read_idx: {} has trailing data: more than the {} bytes of data its dims {} promise",
-                                       path, header.count, shape_str(a.dims)));
+        throw DatasetError(
+            fmt::format("read_idx: {} has trailing data: more than the {} bytes of data its dims {} promise", path,
+                        header.count, shape_str(a.dims)));
     return a;
 }
 
@@ -143,8 +145,8 @@ ImageSet read_image_set(const std::string& images_path, const std::string& label
         throw DatasetError(fmt::format("read_image_set: {} has dims {}, expected [N, rows, cols]", images_path,
                                        shape_str(im_header.dims)));
     if (lb_header.dims.size() != 1)
-        throw DatasetError(fmt::format("read_image_set: {} has dims {}, expected [N]", labels_path,
-                                       shape_str(lb_header.dims)));
+        throw DatasetError(
+            fmt::format("read_image_set: {} has dims {}, expected [N]", labels_path, shape_str(lb_header.dims)));
     if (im_header.dims[0] != lb_header.dims[0])
         throw DatasetError(fmt::format("read_image_set: {} holds {} images but {} holds {} labels", images_path,
                                        im_header.dims[0], labels_path, lb_header.dims[0]));
@@ -155,8 +157,9 @@ ImageSet read_image_set(const std::string& images_path, const std::string& label
     // with a bad label.
     for (std::size_t i = 0; i < lb.values.size(); ++i)
         if (lb.values[i] >= num_classes)
-            throw DatasetError(fmt::format("read_image_set: {} is corrupt: label {} is {}, outside the {} classes [0, {}]",
-                                           labels_path, i, lb.values[i], num_classes, num_classes - 1));
+            throw DatasetError(
+                fmt::format("read_image_set: {} is corrupt: label {} is {}, outside the {} classes [0, {}]",
+                            labels_path, i, lb.values[i], num_classes, num_classes - 1));
     ImageSet s;
     s.images = Tensor::empty({im.dims[0], 1, im.dims[1], im.dims[2]}, Dtype::float32);
     float* px = s.images.data<float>();
@@ -173,9 +176,10 @@ ImageSet load_fashion_mnist(Split split, const std::string& dir) {
     std::string labels = fmt::format("{}/{}-labels-idx1-ubyte.gz", dir, prefix);
     for (const std::string& p : {images, labels})
         if (!std::filesystem::exists(p))
-            throw DatasetError(fmt::format("Fashion-MNIST: {} not found; install it with `apt-get install "
-                                           "dataset-fashion-mnist` (or pass the folder that holds it)",
-                                           p));
+            throw DatasetError(
+                fmt::format("Fashion-MNIST: {} not found; install it with `apt-get install "
+                            "dataset-fashion-mnist` (or pass the folder that holds it)",
+                            p));
     ImageSet s = read_image_set(images, labels, std::size(kFashionMnistClasses));
     if (s.images.size(2) != 28 || s.images.size(3) != 28)
         throw DatasetError(fmt::format("Fashion-MNIST: {} holds images of {} x {} pixels; Fashion-MNIST's are 28 x 28",

@@ -21,7 +21,8 @@ std::pair<Tensor, Tensor> masked_token_batch(const TokenizedTexts& texts, const 
             out[b * T + t] = id;
             const double u = gen.uniform();
             if (u < 0.8) id = mask_id;
-            else if (u < 0.9) id = 1 + static_cast<std::int64_t>(gen.next_u64() % static_cast<std::uint64_t>(mask_id - 1));
+            else if (u < 0.9)
+                id = 1 + static_cast<std::int64_t>(gen.next_u64() % static_cast<std::uint64_t>(mask_id - 1));
         }
     }
     return {x, target};

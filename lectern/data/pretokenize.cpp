@@ -51,7 +51,8 @@ std::vector<std::string_view> pretokenize(std::string_view text) {
         if (rc < 0) throw DatasetError("pretokenize: PCRE2 match failed with error " + std::to_string(rc));
         const PCRE2_SIZE* ovector = pcre2_get_ovector_pointer(match.get());
         if (ovector[0] > at) pieces.push_back(text.substr(at, ovector[0] - at));  // malformed UTF-8
-        pieces.push_back(text.substr(ovector[0], ovector[1] - ovector[0]));       // never empty: every branch needs a character
+        pieces.push_back(
+            text.substr(ovector[0], ovector[1] - ovector[0]));  // never empty: every branch needs a character
         at = ovector[1];
     }
     if (at < text.size()) pieces.push_back(text.substr(at));

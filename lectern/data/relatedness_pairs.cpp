@@ -69,8 +69,8 @@ RelatednessBatch relatedness_batch(const RelatednessPairsConfig& c, std::int64_t
         write_sentence(c, a, gen, out.first.data<std::int64_t>() + b * L);
         write_sentence(c, b_concepts, gen, out.second.data<std::int64_t>() + b * L);
         // y = 5 |C_A ∩ C_B| / |C_A ∪ C_B|
-        out.relatedness.data<float>()[b] = static_cast<float>(5.0 * static_cast<double>(shared) /
-                                                              static_cast<double>(n_a + n_b - shared));
+        out.relatedness.data<float>()[b] =
+            static_cast<float>(5.0 * static_cast<double>(shared) / static_cast<double>(n_a + n_b - shared));
     }
     return out;
 }

@@ -17,9 +17,12 @@ SequenceTask sequence_task_named(const std::string& name) {
 
 std::string name_of(SequenceTask task) {
     switch (task) {
-        case SequenceTask::copy: return "copy";
-        case SequenceTask::reverse: return "reverse";
-        case SequenceTask::sort: return "sort";
+        case SequenceTask::copy:
+            return "copy";
+        case SequenceTask::reverse:
+            return "reverse";
+        case SequenceTask::sort:
+            return "sort";
     }
     return "?";
 }

@@ -36,9 +36,9 @@ std::unique_ptr<sword::SWMgr> plain_text_manager() {
 // "the SWORD module M is damaged (why): apt-get install --reinstall PACKAGE".
 DatasetError damaged(const std::string& module, const std::string& why) {
     const std::string package = debian_package_of(module);
-    return DatasetError(fmt::format("the SWORD module {} is damaged ({}): {}", module, why,
-                                    package.empty() ? std::string("install it again")
-                                                    : "apt-get install --reinstall " + package));
+    return DatasetError(
+        fmt::format("the SWORD module {} is damaged ({}): {}", module, why,
+                    package.empty() ? std::string("install it again") : "apt-get install --reinstall " + package));
 }
 
 std::string read_index(const std::filesystem::path& path, const std::string& module) {
@@ -46,7 +46,9 @@ std::string read_index(const std::filesystem::path& path, const std::string& mod
     std::error_code ec;
     const std::uintmax_t size = std::filesystem::file_size(path, ec);
     if (ec) throw damaged(module, fmt::format("{}: {}", path.filename().string(), ec.message()));
-    if (size > kMaxIndex) throw damaged(module, fmt::format("{} holds {} bytes, more than an index needs", path.filename().string(), size));
+    if (size > kMaxIndex)
+        throw damaged(module,
+                      fmt::format("{} holds {} bytes, more than an index needs", path.filename().string(), size));
     std::ifstream in(path, std::ios::binary);
     std::string bytes(static_cast<std::size_t>(size), '\0');
     if (!in.read(bytes.data(), static_cast<std::streamsize>(size)))
@@ -56,7 +58,8 @@ std::string read_index(const std::filesystem::path& path, const std::string& mod
 
 std::uint64_t little_endian(const std::string& bytes, std::size_t at, int width) {
     std::uint64_t v = 0;
-    for (int i = width - 1; i >= 0; --i) v = v << 8 | static_cast<unsigned char>(bytes[at + static_cast<std::size_t>(i)]);
+    for (int i = width - 1; i >= 0; --i)
+        v = v << 8 | static_cast<unsigned char>(bytes[at + static_cast<std::size_t>(i)]);
     return v;
 }
 
@@ -78,21 +81,24 @@ void check_ztext_indexes(const std::string& module, const std::filesystem::path&
         const std::uint64_t text_size = std::filesystem::file_size(bzz, ec);
         if (ec) throw damaged(module, fmt::format("{}: {}", bzz.filename().string(), ec.message()));
         if (blocks.size() % 12 != 0 || verses.size() % 10 != 0)
-            throw damaged(module, fmt::format("{} or {} is cut short", bzs.filename().string(), bzv.filename().string()));
+            throw damaged(module,
+                          fmt::format("{} or {} is cut short", bzs.filename().string(), bzv.filename().string()));
         std::vector<std::uint64_t> inflated;
         for (std::size_t b = 0; b < blocks.size(); b += 12) {
             const std::uint64_t offset = little_endian(blocks, b, 4), size = little_endian(blocks, b + 4, 4);
             inflated.push_back(little_endian(blocks, b + 8, 4));
             if (offset + size > text_size || inflated.back() > kMaxBlock)
                 throw damaged(module, fmt::format("{}: block {} of {} bytes at {} inflating to {} does not fit {} "
-                                                  "of {} bytes", bzs.filename().string(), b / 12, size, offset,
-                                                  inflated.back(), bzz.filename().string(), text_size));
+                                                  "of {} bytes",
+                                                  bzs.filename().string(), b / 12, size, offset, inflated.back(),
+                                                  bzz.filename().string(), text_size));
         }
         for (std::size_t v = 0; v < verses.size(); v += 10) {
             const std::uint64_t block = little_endian(verses, v, 4), start = little_endian(verses, v + 4, 4),
                                 size = little_endian(verses, v + 8, 2);
             if (size > 0 && (block >= inflated.size() || start + size > inflated[block]))
-                throw damaged(module, fmt::format("{}: entry {} points past its block", bzv.filename().string(), v / 10));
+                throw damaged(module,
+                              fmt::format("{}: entry {} points past its block", bzv.filename().string(), v / 10));
         }
     }
 }
@@ -138,8 +144,9 @@ private:
 }  // namespace
 
 std::string debian_package_of(const std::string& module) {
-    static const std::map<std::string, std::string> packages{
-        {"engKJV2006eb", "sword-text-kjv"}, {"engWEB2015eb", "sword-text-web"}, {"spaRV1909eb", "sword-text-sparv"}};
+    static const std::map<std::string, std::string> packages{{"engKJV2006eb", "sword-text-kjv"},
+                                                             {"engWEB2015eb", "sword-text-web"},
+                                                             {"spaRV1909eb", "sword-text-sparv"}};
     auto it = packages.find(module);
     return it == packages.end() ? "" : it->second;
 }
@@ -153,14 +160,15 @@ struct Layout {
     const char* versification;
     const char* encoding;
 };
-const std::map<std::string, Layout> kDebianLayouts{
-    {"engKJV2006eb", {"KJV", "UTF-8"}}, {"engWEB2015eb", {"NRSVA", "UTF-8"}}, {"spaRV1909eb", {"KJV", "UTF-8"}}};
+const std::map<std::string, Layout> kDebianLayouts{{"engKJV2006eb", {"KJV", "UTF-8"}},
+                                                   {"engWEB2015eb", {"NRSVA", "UTF-8"}},
+                                                   {"spaRV1909eb", {"KJV", "UTF-8"}}};
 
 void check_layout(const std::string& module, sword::SWModule& m) {
     const auto it = kDebianLayouts.find(module);
     if (it == kDebianLayouts.end()) return;
-    for (const auto& [key, expected] : {std::pair{"Versification", it->second.versification},
-                                        std::pair{"Encoding", it->second.encoding}}) {
+    for (const auto& [key, expected] :
+         {std::pair{"Versification", it->second.versification}, std::pair{"Encoding", it->second.encoding}}) {
         const char* said = m.getConfigEntry(key);
         if (said == nullptr || std::string(said) != expected)
             throw damaged(module, fmt::format("its .conf says {}={}, the module is stored in {}", key,
@@ -179,16 +187,17 @@ std::vector<Verse> read_sword_module(const std::string& module) {
     sword::SWModule* m = mgr->getModule(module.c_str());
     if (m == nullptr) {
         const std::string package = debian_package_of(module);
-        throw DatasetError(package.empty()
-                               ? fmt::format("the SWORD module {} is not installed", module)
-                               : fmt::format("the SWORD module {} is not installed: apt-get install {}", module, package));
+        throw DatasetError(
+            package.empty() ? fmt::format("the SWORD module {} is not installed", module)
+                            : fmt::format("the SWORD module {} is not installed: apt-get install {}", module, package));
     }
     check_layout(module, *m);
     // The module's own versification; verse 0 of a book or chapter (its
     // introduction, mostly empty) is left out.
     std::unique_ptr<sword::SWKey> key(m->createKey());
     auto* verse_key = dynamic_cast<sword::VerseKey*>(key.get());
-    if (verse_key == nullptr) throw DatasetError(fmt::format("the SWORD module {} is not a Bible (no verse keys)", module));
+    if (verse_key == nullptr)
+        throw DatasetError(fmt::format("the SWORD module {} is not a Bible (no verse keys)", module));
     verse_key->setIntros(false);
     if (const char* driver = m->getConfigEntry("ModDrv"); driver != nullptr && std::string(driver) == "zText")
         if (const char* dir = m->getConfigEntry("AbsoluteDataPath")) check_ztext_indexes(module, dir);

@@ -25,7 +25,9 @@ std::string read_text_file(const std::string& path, std::size_t max_bytes, const
             throw DatasetError(fmt::format("{} holds more than {} bytes, {}", path, max_bytes, limit));
         text.append(chunk.data(), got);
     }
-    if (in.bad()) throw DatasetError(fmt::format("reading {} failed after {} bytes: {}", path, text.size(), std::strerror(errno)));
+    if (in.bad())
+        throw DatasetError(
+            fmt::format("reading {} failed after {} bytes: {}", path, text.size(), std::strerror(errno)));
     return text;
 }
 

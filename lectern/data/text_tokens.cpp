@@ -40,8 +40,8 @@ TextTokens TextTokens::from_saved(bool subwords, const std::string& saved) {
         std::string rest;
         const auto n = static_cast<std::int64_t>(tokens.size());
         if (!(fields >> a >> b) || (fields >> rest) || a < 0 || b < 0 || a >= n || b >= n)
-            throw DatasetError(fmt::format("saved merges: line {} \"{}\" is not two ids of earlier tokens",
-                                           merges.size() + 1, line));
+            throw DatasetError(
+                fmt::format("saved merges: line {} \"{}\" is not two ids of earlier tokens", merges.size() + 1, line));
         const std::string bytes = tokens[static_cast<std::size_t>(a)] + tokens[static_cast<std::size_t>(b)];
         if (id_of.emplace(bytes, n).second) tokens.push_back(bytes);
         merges.emplace_back(a, b);

@@ -16,7 +16,8 @@ TokenizedTexts tokenize_texts(const std::vector<LabelledText>& texts,
     TokenizedTexts e;
     for (const auto& t : texts) {
         std::vector<std::int64_t> ids = encode(t.text);
-        if (static_cast<std::int64_t>(ids.size()) > max_len) ids.resize(static_cast<std::size_t>(max_len)), ++e.truncated;
+        if (static_cast<std::int64_t>(ids.size()) > max_len)
+            ids.resize(static_cast<std::size_t>(max_len)), ++e.truncated;
         for (auto& id : ids) id += 1;  // 0 pads
         e.ids.push_back(std::move(ids));
         e.labels.push_back(t.label);
@@ -45,7 +46,8 @@ std::pair<Tensor, Tensor> token_batch(const TokenizedTexts& e, const std::vector
     return {x, y};
 }
 
-std::vector<std::vector<std::int64_t>> bags_of_words(const WordVocabulary& vocab, const std::vector<LabelledText>& texts) {
+std::vector<std::vector<std::int64_t>> bags_of_words(const WordVocabulary& vocab,
+                                                     const std::vector<LabelledText>& texts) {
     std::vector<std::vector<std::int64_t>> out;
     for (const auto& t : texts) out.push_back(vocab.bag(t.text));
     return out;

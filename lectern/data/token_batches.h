@@ -29,11 +29,13 @@ TokenizedTexts tokenize_texts(const std::vector<LabelledText>& texts,
 // (training only) each token is left out with that probability, the first
 // always kept: a text seen twice is seen as two texts, which a model cannot
 // memorise. `gen` draws the drops.
-std::pair<autograd::Tensor, autograd::Tensor> token_batch(const TokenizedTexts& texts, const std::vector<std::size_t>& rows,
-                                                          double drop = 0, autograd::Generator* gen = nullptr);
+std::pair<autograd::Tensor, autograd::Tensor> token_batch(const TokenizedTexts& texts,
+                                                          const std::vector<std::size_t>& rows, double drop = 0,
+                                                          autograd::Generator* gen = nullptr);
 
 // The bag of words of each text: the sorted ids of the distinct words of `vocab` it holds.
-std::vector<std::vector<std::int64_t>> bags_of_words(const WordVocabulary& vocab, const std::vector<LabelledText>& texts);
+std::vector<std::vector<std::int64_t>> bags_of_words(const WordVocabulary& vocab,
+                                                     const std::vector<LabelledText>& texts);
 
 // x [B, V] of bags of words (sorted distinct word ids): 1 / sqrt(n) at the n
 // words a text holds, a unit vector, and 0 elsewhere.

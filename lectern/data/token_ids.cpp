@@ -4,8 +4,7 @@
 
 namespace data {
 
-TokenIds::TokenIds(std::int64_t alphabet_size)
-    : width_(alphabet_size <= 256 ? 1 : alphabet_size <= 65536 ? 2 : 4) {}
+TokenIds::TokenIds(std::int64_t alphabet_size) : width_(alphabet_size <= 256 ? 1 : alphabet_size <= 65536 ? 2 : 4) {}
 
 void TokenIds::push_back(std::int64_t id) {
     const auto v = static_cast<std::uint32_t>(id);

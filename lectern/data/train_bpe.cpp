@@ -47,7 +47,8 @@ struct ComesLater {
 // So each merge costs the length of the pieces it touches, and the merges are
 // those of recounting every pair at every step.
 BytePairEncoding train_bpe(std::string_view text, std::int64_t vocab_size, const BpeProgress& progress) {
-    if (vocab_size < 256) throw DatasetError(fmt::format("train_bpe: vocab_size {} < 256, the single bytes", vocab_size));
+    if (vocab_size < 256)
+        throw DatasetError(fmt::format("train_bpe: vocab_size {} < 256, the single bytes", vocab_size));
     std::map<std::string_view, std::int64_t> piece_count;  // ordered: the same text gives the same order
     for (std::string_view piece : pretokenize(text)) ++piece_count[piece];
     std::vector<std::vector<std::int64_t>> words;
@@ -59,7 +60,8 @@ BytePairEncoding train_bpe(std::string_view text, std::int64_t vocab_size, const
     }
 
     std::unordered_map<Pair, std::int64_t, PairHash> pair_count;  // over every adjacent position, overlaps included
-    std::unordered_map<Pair, std::vector<std::size_t>, PairHash> holding;  // pieces that held the pair (some may not now)
+    std::unordered_map<Pair, std::vector<std::size_t>, PairHash>
+        holding;  // pieces that held the pair (some may not now)
     for (std::size_t w = 0; w < words.size(); ++w)
         for (std::size_t i = 0; i + 1 < words[w].size(); ++i) {
             Pair p{words[w][i], words[w][i + 1]};

@@ -7,8 +7,8 @@ namespace data {
 void malformed_utf8(std::size_t at) { throw DatasetError(fmt::format("decode_utf8: malformed UTF-8 at byte {}", at)); }
 
 void malformed_utf8(std::size_t at, char32_t c) {
-    throw DatasetError(
-        fmt::format("decode_utf8: malformed UTF-8 at byte {} (code point U+{:04X})", at, static_cast<std::uint32_t>(c)));
+    throw DatasetError(fmt::format("decode_utf8: malformed UTF-8 at byte {} (code point U+{:04X})", at,
+                                   static_cast<std::uint32_t>(c)));
 }
 
 std::u32string decode_utf8(const std::string& bytes) {
@@ -42,10 +42,14 @@ std::string encode_utf8(const std::u32string& text) {
 
 std::string describe_char(char32_t c) {
     switch (c) {
-        case U'\n': return "'\\n'";
-        case U'\t': return "'\\t'";
-        case U'\r': return "'\\r'";
-        default: break;
+        case U'\n':
+            return "'\\n'";
+        case U'\t':
+            return "'\\t'";
+        case U'\r':
+            return "'\\r'";
+        default:
+            break;
     }
     if (c < 0x20 || c == 0x7F || (c >= 0x80 && c < 0xA0) || c > 0x10FFFF)
         return fmt::format("U+{:04X}", static_cast<std::uint32_t>(c));

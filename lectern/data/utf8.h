@@ -27,7 +27,8 @@ std::string describe_char(char32_t c);
 // Calls f(code point, byte offset) for each character of UTF-8 `bytes`, without a
 // decoded copy (an alphabet of 200 MB of text is read in one pass); throws as decode_utf8
 // at the first malformed sequence.
-template <class F> void for_each_code_point(const std::string& bytes, F f) {
+template <class F>
+void for_each_code_point(const std::string& bytes, F f) {
     const auto n = bytes.size();
     for (std::size_t i = 0; i < n;) {
         const auto b0 = static_cast<unsigned char>(bytes[i]);

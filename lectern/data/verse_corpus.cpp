@@ -64,12 +64,14 @@ std::string plain_verse_text(std::string_view text) {
     return out;
 }
 
-VerseCorpus pair_verses(const std::vector<Verse>& source, const std::vector<Verse>& target, const HeldOutBooks& held_out) {
+VerseCorpus pair_verses(const std::vector<Verse>& source, const std::vector<Verse>& target,
+                        const HeldOutBooks& held_out) {
     enum class Part { train, validation, test };
     std::map<std::string, Part> part_of_book;
     for (const std::string& b : held_out.validation) part_of_book[b] = Part::validation;
     for (const std::string& b : held_out.test) {
-        if (part_of_book.count(b)) throw DatasetError(fmt::format("the book {} is held out for both validation and test", b));
+        if (part_of_book.count(b))
+            throw DatasetError(fmt::format("the book {} is held out for both validation and test", b));
         part_of_book[b] = Part::test;
     }
     std::unordered_map<std::string, const Verse*> target_of_ref;
@@ -100,9 +102,10 @@ VerseCorpus pair_verses(const std::vector<Verse>& source, const std::vector<Vers
     }
     for (const auto& [book, part] : part_of_book)
         if (pairs_of_held_out_book[book] == 0)
-            throw DatasetError(fmt::format("the held-out book {} has no verse in both translations (an OSIS book name "
-                                           "such as Ruth, Phil, Esth, Jonah, Jas?)",
-                                           book));
+            throw DatasetError(
+                fmt::format("the held-out book {} has no verse in both translations (an OSIS book name "
+                            "such as Ruth, Phil, Esth, Jonah, Jas?)",
+                            book));
     if (corpus.train.empty()) throw DatasetError("no verse pairs are left for training");
     return corpus;
 }

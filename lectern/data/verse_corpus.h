@@ -50,8 +50,8 @@ std::string plain_verse_text(std::string_view text);
 struct VerseCorpus {
     std::vector<VersePair> train, validation, test;  // in canonical order of the source
     std::int64_t source_verses = 0, target_verses = 0;
-    std::int64_t unpaired = 0;      // source verses with no target verse of the same reference
-    std::int64_t empty_skipped = 0; // pairs left out because a side is empty after plain_verse_text
+    std::int64_t unpaired = 0;       // source verses with no target verse of the same reference
+    std::int64_t empty_skipped = 0;  // pairs left out because a side is empty after plain_verse_text
 };
 
 // Pairs every source verse with the target verse of the same reference
@@ -59,6 +59,7 @@ struct VerseCorpus {
 // side, and sends each pair to validation, test or training by its book.
 // DatasetError if a held-out book has no pairs (a misspelt name), if a book is
 // both validation and test, or if nothing is left to train on.
-VerseCorpus pair_verses(const std::vector<Verse>& source, const std::vector<Verse>& target, const HeldOutBooks& held_out);
+VerseCorpus pair_verses(const std::vector<Verse>& source, const std::vector<Verse>& target,
+                        const HeldOutBooks& held_out);
 
 }  // namespace data

@@ -53,7 +53,8 @@ std::vector<unsigned char> Communicator::all_gather(const void* data, std::size_
         MPI_Allgather(static_cast<const unsigned char*>(data) + at, static_cast<int>(n), MPI_BYTE, part.data(),
                       static_cast<int>(n), MPI_BYTE, MPI_COMM_WORLD);
         for (int r = 0; r < size_; ++r)
-            std::memcpy(out.data() + static_cast<std::size_t>(r) * bytes + at, part.data() + static_cast<std::size_t>(r) * n, n);
+            std::memcpy(out.data() + static_cast<std::size_t>(r) * bytes + at,
+                        part.data() + static_cast<std::size_t>(r) * n, n);
         if (bytes == 0) break;
     }
     return out;

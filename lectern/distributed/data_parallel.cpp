@@ -31,7 +31,8 @@ double DataParallel::weight(std::int64_t local_count) {
 
 namespace {
 
-template <class T> void sum_in_rank_order(const std::vector<unsigned char>& all, std::size_t bytes, int ranks, T* out) {
+template <class T>
+void sum_in_rank_order(const std::vector<unsigned char>& all, std::size_t bytes, int ranks, T* out) {
     const std::size_t n = bytes / sizeof(T);
     std::memcpy(out, all.data(), bytes);  // rank 0's part, then each next rank's added in turn
     for (int r = 1; r < ranks; ++r) {
@@ -66,8 +67,7 @@ void DataParallel::sync_gradients() {
     const std::vector<unsigned char> all = comm_.all_gather(flat.data(), flat.size());
     if (dtype == Dtype::float64)
         sum_in_rank_order(all, flat.size(), comm_.size(), reinterpret_cast<double*>(flat.data()));
-    else
-        sum_in_rank_order(all, flat.size(), comm_.size(), reinterpret_cast<float*>(flat.data()));
+    else sum_in_rank_order(all, flat.size(), comm_.size(), reinterpret_cast<float*>(flat.data()));
     at = 0;
     autograd::NoGradGuard no_grad;
     for (auto& [name, p] : params) {

@@ -17,8 +17,8 @@ Tensor attention_rollout(const std::vector<Tensor>& attentions, Pooling pooling)
         const std::int64_t T = a.size(2);
         Tensor eye = zeros({T, T}, a.dtype());
         for (std::int64_t i = 0; i < T; ++i) eye.set({i, i}, 1);
-        Tensor m = mean(a, 1) + eye;         // average the heads, add the residual path
-        m = m / sum(m, -1, true);            // renormalise each row
+        Tensor m = mean(a, 1) + eye;                           // average the heads, add the residual path
+        m = m / sum(m, -1, true);                              // renormalise each row
         rollout = rollout.defined() ? matmul(m, rollout) : m;  // later layers multiply on the left
     }
     if (pooling == Pooling::mean) return mean(rollout, 1);  // the mean of the rows: every token is a patch

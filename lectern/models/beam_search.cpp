@@ -61,7 +61,8 @@ BeamHypothesis beam_search(const Transformer& model, const Tensor& src, const Te
         const auto K = static_cast<std::int64_t>(live.size());
         const Tensor first_row = zeros({K}, Dtype::int64);
         Tensor last = zeros({K, 1}, Dtype::int64);
-        for (std::int64_t b = 0; b < K; ++b) last.data<std::int64_t>()[b] = live[static_cast<std::size_t>(b)].tokens.back();
+        for (std::int64_t b = 0; b < K; ++b)
+            last.data<std::int64_t>()[b] = live[static_cast<std::size_t>(b)].tokens.back();
         Tensor out = model.decode_step(index_select(memory, 0, first_row), index_select(src_mask, 0, first_row), last,
                                        t - 1, cache);
         const Tensor log_probs = reshape(model.generator->forward(out), {K, -1}).to(Dtype::float64);  // [K, V]

@@ -10,9 +10,10 @@ CNN::CNN(const CNNConfig& c) : config(c) {
     const auto blocks = static_cast<std::int64_t>(c.channels.size());
     if (blocks < 1 || blocks > 16 || c.image <= 0 || c.image % (std::int64_t{1} << blocks) != 0 || c.in_channels <= 0 ||
         c.classes <= 0)
-        throw ValueError(fmt::format("CNN: needs 1 to 16 blocks, an image side that divides by 2^blocks and positive "
-                                     "channels and classes, got image {}, {} blocks, {} channels in, {} classes",
-                                     c.image, blocks, c.in_channels, c.classes));
+        throw ValueError(
+            fmt::format("CNN: needs 1 to 16 blocks, an image side that divides by 2^blocks and positive "
+                        "channels and classes, got image {}, {} blocks, {} channels in, {} classes",
+                        c.image, blocks, c.in_channels, c.classes));
     Generator gen(c.seed);
     convs = register_module("convs", std::make_shared<nn::ModuleList<nn::Conv2d>>());
     std::int64_t in = c.in_channels;

@@ -17,7 +17,7 @@ namespace models {
 using autograd::Tensor;
 
 struct CNNConfig {
-    std::int64_t image = 28;     // H = W
+    std::int64_t image = 28;  // H = W
     std::int64_t in_channels = 1;
     std::vector<std::int64_t> channels = {16, 32};  // one block per entry: its conv's output channels
     std::int64_t classes = 10;

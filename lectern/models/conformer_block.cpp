@@ -5,7 +5,8 @@ namespace models {
 ConformerBlock::ConformerBlock(const nn::BlockConfig& c, std::int64_t kernel, autograd::Generator& gen) {
     ffn_1 = register_module("ffn_1",
                             std::make_shared<nn::FeedForward>(c.d_model, c.d_ff, c.dropout, nn::Activation::silu, gen));
-    self_attn = register_module("self_attn", std::make_shared<nn::MultiHeadAttention>(c.d_model, c.heads, c.dropout, gen));
+    self_attn =
+        register_module("self_attn", std::make_shared<nn::MultiHeadAttention>(c.d_model, c.heads, c.dropout, gen));
     conv = register_module("conv", std::make_shared<nn::ConformerConvolution>(c.d_model, kernel, gen));
     ffn_2 = register_module("ffn_2",
                             std::make_shared<nn::FeedForward>(c.d_model, c.d_ff, c.dropout, nn::Activation::silu, gen));
@@ -22,10 +23,10 @@ ConformerBlock::ConformerBlock(const nn::BlockConfig& c, std::int64_t kernel, au
 // The 1/2 sits inside the sublayer: Dropout(FFN / 2) = Dropout(FFN) / 2.
 Tensor ConformerBlock::forward(const Tensor& x) const {
     const auto& s = *sublayer;
-    Tensor h = s[0](x, [&](const Tensor& y) { return (*ffn_1)(y) * 0.5; });
+    Tensor h = s[0](x, [&](const Tensor& y) { return (*ffn_1)(y)*0.5; });
     h = s[1](h, [&](const Tensor& y) { return self_attn->self_attention(y); });
     h = s[2](h, [&](const Tensor& y) { return (*conv)(y); });
-    h = s[3](h, [&](const Tensor& y) { return (*ffn_2)(y) * 0.5; });
+    h = s[3](h, [&](const Tensor& y) { return (*ffn_2)(y)*0.5; });
     return (*final_norm)(h);
 }
 

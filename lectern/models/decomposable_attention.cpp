@@ -35,8 +35,8 @@ DecomposableAttention::DecomposableAttention(const DecomposableAttentionConfig& 
         throw ValueError(fmt::format("DecomposableAttention: vocab {}, E = {}, H = {} and {} classes must be positive",
                                      c.vocab, c.d_embed, c.hidden, c.classes));
     if (c.pad < 0 || c.pad >= c.vocab)
-        throw ValueError(fmt::format("DecomposableAttention: the padding id {} is not in the vocabulary [0, {})", c.pad,
-                                     c.vocab));
+        throw ValueError(
+            fmt::format("DecomposableAttention: the padding id {} is not in the vocabulary [0, {})", c.pad, c.vocab));
     Generator gen(c.seed);
     const std::int64_t E = c.d_embed, H = c.hidden;
     const bool compare = c.alignment != Alignment::none;
@@ -51,7 +51,8 @@ DecomposableAttention::DecomposableAttention(const DecomposableAttentionConfig& 
     h_2 = register_module("h_2", std::make_shared<nn::Linear>(H, c.classes, true, gen));
 }
 
-Tensor DecomposableAttention::forward(const Tensor& premise, const Tensor& hypothesis, AlignmentWeights* weights) const {
+Tensor DecomposableAttention::forward(const Tensor& premise, const Tensor& hypothesis,
+                                      AlignmentWeights* weights) const {
     check_dtype("DecomposableAttention", premise, Dtype::int64, "premise");
     check_dtype("DecomposableAttention", hypothesis, Dtype::int64, "hypothesis");
     if (premise.dim() != 2 || hypothesis.dim() != 2 || premise.size(0) != hypothesis.size(0) || premise.size(1) == 0 ||
@@ -73,8 +74,7 @@ Tensor DecomposableAttention::forward(const Tensor& premise, const Tensor& hypot
         v_B = sum_words(g(b), mask_b);
     } else {
         // e_ij = f(a_i)^T f(b_j), or 0 for the uniform ablation                  [B, m, n]
-        const Tensor e = f_1 ? matmul(f(a), f(b), false, true)
-                             : zeros({a.size(0), a.size(1), b.size(1)}, a.dtype());
+        const Tensor e = f_1 ? matmul(f(a), f(b), false, true) : zeros({a.size(0), a.size(1), b.size(1)}, a.dtype());
         // beta_i = sum_j softmax_j(e_ij) b_j, over the hypothesis's words     [B, m, E]
         const Tensor to_hypothesis = masked_softmax(e, mask_b);
         const Tensor beta = matmul(to_hypothesis, b);

@@ -59,10 +59,10 @@ public:
     Tensor operator()(const Tensor& premise, const Tensor& hypothesis) const { return forward(premise, hypothesis); }
 
     DecomposableAttentionConfig config;
-    std::shared_ptr<nn::Embedding> embed;     // [vocab, E], shared by premise and hypothesis
-    std::shared_ptr<nn::Linear> f_1, f_2;     // f: E -> H -> H (Alignment::soft only)
-    std::shared_ptr<nn::Linear> g_1, g_2;     // g: 2E (E without alignment) -> H -> H
-    std::shared_ptr<nn::Linear> h_1, h_2;     // h: 2H -> H -> classes
+    std::shared_ptr<nn::Embedding> embed;  // [vocab, E], shared by premise and hypothesis
+    std::shared_ptr<nn::Linear> f_1, f_2;  // f: E -> H -> H (Alignment::soft only)
+    std::shared_ptr<nn::Linear> g_1, g_2;  // g: 2E (E without alignment) -> H -> H
+    std::shared_ptr<nn::Linear> h_1, h_2;  // h: 2H -> H -> classes
 };
 
 }  // namespace models

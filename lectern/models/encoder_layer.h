@@ -23,7 +23,7 @@ public:
     std::shared_ptr<nn::MultiHeadAttention> self_attn;
     std::shared_ptr<nn::FeedForward> feed_forward;
     std::shared_ptr<nn::ModuleList<nn::SublayerConnection>> sublayer;  // 001's sublayer[0] and [1]
-    nn::AttentionPattern pattern;  // which keys self-attention reads
+    nn::AttentionPattern pattern;                                      // which keys self-attention reads
 };
 
 // An EncoderLayer's parameters, from its config: self-attention, the FFN and its two sublayers' norms.

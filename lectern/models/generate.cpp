@@ -22,11 +22,13 @@ void check_args(const GPT& model, const std::vector<std::int64_t>& prompt, const
     if (prompt.empty()) throw ValueError("generate: the prompt must hold at least one token");
     for (std::size_t i = 0; i < prompt.size(); ++i)
         if (prompt[i] < 0 || prompt[i] >= V)
-            throw IndexError(fmt::format("generate: prompt token {} at position {} is outside [0, {})", prompt[i], i, V));
+            throw IndexError(
+                fmt::format("generate: prompt token {} at position {} is outside [0, {})", prompt[i], i, V));
     if (!(o.temperature >= 0) || !std::isfinite(o.temperature))
         throw ValueError(fmt::format("generate: temperature must be finite and >= 0, got {}", o.temperature));
     if (o.top_k < 0 || o.max_new_tokens < 0)
-        throw ValueError(fmt::format("generate: top_k {} and max_new_tokens {} must be >= 0", o.top_k, o.max_new_tokens));
+        throw ValueError(
+            fmt::format("generate: top_k {} and max_new_tokens {} must be >= 0", o.top_k, o.max_new_tokens));
     if (o.end_token < -1 || o.end_token >= V)
         throw IndexError(fmt::format("generate: end token {} is outside [0, {}) (or -1 for none)", o.end_token, V));
 }
@@ -61,8 +63,8 @@ std::int64_t sample(const Tensor& logits, const SamplingOptions& o, Generator& g
 
 }  // namespace
 
-std::vector<std::int64_t> generate(const GPT& model, const std::vector<std::int64_t>& prompt,
-                                   const SamplingOptions& o, Generator& gen) {
+std::vector<std::int64_t> generate(const GPT& model, const std::vector<std::int64_t>& prompt, const SamplingOptions& o,
+                                   Generator& gen) {
     check_args(model, prompt, o);
     NoGradGuard no_grad;
     nn::EvalGuard eval(model);
@@ -93,7 +95,8 @@ std::vector<std::int64_t> generate(const GPT& model, const std::vector<std::int6
 double cache_logit_difference(const GPT& model, const std::vector<std::int64_t>& tokens, std::size_t prompt_length) {
     check_args(model, tokens, SamplingOptions{});
     if (prompt_length == 0 || prompt_length > tokens.size())
-        throw ValueError(fmt::format("cache_logit_difference: a prompt of {} of the {} tokens", prompt_length, tokens.size()));
+        throw ValueError(
+            fmt::format("cache_logit_difference: a prompt of {} of the {} tokens", prompt_length, tokens.size()));
     NoGradGuard no_grad;
     nn::EvalGuard eval(model);
     const std::int64_t C = model.config.context;
@@ -111,7 +114,8 @@ double cache_logit_difference(const GPT& model, const std::vector<std::int64_t>&
         const Tensor a = narrow(cached, 1, cached.size(1) - 1, 1).to(Dtype::float64),
                      b = narrow(recomputed, 1, recomputed.size(1) - 1, 1).to(Dtype::float64);
         for (std::int64_t v = 0; v < a.numel(); ++v)
-            if (const double d = std::abs(a.data<double>()[v] - b.data<double>()[v]); !(d <= worst)) worst = d;  // NaN stays
+            if (const double d = std::abs(a.data<double>()[v] - b.data<double>()[v]); !(d <= worst))
+                worst = d;  // NaN stays
     }
     return worst;
 }

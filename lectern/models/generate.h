@@ -9,10 +9,10 @@ namespace models {
 
 struct SamplingOptions {
     std::int64_t max_new_tokens = 200;
-    double temperature = 1.0;  // 0: greedy (the arg-max); otherwise logits / temperature
-    std::int64_t top_k = 0;    // sample among the k most probable tokens; 0: the whole vocabulary
+    double temperature = 1.0;     // 0: greedy (the arg-max); otherwise logits / temperature
+    std::int64_t top_k = 0;       // sample among the k most probable tokens; 0: the whole vocabulary
     std::int64_t end_token = -1;  // stop once this token is produced (it is kept); -1: never
-    bool use_cache = true;     // false: recompute the whole window every step (the reference)
+    bool use_cache = true;        // false: recompute the whole window every step (the reference)
     // Called with each new token as it is drawn (a program prints it at once);
     // false ends the sampling there, the tokens drawn so far kept. Unset: every token.
     std::function<bool(std::int64_t token)> on_token = nullptr;

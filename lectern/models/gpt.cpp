@@ -15,17 +15,20 @@ using namespace autograd;
 
 GPT::GPT(const GPTConfig& c) : config(c) {
     if (c.vocab <= 0 || c.context <= 0 || c.n_layers <= 0 || c.block < 0 || c.experts < 0)
-        throw ValueError(fmt::format("GPT: needs vocab, context, n_layers > 0 and block, experts >= 0; got vocab {}, "
-                                     "context {}, n_layers {}, block {}, experts {}",
-                                     c.vocab, c.context, c.n_layers, c.block, c.experts));
+        throw ValueError(
+            fmt::format("GPT: needs vocab, context, n_layers > 0 and block, experts >= 0; got vocab {}, "
+                        "context {}, n_layers {}, block {}, experts {}",
+                        c.vocab, c.context, c.n_layers, c.block, c.experts));
     if (c.tie_weights && c.positions == Positions::concatenated)
-        throw ValueError("GPT: tied weights need the token embedding d_model wide, and concatenated positions make it "
-                         "narrower");
+        throw ValueError(
+            "GPT: tied weights need the token embedding d_model wide, and concatenated positions make it "
+            "narrower");
     Generator gen(c.seed);
     // The positions fix the token embedding's width; W_pos is drawn after E_tok, from the same stream.
     const std::int64_t width = nn::embedding_width(c.positions, c.d_model, c.position_width);
     tok_embed = register_module("tok_embed", std::make_shared<nn::Embedding>(c.vocab, width, false, gen));
-    pos = register_module("pos", nn::make_positional_encoding(c.positions, c.d_model, c.context, 0.0, c.position_width, gen));
+    pos = register_module("pos",
+                          nn::make_positional_encoding(c.positions, c.d_model, c.context, 0.0, c.position_width, gen));
     learned_pos = std::dynamic_pointer_cast<nn::LearnedPositionalEmbedding>(pos);
     drop = register_module("drop", std::make_shared<nn::Dropout>(c.dropout));
     blocks = register_module("blocks", std::make_shared<nn::ModuleList<GPTBlock>>());
@@ -40,8 +43,9 @@ GPT::GPT(const GPTConfig& c) : config(c) {
 Tensor GPT::embed(const Tensor& ids, std::int64_t start) const {
     check_dtype("GPT", ids, Dtype::int64, "ids");
     if (ids.dim() != 2 || ids.size(1) == 0 || start + ids.size(1) > config.context)
-        throw ShapeError(fmt::format("GPT: ids {} at position {} must be [B, T] with 0 < T and position + T <= context {}",
-                                     shape_str(ids.shape()), start, config.context));
+        throw ShapeError(
+            fmt::format("GPT: ids {} at position {} must be [B, T] with 0 < T and position + T <= context {}",
+                        shape_str(ids.shape()), start, config.context));
     Tensor x = tok_embed->forward(ids);
     x = pos->forward(x, start);
     return drop->forward(x);

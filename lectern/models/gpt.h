@@ -26,8 +26,9 @@ struct GPTConfig {
     double dropout = 0.0;
     Positions positions = Positions::learned;
     std::int64_t position_width = 0;  // K of concatenated positions; 0: nn::default_concat_width(d_model)
-    bool tie_weights = true;   // output projection = token embedding^T (001 "Embeddings and Softmax"; unscaled, as GPT-2)
-    std::int64_t block = 0;    // 0: full causal attention; L > 0: block-local, blocks of L positions (004 §15.6.1)
+    bool tie_weights =
+        true;                // output projection = token embedding^T (001 "Embeddings and Softmax"; unscaled, as GPT-2)
+    std::int64_t block = 0;  // 0: full causal attention; L > 0: block-local, blocks of L positions (004 §15.6.1)
     std::int64_t experts = 0;  // 0: GELU MLP; E > 0: mixture of E experts (004 §15.5.7)
     std::int64_t top_k = 2;    // experts per token
     std::uint64_t seed = 0;

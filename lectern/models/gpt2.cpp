@@ -94,7 +94,8 @@ std::int64_t layers_in(const nn::SafetensorsFile& file, const std::string& prefi
         std::int64_t l = 0;
         const char *first = name.data() + h.size(), *last = name.data() + name.size();
         auto [end, error] = std::from_chars(first, last, l);
-        if (error == std::errc() && end != first && end != last && *end == '.' && l >= 0) layers = std::max(layers, l + 1);
+        if (error == std::errc() && end != first && end != last && *end == '.' && l >= 0)
+            layers = std::max(layers, l + 1);
     }
     return layers;
 }
@@ -102,7 +103,8 @@ std::int64_t layers_in(const nn::SafetensorsFile& file, const std::string& prefi
 // Copies the parameter `s` fills from its file tensor: a Conv1D slot is the
 // file's columns [begin, begin + out) of [in, cols], transposed; any other
 // slot the file's entries [begin, begin + numel).
-template <class T> void copy_from_file(const Slot& s, const Tensor& file_tensor, Tensor& parameter) {
+template <class T>
+void copy_from_file(const Slot& s, const Tensor& file_tensor, Tensor& parameter) {
     const T* src = file_tensor.data<T>();
     T* dst = parameter.data<T>();
     if (s.conv1d) {
@@ -115,7 +117,8 @@ template <class T> void copy_from_file(const Slot& s, const Tensor& file_tensor,
 }
 
 // The inverse of copy_from_file: the parameter into its place in the file's tensor.
-template <class T> void copy_to_file(const Slot& s, const Tensor& parameter, Tensor& file_tensor) {
+template <class T>
+void copy_to_file(const Slot& s, const Tensor& parameter, Tensor& file_tensor) {
     const T* src = parameter.data<T>();
     T* dst = file_tensor.data<T>();
     if (s.conv1d) {
@@ -135,8 +138,8 @@ std::map<std::string, Tensor> parameters_of(const GPT& model, const std::vector<
     for (const Slot& s : all) {
         auto it = by_name.find(s.parameter);
         if (it == by_name.end() || it->second.shape() != s.parameter_shape)
-            throw ValueError(fmt::format("{}: the model's parameter '{}' is {}, GPT-2's layout needs {}", caller, s.parameter,
-                                         it == by_name.end() ? "missing" : shape_str(it->second.shape()),
+            throw ValueError(fmt::format("{}: the model's parameter '{}' is {}, GPT-2's layout needs {}", caller,
+                                         s.parameter, it == by_name.end() ? "missing" : shape_str(it->second.shape()),
                                          shape_str(s.parameter_shape)));
     }
     return by_name;
@@ -152,16 +155,17 @@ void check_config_against_weights(const GPTConfig& c, const std::string& config_
         const char* tensor;
         std::size_t dim;
     };
-    for (const Size& s : {Size{"vocab_size", c.vocab, "wte.weight", 0}, Size{"n_embd", c.d_model, "wte.weight", 1},
-                          Size{"n_positions", c.context, "wpe.weight", 0}, Size{"n_inner", c.d_ff, "h.0.mlp.c_fc.weight", 1}}) {
+    for (const Size& s :
+         {Size{"vocab_size", c.vocab, "wte.weight", 0}, Size{"n_embd", c.d_model, "wte.weight", 1},
+          Size{"n_positions", c.context, "wpe.weight", 0}, Size{"n_inner", c.d_ff, "h.0.mlp.c_fc.weight", 1}}) {
         const Shape& shape = entry(file, p + s.tensor).shape;
         if (shape.size() != 2 || shape[s.dim] != s.value)
-            throw nn::SafetensorsError(fmt::format("GPT-2: {} says {} {}, {}: {}{} is {}", config_json, s.field, s.value,
-                                                   file.path(), p, s.tensor, shape_str(shape)));
+            throw nn::SafetensorsError(fmt::format("GPT-2: {} says {} {}, {}: {}{} is {}", config_json, s.field,
+                                                   s.value, file.path(), p, s.tensor, shape_str(shape)));
     }
     if (const std::int64_t layers = layers_in(file, p); layers != c.n_layers)
-        throw nn::SafetensorsError(fmt::format("GPT-2: {} says n_layer {}, {} holds {} layers ({}h.0 to h.{})", config_json,
-                                               c.n_layers, file.path(), layers, p, layers - 1));
+        throw nn::SafetensorsError(fmt::format("GPT-2: {} says n_layer {}, {} holds {} layers ({}h.0 to h.{})",
+                                               config_json, c.n_layers, file.path(), layers, p, layers - 1));
     if (!c.tie_weights && !file.entries().count("lm_head.weight"))
         throw nn::SafetensorsError(fmt::format("GPT-2: {} says tie_word_embeddings false, {} has no lm_head.weight",
                                                config_json, file.path()));
@@ -173,10 +177,12 @@ void check_gpt2_weights(const GPTConfig& c, const nn::SafetensorsFile& file) {
     auto fail = [&](const std::string& what) {
         return nn::SafetensorsError(fmt::format("GPT-2 weights: {}: {}", file.path(), what));
     };
-    if (c.vocab < 1 || c.context < 1 || c.d_model < 1 || c.n_layers < 1 || c.d_ff < 1 || c.heads < 1 || c.d_model % c.heads)
-        throw ValueError(fmt::format("GPT-2 weights: {}: a model of vocab {}, context {}, d_model {}, {} layers, d_ff {} "
-                                     "and {} heads cannot hold them: every size must be positive, the heads dividing d_model",
-                                     file.path(), c.vocab, c.context, c.d_model, c.n_layers, c.d_ff, c.heads));
+    if (c.vocab < 1 || c.context < 1 || c.d_model < 1 || c.n_layers < 1 || c.d_ff < 1 || c.heads < 1 ||
+        c.d_model % c.heads)
+        throw ValueError(
+            fmt::format("GPT-2 weights: {}: a model of vocab {}, context {}, d_model {}, {} layers, d_ff {} "
+                        "and {} heads cannot hold them: every size must be positive, the heads dividing d_model",
+                        file.path(), c.vocab, c.context, c.d_model, c.n_layers, c.d_ff, c.heads));
     double values = 0;
     for (const auto& [name, e] : file.entries()) {
         double n = 1;
@@ -184,21 +190,24 @@ void check_gpt2_weights(const GPTConfig& c, const nn::SafetensorsFile& file) {
         values += n;
     }
     if (const double needed = c.parameter_count(); needed > values)
-        throw fail(fmt::format("holds {:.4g} values, fewer than the {:.4g} parameters of a GPT-2 of vocab {}, context {}, "
-                               "d_model {}, {} layers and d_ff {}",
-                               values, needed, c.vocab, c.context, c.d_model, c.n_layers, c.d_ff));
+        throw fail(
+            fmt::format("holds {:.4g} values, fewer than the {:.4g} parameters of a GPT-2 of vocab {}, context {}, "
+                        "d_model {}, {} layers and d_ff {}",
+                        values, needed, c.vocab, c.context, c.d_model, c.n_layers, c.d_ff));
     const std::string p = prefix_of(file);
     std::set<std::string> needed;
     for (const Slot& s : slots(c)) {
         const std::string name = file_name(s, p);
         const Shape& shape = entry(file, name).shape;
         if (shape != s.file_shape)
-            throw fail(fmt::format("tensor '{}' is {}, the model needs {}", name, shape_str(shape), shape_str(s.file_shape)));
+            throw fail(
+                fmt::format("tensor '{}' is {}, the model needs {}", name, shape_str(shape), shape_str(s.file_shape)));
         needed.insert(name);
     }
     for (const auto& [name, e] : file.entries()) {
         const std::string bare = name.rfind(p, 0) == 0 ? name.substr(p.size()) : name;
-        if (!needed.count(name) && !ignored(bare, c.tie_weights)) throw fail(fmt::format("unexpected tensor '{}'", autograd::printable(name)));
+        if (!needed.count(name) && !ignored(bare, c.tie_weights))
+            throw fail(fmt::format("unexpected tensor '{}'", autograd::printable(name)));
     }
 }
 
@@ -207,10 +216,11 @@ GPTConfig gpt2_config_from_weights(const nn::SafetensorsFile& file) {
     const Shape wte = entry(file, p + "wte.weight").shape, wpe = entry(file, p + "wpe.weight").shape;
     if (wte.size() != 2 || wpe.size() != 2 || wte[0] == 0 || wpe[0] == 0 || wte[1] != wpe[1] || wte[1] % 64 != 0 ||
         wte[1] == 0)
-        throw nn::SafetensorsError(fmt::format("GPT-2 weights: {}: wte {} and wpe {} must be [vocab, D] and [context, D], "
-                                               "D a multiple of 64 for the heads to be inferred as D / 64 (else give the "
-                                               "config.json that says n_head)",
-                                               file.path(), shape_str(wte), shape_str(wpe)));
+        throw nn::SafetensorsError(
+            fmt::format("GPT-2 weights: {}: wte {} and wpe {} must be [vocab, D] and [context, D], "
+                        "D a multiple of 64 for the heads to be inferred as D / 64 (else give the "
+                        "config.json that says n_head)",
+                        file.path(), shape_str(wte), shape_str(wpe)));
     GPTConfig c;
     c.vocab = wte[0];
     c.context = wpe[0];
@@ -220,8 +230,9 @@ GPTConfig gpt2_config_from_weights(const nn::SafetensorsFile& file) {
     c.n_layers = layers_in(file, p);
     const Shape fc = entry(file, p + "h.0.mlp.c_fc.weight").shape;
     if (fc.size() != 2 || fc[0] != c.d_model || fc[1] <= 0)
-        throw nn::SafetensorsError(fmt::format("GPT-2 weights: {}: tensor '{}h.0.mlp.c_fc.weight' is {}, not [{}, d_ff]",
-                                               file.path(), p, shape_str(fc), c.d_model));
+        throw nn::SafetensorsError(
+            fmt::format("GPT-2 weights: {}: tensor '{}h.0.mlp.c_fc.weight' is {}, not [{}, d_ff]", file.path(), p,
+                        shape_str(fc), c.d_model));
     c.d_ff = fc[1];
     check_gpt2_weights(c, file);
     return c;
@@ -236,9 +247,10 @@ GPT2Configuration find_gpt2_config(const nn::SafetensorsFile& file, const std::s
     }
     if (found.config_json.empty()) {
         found.config = gpt2_config_from_weights(file);
-        found.description = fmt::format("no config.json beside {}: heads inferred as D / 64 = {}; GPT-2's tanh GELU, "
-                                        "layer-norm eps 1e-5 and tied head assumed",
-                                        file.path(), found.config.heads);
+        found.description = fmt::format(
+            "no config.json beside {}: heads inferred as D / 64 = {}; GPT-2's tanh GELU, "
+            "layer-norm eps 1e-5 and tied head assumed",
+            file.path(), found.config.heads);
         return found;
     }
     found.config = gpt2_config_from_json(found.config_json);
@@ -268,10 +280,8 @@ void load_gpt2_weights(GPT& model, const nn::SafetensorsFile& file) {
         const std::string name = file_name(s, p);
         if (name != last) data = file.read(name, model.dtype());
         last = name;
-        if (model.dtype() == Dtype::float32)
-            copy_from_file<float>(s, data, parameters.at(s.parameter));
-        else
-            copy_from_file<double>(s, data, parameters.at(s.parameter));
+        if (model.dtype() == Dtype::float32) copy_from_file<float>(s, data, parameters.at(s.parameter));
+        else copy_from_file<double>(s, data, parameters.at(s.parameter));
     }
 }
 
@@ -301,10 +311,8 @@ void save_gpt2_weights(const GPT& model, const std::string& path) {
     for (const Slot& s : all) {
         Tensor& t = tensors[s.name];
         if (!t.defined()) t = zeros(s.file_shape, model.dtype());
-        if (model.dtype() == Dtype::float32)
-            copy_to_file<float>(s, parameters.at(s.parameter), t);
-        else
-            copy_to_file<double>(s, parameters.at(s.parameter), t);
+        if (model.dtype() == Dtype::float32) copy_to_file<float>(s, parameters.at(s.parameter), t);
+        else copy_to_file<double>(s, parameters.at(s.parameter), t);
     }
     nn::write_safetensors(path, tensors);
 }

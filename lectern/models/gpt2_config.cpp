@@ -63,13 +63,15 @@ struct Fields {
     std::int64_t size(const char* key, std::int64_t fallback) const {
         if (!json.contains(key)) return fallback;
         const auto& v = json[key];
-        if (!v.is_number_integer() || v.get<std::int64_t>() < 1 || v.get<std::int64_t>() > std::numeric_limits<std::int32_t>::max())
+        if (!v.is_number_integer() || v.get<std::int64_t>() < 1 ||
+            v.get<std::int64_t>() > std::numeric_limits<std::int32_t>::max())
             throw error(fmt::format("{} is {}, not an integer in [1, 2^31)", key, autograd::printable(v.dump())));
         return v.get<std::int64_t>();
     }
     bool flag(const char* key, bool fallback) const {
         if (!json.contains(key)) return fallback;
-        if (!json[key].is_boolean()) throw error(fmt::format("{} is {}, not true or false", key, autograd::printable(json[key].dump())));
+        if (!json[key].is_boolean())
+            throw error(fmt::format("{} is {}, not true or false", key, autograd::printable(json[key].dump())));
         return json[key].get<bool>();
     }
 };
@@ -107,16 +109,18 @@ GPTConfig gpt2_config_from_json(const std::string& path) {
     for (const ActivationName& a : kActivations)
         if (activation == a.name) c.activation = a.activation, known = true;
     if (!known)
-        throw f.error(fmt::format("activation_function {} is not one Lectern computes: gelu_new, gelu_pytorch_tanh and "
-                                  "gelu_fast (the tanh GELU), gelu (the exact one), relu",
-                                  autograd::printable(activation.dump())));
+        throw f.error(
+            fmt::format("activation_function {} is not one Lectern computes: gelu_new, gelu_pytorch_tanh and "
+                        "gelu_fast (the tanh GELU), gelu (the exact one), relu",
+                        autograd::printable(activation.dump())));
 
     c.tie_weights = f.flag("tie_word_embeddings", true);
     if (!f.flag("scale_attn_weights", true))
         throw f.error("scale_attn_weights is false: Lectern's GPT-2 divides its attention scores by sqrt(d_k)");
     if (f.flag("scale_attn_by_inverse_layer_idx", false))
         throw f.error("scale_attn_by_inverse_layer_idx is true: Lectern's GPT-2 scales every layer's scores alike");
-    if (f.flag("add_cross_attention", false)) throw f.error("add_cross_attention is true: Lectern's GPT-2 is decoder-only");
+    if (f.flag("add_cross_attention", false))
+        throw f.error("add_cross_attention is true: Lectern's GPT-2 is decoder-only");
     return c;
 }
 

@@ -1,6 +1,5 @@
 #include "lectern/models/gpt_block.h"
 
-
 namespace models {
 
 GPTBlock::GPTBlock(const nn::BlockConfig& c, std::int64_t block_size, std::int64_t experts, std::int64_t top_k,
@@ -12,15 +11,15 @@ GPTBlock::GPTBlock(const nn::BlockConfig& c, std::int64_t block_size, std::int64
     attn->scaled = c.scaled_attention;
     if (c.compatibility == nn::Compatibility::additive) attn->use_additive_scores(gen);
     if (experts > 0)
-        moe = register_module("moe",
-                              std::make_shared<nn::MixtureOfExperts>(c.d_model, c.d_ff, experts, top_k, c.dropout, gen));
+        moe = register_module("moe", std::make_shared<nn::MixtureOfExperts>(c.d_model, c.d_ff, experts, top_k,
+                                                                            c.dropout, gen));
     else
-        mlp = register_module("mlp",
-                              std::make_shared<nn::FeedForward>(c.d_model, c.d_ff, c.dropout, c.activation, gen));
+        mlp =
+            register_module("mlp", std::make_shared<nn::FeedForward>(c.d_model, c.d_ff, c.dropout, c.activation, gen));
     sublayer = register_module("sublayer", std::make_shared<nn::ModuleList<nn::SublayerConnection>>());
     for (int i = 0; i < 2; ++i)
         sublayer->push_back(std::make_shared<nn::SublayerConnection>(c.d_model, c.dropout, nn::Norm::pre, c.layer_norm,
-                                                                    c.layer_norm_eps));
+                                                                     c.layer_norm_eps));
 }
 
 //   h'  = h  + CausalSelfAttention(LN(h))      causal over the prefix, or within blocks of L (004 §15.6.1)

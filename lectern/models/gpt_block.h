@@ -31,7 +31,7 @@ public:
     Tensor aux_loss() const { return moe ? moe->aux_loss() : Tensor(); }
 
     std::shared_ptr<nn::MultiHeadAttention> attn;
-    std::shared_ptr<nn::FeedForward> mlp;         // one of mlp and moe is set
+    std::shared_ptr<nn::FeedForward> mlp;  // one of mlp and moe is set
     std::shared_ptr<nn::MixtureOfExperts> moe;
     std::shared_ptr<nn::ModuleList<nn::SublayerConnection>> sublayer;  // around attention, around the MLP
     std::int64_t block;

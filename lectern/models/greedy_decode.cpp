@@ -15,14 +15,15 @@ namespace {
 void check_args(const Tensor& src, std::int64_t max_len, std::int64_t start_symbol, std::int64_t end_symbol,
                 std::int64_t tgt_vocab) {
     check_dtype("greedy_decode", src, Dtype::int64, "src");
-    if (src.dim() != 2) throw ShapeError(fmt::format("greedy_decode: src must be [B, S], got {}", shape_str(src.shape())));
+    if (src.dim() != 2)
+        throw ShapeError(fmt::format("greedy_decode: src must be [B, S], got {}", shape_str(src.shape())));
     if (max_len < 1) throw ValueError(fmt::format("greedy_decode: max_len {} must be >= 1", max_len));
     if (start_symbol < 0 || start_symbol >= tgt_vocab)
-        throw IndexError(fmt::format("greedy_decode: start symbol {} is outside the vocabulary [0, {})", start_symbol,
-                                     tgt_vocab));
+        throw IndexError(
+            fmt::format("greedy_decode: start symbol {} is outside the vocabulary [0, {})", start_symbol, tgt_vocab));
     if (end_symbol >= tgt_vocab)
-        throw IndexError(fmt::format("greedy_decode: end symbol {} is outside the vocabulary [0, {})", end_symbol,
-                                     tgt_vocab));
+        throw IndexError(
+            fmt::format("greedy_decode: end symbol {} is outside the vocabulary [0, {})", end_symbol, tgt_vocab));
 }
 
 // Appends the arg-max of log_probs [B, V] to tokens column t and its value to
@@ -71,8 +72,8 @@ Decoded greedy_decode(const Transformer& model, const Tensor& src, const Tensor&
     const Tensor memory = model.encode(src, src_mask);
     DecoderCache cache = model.new_cache();
     auto next = [&](const Tensor& tokens, std::int64_t t) {
-        Tensor last = narrow(tokens, 1, t - 1, 1);                               // [B, 1]: only the newest token
-        Tensor out = model.decode_step(memory, src_mask, last, t - 1, cache);   // [B, 1, D] at position t-1
+        Tensor last = narrow(tokens, 1, t - 1, 1);                             // [B, 1]: only the newest token
+        Tensor out = model.decode_step(memory, src_mask, last, t - 1, cache);  // [B, 1, D] at position t-1
         return reshape(model.generator->forward(out), {tokens.size(0), -1});
     };
     return greedy_loop(src.size(0), max_len, start_symbol, end_symbol, memory.dtype(), next);
@@ -87,7 +88,7 @@ Decoded greedy_decode_recompute(const Transformer& model, const Tensor& src, con
     auto next = [&](const Tensor& tokens, std::int64_t t) {
         Tensor prefix = narrow(tokens, 1, 0, t);                                      // [B, t]: the whole prefix
         Tensor out = model.decode(memory, src_mask, prefix, nn::subsequent_mask(t));  // [B, t, D]
-        return model.generator->forward(select(out, 1, t - 1));  // the last position [B, D]
+        return model.generator->forward(select(out, 1, t - 1));                       // the last position [B, D]
     };
     return greedy_loop(src.size(0), max_len, start_symbol, end_symbol, memory.dtype(), next);
 }
@@ -107,7 +108,8 @@ Decoded greedy_decode(const RnnSeq2Seq& model, const Tensor& src, std::int64_t m
         return out.log_probs;
     };
     Decoded d = greedy_loop(src.size(0), max_len, start_symbol, end_symbol, source.states.dtype(), next);
-    if (weights) *weights = alphas.empty() ? zeros({src.size(0), 0, src.size(1)}, source.states.dtype()) : stack(alphas, 1);
+    if (weights)
+        *weights = alphas.empty() ? zeros({src.size(0), 0, src.size(1)}, source.states.dtype()) : stack(alphas, 1);
     return d;
 }
 

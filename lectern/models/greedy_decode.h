@@ -8,8 +8,8 @@
 namespace models {
 
 struct Decoded {
-    Tensor tokens;     // int64 [B, L <= max_len]: the start symbol, then the chosen tokens
-    Tensor log_probs;  // [B, L - 1]: the log-probability of each chosen token (0 after the end symbol)
+    Tensor tokens;                      // int64 [B, L <= max_len]: the start symbol, then the chosen tokens
+    Tensor log_probs;                   // [B, L - 1]: the log-probability of each chosen token (0 after the end symbol)
     std::vector<std::int64_t> lengths;  // tokens of each sequence, start and end symbols included
 };
 

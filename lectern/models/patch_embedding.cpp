@@ -43,11 +43,11 @@ Tensor PatchEmbedding::forward(const Tensor& images) const {
     if (images.dim() != 4 || images.size(1) != channels || images.size(2) != image_size || images.size(3) != image_size)
         throw ShapeError(fmt::format("PatchEmbedding: images {} must be [B, {}, {}, {}]", shape_str(images.shape()),
                                      channels, image_size, image_size));
-    Tensor tokens = (*proj)(extract_patches(images, patch));   // [B, N, D]: x_p^i E
-    if (!class_token.defined()) return (*position)(tokens);    // + E_pos, no [CLASS]
+    Tensor tokens = (*proj)(extract_patches(images, patch));  // [B, N, D]: x_p^i E
+    if (!class_token.defined()) return (*position)(tokens);   // + E_pos, no [CLASS]
     const std::int64_t B = images.size(0), D = class_token.size(2);
-    Tensor cls = broadcast_to(class_token, {B, 1, D});         // x_class for every image
-    return (*position)(concat({cls, tokens}, 1));              // + E_pos
+    Tensor cls = broadcast_to(class_token, {B, 1, D});  // x_class for every image
+    return (*position)(concat({cls, tokens}, 1));       // + E_pos
 }
 
 }  // namespace models

@@ -30,9 +30,9 @@ public:
     Tensor operator()(const Tensor& images) const { return forward(images); }
 
     std::int64_t image_size, channels, patch, n_patches;
-    Tensor class_token;                                    // x_class [1, 1, D]; undefined without one
+    Tensor class_token;                                        // x_class [1, 1, D]; undefined without one
     std::shared_ptr<nn::LearnedPositionalEmbedding> position;  // E_pos [N + 1, D] or [N, D] ("position.weight")
-    std::shared_ptr<nn::Linear> proj;                      // E (with a bias)
+    std::shared_ptr<nn::Linear> proj;                          // E (with a bias)
 };
 
 }  // namespace models

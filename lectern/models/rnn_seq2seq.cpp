@@ -24,13 +24,14 @@ RnnSeq2Seq::RnnSeq2Seq(const RnnSeq2SeqConfig& c) : config(c) {
         throw ValueError(fmt::format("RnnSeq2Seq: vocabularies {} and {}, E = {}, H = {} and d_a = {} must be positive",
                                      c.src_vocab, c.tgt_vocab, c.d_embed, c.hidden, c.d_attention));
     if (c.pad < 0 || c.pad >= c.src_vocab)
-        throw ValueError(fmt::format("RnnSeq2Seq: the padding id {} is not in the source vocabulary [0, {})", c.pad,
-                                     c.src_vocab));
+        throw ValueError(
+            fmt::format("RnnSeq2Seq: the padding id {} is not in the source vocabulary [0, {})", c.pad, c.src_vocab));
     autograd::Generator gen(c.seed);
     src_embed = register_module("src_embed", std::make_shared<nn::Embedding>(c.src_vocab, c.d_embed, false, gen));
     tgt_embed = register_module("tgt_embed", std::make_shared<nn::Embedding>(c.tgt_vocab, c.d_embed, false, gen));
     encoder = register_module("encoder", std::make_shared<nn::GRU>(c.d_embed, c.hidden, gen));
-    attention = register_module("attention", std::make_shared<nn::AdditiveAttention>(c.hidden, c.hidden, c.d_attention, gen));
+    attention =
+        register_module("attention", std::make_shared<nn::AdditiveAttention>(c.hidden, c.hidden, c.d_attention, gen));
     decoder = register_module("decoder", std::make_shared<nn::GRU>(c.d_embed + c.hidden, c.hidden, gen));
     generator = register_module("generator", std::make_shared<models::Generator>(2 * c.hidden, c.tgt_vocab, gen));
 }
@@ -61,8 +62,8 @@ EncodedSource RnnSeq2Seq::encode(const Tensor& src) const {
 RnnStep RnnSeq2Seq::step(const EncodedSource& source, const Tensor& state, const Tensor& previous) const {
     check_dtype("RnnSeq2Seq", previous, Dtype::int64, "previous token");
     if (previous.dim() != 1 || previous.size(0) != source.states.size(0))
-        throw ShapeError(fmt::format("RnnSeq2Seq: the previous tokens must be [B = {}], got {}",
-                                     source.states.size(0), shape_str(previous.shape())));
+        throw ShapeError(fmt::format("RnnSeq2Seq: the previous tokens must be [B = {}], got {}", source.states.size(0),
+                                     shape_str(previous.shape())));
     // alpha_i = softmax_j(v^T tanh(W_q s_{i-1} + W_k h_j) + M_j): one query per sequence, [B, 1, S].
     Tensor query = unsqueeze(linear(state, attention->w_q), 1);  // [B, 1, d_a]
     Tensor alpha = nn::additive_attention_weights(query, source.keys, attention->v, source.mask);

@@ -29,19 +29,19 @@ std::string name_of(SequenceLayer layer);  // "self-attention", "recurrent", "co
 
 struct SequenceTaggerConfig {
     SequenceLayer layer = SequenceLayer::self_attention;
-    std::int64_t vocab = 11;    // V, of inputs and labels
-    std::int64_t d_model = 32;  // d: the embedding, every layer's width and the GRU's hidden size
-    std::int64_t n_layers = 2;  // N
+    std::int64_t vocab = 11;            // V, of inputs and labels
+    std::int64_t d_model = 32;          // d: the embedding, every layer's width and the GRU's hidden size
+    std::int64_t n_layers = 2;          // N
     std::int64_t heads = 2, d_ff = 64;  // self-attention's; no dropout
     // Self-attention only: read the keys on both sides, so y_t may depend on every x, and which
     // of them (004 §15.6.1's fixed patterns, nn::AttentionPattern). A pattern other than full
     // needs bidirectional: EncoderLayer's patterns read both ways.
     bool bidirectional = false;
     nn::AttentionPattern attention = {};
-    std::int64_t kernel = 3;     // k, the convolutions'
-    bool dilated = false;        // the convolutions' dilation k^(l-1) in layer l (ByteNet's; 001 "Background")
-    std::int64_t max_len = 4096; // the sinusoid's table
-    std::uint64_t seed = 0;      // of the initialisation
+    std::int64_t kernel = 3;      // k, the convolutions'
+    bool dilated = false;         // the convolutions' dilation k^(l-1) in layer l (ByteNet's; 001 "Background")
+    std::int64_t max_len = 4096;  // the sinusoid's table
+    std::uint64_t seed = 0;       // of the initialisation
 
     // The self-attention layers' blocks: pre-norm, ReLU, no dropout, the pattern above.
     nn::BlockConfig block_config() const {
@@ -75,10 +75,10 @@ public:
 
     SequenceTaggerConfig config;
     std::shared_ptr<nn::Embedding> embed;
-    std::shared_ptr<nn::SinusoidalPositionalEncoding> pos;  // self-attention only
-    std::shared_ptr<Encoder> encoder;                       // self-attention only
-    std::shared_ptr<nn::ModuleList<nn::GRU>> grus;          // recurrent only
-    std::shared_ptr<nn::ModuleList<nn::Conv1d>> convs;      // convolutional only
+    std::shared_ptr<nn::SinusoidalPositionalEncoding> pos;      // self-attention only
+    std::shared_ptr<Encoder> encoder;                           // self-attention only
+    std::shared_ptr<nn::ModuleList<nn::GRU>> grus;              // recurrent only
+    std::shared_ptr<nn::ModuleList<nn::Conv1d>> convs;          // convolutional only
     std::shared_ptr<nn::ModuleList<nn::LayerNorm>> conv_norms;  // convolutional: before each conv, and the last
     std::shared_ptr<nn::Linear> head;
 };

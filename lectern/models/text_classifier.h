@@ -15,7 +15,7 @@ struct TextClassifierConfig {
     std::int64_t vocab = 0;
     std::int64_t max_len = 128;  // the longest text, in tokens ([CLASS] not counted)
     std::int64_t d_model = 64;
-    std::int64_t n_layers = 2;   // N
+    std::int64_t n_layers = 2;  // N
     std::int64_t heads = 4;
     std::int64_t d_ff = 256;
     double dropout = 0.1;
@@ -25,7 +25,9 @@ struct TextClassifierConfig {
     std::uint64_t seed = 0;
 
     // Pre-norm blocks with a GELU MLP, as the ViT's and BERT's encoders.
-    nn::BlockConfig block_config() const { return {d_model, heads, d_ff, dropout, nn::Norm::pre, nn::Activation::gelu}; }
+    nn::BlockConfig block_config() const {
+        return {d_model, heads, d_ff, dropout, nn::Norm::pre, nn::Activation::gelu};
+    }
     // The parameters TextClassifier(*this) has, counted from the config alone: E_tok, x_class,
     // E_pos, the encoder and the head.
     double parameter_count() const;
@@ -51,9 +53,9 @@ public:
     Tensor encode(const Tensor& ids, Tensor* mask = nullptr) const;
 
     TextClassifierConfig config;
-    std::shared_ptr<nn::Embedding> tok_embed;              // E_tok [vocab, D], unscaled
-    Tensor class_token;                                    // x_class [1, 1, D]; undefined with mean pooling
-    std::shared_ptr<nn::LearnedPositionalEmbedding> pos;   // E_pos [max_len (+1 for [CLASS]), D]
+    std::shared_ptr<nn::Embedding> tok_embed;             // E_tok [vocab, D], unscaled
+    Tensor class_token;                                   // x_class [1, 1, D]; undefined with mean pooling
+    std::shared_ptr<nn::LearnedPositionalEmbedding> pos;  // E_pos [max_len (+1 for [CLASS]), D]
     std::shared_ptr<nn::Dropout> dropout;
     std::shared_ptr<Encoder> encoder;
     std::shared_ptr<nn::Linear> head;

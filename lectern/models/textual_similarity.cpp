@@ -8,9 +8,10 @@ using namespace autograd;
 
 TextualSimilarity::TextualSimilarity(const DecomposableAttentionConfig& config) {
     if (config.classes != 1)
-        throw ValueError(fmt::format("TextualSimilarity: h ends in one output, a relatedness; config.classes is {}, "
-                                     "set it to 1",
-                                     config.classes));
+        throw ValueError(
+            fmt::format("TextualSimilarity: h ends in one output, a relatedness; config.classes is {}, "
+                        "set it to 1",
+                        config.classes));
     attention = register_module("attention", std::make_shared<DecomposableAttention>(config));
 }
 

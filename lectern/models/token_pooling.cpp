@@ -21,7 +21,8 @@ Tensor token_weights(const Tensor& h, const Tensor& mask) {
     for (std::int64_t b = 0; b < B; ++b) {
         std::int64_t count = 0;
         for (std::int64_t t = 0; t < T; ++t) count += m[b * T + t] != 0;
-        if (count == 0) throw ValueError(fmt::format("pool_tokens: sequence {} is all padding: no token to average", b));
+        if (count == 0)
+            throw ValueError(fmt::format("pool_tokens: sequence {} is all padding: no token to average", b));
     }
     Tensor w = Tensor::empty({B, T, 1}, Dtype::int64);
     std::int64_t* q = w.data<std::int64_t>();
@@ -36,9 +37,9 @@ Tensor pool_tokens(const Tensor& h, Pooling pooling, const Tensor& mask) {
     if (h.dim() != 3 || h.size(1) == 0)
         throw ShapeError(fmt::format("pool_tokens: tokens {} must be [B, T, D] with T > 0", shape_str(h.shape())));
     if (pooling == Pooling::cls) return select(h, 1, 0);  // h_0 [B, D]
-    if (!mask.defined()) return mean(h, 1);                // (1/T) sum_t h_t
-    Tensor m = token_weights(h, mask);                     // m_t [B, T, 1]
-    return sum(h * m, 1) / sum(m, 1);                      // sum_t m_t h_t / sum_t m_t
+    if (!mask.defined()) return mean(h, 1);               // (1/T) sum_t h_t
+    Tensor m = token_weights(h, mask);                    // m_t [B, T, 1]
+    return sum(h * m, 1) / sum(m, 1);                     // sum_t m_t h_t / sum_t m_t
 }
 
 std::string pooling_name(Pooling pooling) { return pooling == Pooling::cls ? "cls" : "mean"; }

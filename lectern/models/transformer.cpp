@@ -10,8 +10,8 @@ namespace models {
 
 Transformer::Transformer(const TransformerConfig& c) : config(c) {
     if (c.share_embeddings && c.src_vocab != c.tgt_vocab)
-        throw autograd::ValueError(fmt::format("Transformer: shared embeddings need one vocabulary, got {} and {}",
-                                               c.src_vocab, c.tgt_vocab));
+        throw autograd::ValueError(
+            fmt::format("Transformer: shared embeddings need one vocabulary, got {} and {}", c.src_vocab, c.tgt_vocab));
     if (c.n_layers <= 0) throw autograd::ValueError(fmt::format("Transformer: N = {} layers", c.n_layers));
     if (c.share_embeddings && c.positions == nn::Positions::concatenated)
         throw autograd::ValueError(
@@ -42,16 +42,18 @@ Tensor Transformer::encode(const Tensor& src, const Tensor& src_mask) const {
     return encoder->forward(src_pos->forward(src_embed->forward(src)), src_mask);
 }
 
-Tensor Transformer::decode(const Tensor& memory, const Tensor& src_mask, const Tensor& tgt, const Tensor& tgt_mask) const {
+Tensor Transformer::decode(const Tensor& memory, const Tensor& src_mask, const Tensor& tgt,
+                           const Tensor& tgt_mask) const {
     return decoder->forward(tgt_pos->forward(tgt_embed->forward(tgt)), memory, src_mask, tgt_mask);
 }
 
 Tensor Transformer::decode_step(const Tensor& memory, const Tensor& src_mask, const Tensor& last, std::int64_t position,
-                               DecoderCache& cache) const {
+                                DecoderCache& cache) const {
     return decoder->forward_cached(tgt_pos->forward(tgt_embed->forward(last), position), memory, src_mask, cache);
 }
 
-Tensor Transformer::forward(const Tensor& src, const Tensor& tgt, const Tensor& src_mask, const Tensor& tgt_mask) const {
+Tensor Transformer::forward(const Tensor& src, const Tensor& tgt, const Tensor& src_mask,
+                            const Tensor& tgt_mask) const {
     return decode(encode(src, src_mask), src_mask, tgt, tgt_mask);
 }
 

@@ -36,7 +36,8 @@ struct TransformerConfig {
     std::uint64_t seed = 0;  // of the Glorot initialisation
 
     nn::BlockConfig block_config() const {
-        nn::BlockConfig c{d_model, heads, d_ff, dropout, norm, activation, layer_norm, scaled_attention, encoder_attention};
+        nn::BlockConfig c{d_model,          heads, d_ff, dropout, norm, activation, layer_norm, scaled_attention,
+                          encoder_attention};
         c.compatibility = compatibility;
         return c;
     }

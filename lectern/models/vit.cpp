@@ -13,10 +13,9 @@ ViT::ViT(const ViTConfig& c) : config(c) {
         throw ValueError(fmt::format("ViT: depth {} and classes {} must be positive", c.depth, c.classes));
     Generator gen(c.seed);
     embed = register_module("embed", std::make_shared<PatchEmbedding>(c.image_size, c.channels, c.patch, c.d_model, gen,
-                                                                   c.pooling == Pooling::cls));
+                                                                      c.pooling == Pooling::cls));
     layers = register_module("layers", std::make_shared<nn::ModuleList<EncoderLayer>>());
-    for (std::int64_t l = 0; l < c.depth; ++l)
-        layers->push_back(std::make_shared<EncoderLayer>(c.block_config(), gen));
+    for (std::int64_t l = 0; l < c.depth; ++l) layers->push_back(std::make_shared<EncoderLayer>(c.block_config(), gen));
     norm = register_module("norm", std::make_shared<nn::LayerNorm>(c.d_model));
     head = register_module("head", std::make_shared<nn::Linear>(c.d_model, c.classes, true, gen));
 }
@@ -28,9 +27,9 @@ ViT::ViT(const ViTConfig& c) : config(c) {
 //   (mean pooling: no x_class in z_0, and y = LN((1/N) sum_i z_L^i))
 //   logits = y W_head + b_head
 Tensor ViT::forward(const Tensor& images) const {
-    Tensor z = (*embed)(images);                                           // z_0 [B, N+1, D] (mean: [B, N, D])
-    for (const auto& layer : *layers) z = layer->forward(z, Tensor());    // no mask: every patch sees every patch
-    Tensor y = (*norm)(pool_tokens(z, config.pooling));   // LN(z_L^0) or LN(mean_i z_L^i) [B, D]
+    Tensor z = (*embed)(images);                                        // z_0 [B, N+1, D] (mean: [B, N, D])
+    for (const auto& layer : *layers) z = layer->forward(z, Tensor());  // no mask: every patch sees every patch
+    Tensor y = (*norm)(pool_tokens(z, config.pooling));                 // LN(z_L^0) or LN(mean_i z_L^i) [B, D]
     return (*head)(y);
 }
 

@@ -12,11 +12,11 @@ namespace models {
 struct ViTConfig {
     std::int64_t image_size = 28;
     std::int64_t channels = 1;
-    std::int64_t patch = 4;   // P
+    std::int64_t patch = 4;     // P
     std::int64_t d_model = 64;  // D
-    std::int64_t depth = 4;   // L
+    std::int64_t depth = 4;     // L
     std::int64_t heads = 4;
-    std::int64_t mlp = 128;   // hidden width of the MLP block
+    std::int64_t mlp = 128;  // hidden width of the MLP block
     double dropout = 0.0;
     std::int64_t classes = 10;
     // cls: the head reads the [CLASS] position (002's y = LN(z_L^0)); mean: the
@@ -30,8 +30,8 @@ struct ViTConfig {
 
     // 002's ViT blocks are pre-norm with a GELU MLP.
     nn::BlockConfig block_config() const {
-        return {d_model, heads, mlp, dropout, nn::Norm::pre, nn::Activation::gelu, nn::LayerNormFormula::standard, true,
-                attention};
+        return {d_model, heads,    mlp, dropout, nn::Norm::pre, nn::Activation::gelu, nn::LayerNormFormula::standard,
+                true,    attention};
     }
     // The parameters ViT(*this) has, counted from the config alone: the patch embedding E (with
     // its bias), x_class and E_pos, the L blocks, the final LN and the head.

@@ -15,13 +15,15 @@ Tensor additive_attention_weights(const Tensor& q, const Tensor& k, const Tensor
         throw ShapeError(fmt::format("additive attention: q {} and k {} need the same rank >= 2 and the same d_a",
                                      shape_str(q.shape()), shape_str(k.shape())));
     if (v.dim() < 1 || v.size(-1) != q.size(-1))
-        throw ShapeError(fmt::format("additive attention: v {} must end in d_a = {}", shape_str(v.shape()), q.size(-1)));
+        throw ShapeError(
+            fmt::format("additive attention: v {} must end in d_a = {}", shape_str(v.shape()), q.size(-1)));
     // W_q q_i + W_k k_j for every pair: [..., Tq, 1, d_a] + [..., 1, Tk, d_a] -> [..., Tq, Tk, d_a].
     Tensor hidden = tanh(unsqueeze(q, -2) + unsqueeze(k, -3));
     Tensor scores = sum(hidden * v, -1);  // e_ij = v^T tanh(...): [..., Tq, Tk]
     Tensor keep = mask.defined() ? mask : ones({1}, Dtype::int64);
     check_dtype("additive attention", keep, Dtype::int64, "mask");
-    if (keep.dim() > scores.dim() || broadcast_shapes("additive attention", keep.shape(), scores.shape()) != scores.shape())
+    if (keep.dim() > scores.dim() ||
+        broadcast_shapes("additive attention", keep.shape(), scores.shape()) != scores.shape())
         throw ShapeError(fmt::format("additive attention: mask {} does not broadcast to the scores {}",
                                      shape_str(keep.shape()), shape_str(scores.shape())));
     return masked_softmax(scores, keep, 1.0);
@@ -43,10 +45,11 @@ Tensor AdditiveAttention::weights(const Tensor& query, const Tensor& key, const 
     return additive_attention_weights(linear(query, w_q), linear(key, w_k), v, mask);
 }
 
-Tensor AdditiveAttention::forward(const Tensor& query, const Tensor& key, const Tensor& value, const Tensor& mask) const {
+Tensor AdditiveAttention::forward(const Tensor& query, const Tensor& key, const Tensor& value,
+                                  const Tensor& mask) const {
     if (value.dim() != key.dim() || value.size(-2) != key.size(-2))
-        throw ShapeError(fmt::format("additive attention: value {} needs one row per key of {}", shape_str(value.shape()),
-                                     shape_str(key.shape())));
+        throw ShapeError(fmt::format("additive attention: value {} needs one row per key of {}",
+                                     shape_str(value.shape()), shape_str(key.shape())));
     return matmul(weights(query, key, mask), value);
 }
 

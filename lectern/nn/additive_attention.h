@@ -28,7 +28,8 @@ public:
     Tensor weights(const Tensor& query, const Tensor& key, const Tensor& mask = Tensor()) const;
     // Z = P value: value [..., Tk, d_v] -> [..., Tq, d_v].
     Tensor forward(const Tensor& query, const Tensor& key, const Tensor& value, const Tensor& mask = Tensor()) const;
-    Tensor operator()(const Tensor& query, const Tensor& key, const Tensor& value, const Tensor& mask = Tensor()) const {
+    Tensor operator()(const Tensor& query, const Tensor& key, const Tensor& value,
+                      const Tensor& mask = Tensor()) const {
         return forward(query, key, value, mask);
     }
 

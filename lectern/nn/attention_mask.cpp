@@ -17,8 +17,8 @@ Tensor subsequent_mask(std::int64_t n) {
 
 Tensor causal_mask(std::int64_t queries, std::int64_t past, std::int64_t block) {
     if (queries <= 0 || past < 0 || block < 0)
-        throw ValueError(fmt::format("causal_mask: needs queries > 0, past >= 0, block >= 0; got {}, {}, {}", queries,
-                                     past, block));
+        throw ValueError(
+            fmt::format("causal_mask: needs queries > 0, past >= 0, block >= 0; got {}, {}, {}", queries, past, block));
     const std::int64_t keys = past + queries;
     Tensor m = zeros({1, queries, keys}, Dtype::int64);
     std::int64_t* p = m.data<std::int64_t>();
@@ -65,7 +65,8 @@ Tensor strided_mask(std::int64_t n, std::int64_t stride, Direction direction) {
 Tensor hybrid_mask(std::int64_t n, std::int64_t block, std::int64_t stride, std::int64_t heads, Direction direction) {
     check_pattern("hybrid_mask", n, "block size", block);
     check_pattern("hybrid_mask", n, "stride", stride);
-    if (heads < 2) throw ValueError(fmt::format("hybrid_mask: splits the heads in two, so needs at least 2, got {}", heads));
+    if (heads < 2)
+        throw ValueError(fmt::format("hybrid_mask: splits the heads in two, so needs at least 2, got {}", heads));
     const std::int64_t block_heads = hybrid_block_heads(heads);
     const std::vector<double> in_block = block_local_mask(n, block, direction).to_vector(),
                               strided = strided_mask(n, stride, direction).to_vector();
@@ -73,13 +74,15 @@ Tensor hybrid_mask(std::int64_t n, std::int64_t block, std::int64_t stride, std:
     std::int64_t* p = m.data<std::int64_t>();
     for (std::int64_t h = 0; h < heads; ++h)
         for (std::int64_t e = 0; e < n * n; ++e)
-            p[h * n * n + e] = static_cast<std::int64_t>((h < block_heads ? in_block : strided)[static_cast<std::size_t>(e)]);
+            p[h * n * n + e] =
+                static_cast<std::int64_t>((h < block_heads ? in_block : strided)[static_cast<std::size_t>(e)]);
     return m;
 }
 
 Tensor padding_mask(const Tensor& ids, std::int64_t pad) {
     check_dtype("padding_mask", ids, Dtype::int64, "ids");
-    if (ids.dim() != 2) throw ShapeError(fmt::format("padding_mask: ids must be [B, T], got {}", shape_str(ids.shape())));
+    if (ids.dim() != 2)
+        throw ShapeError(fmt::format("padding_mask: ids must be [B, T], got {}", shape_str(ids.shape())));
     Tensor m = Tensor::empty({ids.size(0), 1, ids.size(1)}, Dtype::int64);
     const std::int64_t* p = ids.data<std::int64_t>();
     std::int64_t* q = m.data<std::int64_t>();

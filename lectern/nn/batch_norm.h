@@ -26,8 +26,8 @@ public:
     Tensor forward(const Tensor& x, const Tensor& mask = Tensor()) const;
     Tensor operator()(const Tensor& x, const Tensor& mask = Tensor()) const { return forward(x, mask); }
 
-    Tensor gamma, beta;                 // [D], undefined without affine
-    Tensor running_mean, running_var;   // [D], saved buffers
+    Tensor gamma, beta;                // [D], undefined without affine
+    Tensor running_mean, running_var;  // [D], saved buffers
     double eps, momentum;
 };
 

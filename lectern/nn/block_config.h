@@ -15,14 +15,14 @@ namespace nn {
 // the notes differ on. One value, so a block's constructor takes it whole.
 struct BlockConfig {
     std::int64_t d_model = 512;
-    std::int64_t heads = 8;     // h; d_k = d_v = d_model / h
-    std::int64_t d_ff = 2048;   // the feed-forward network's hidden width
+    std::int64_t heads = 8;    // h; d_k = d_v = d_model / h
+    std::int64_t d_ff = 2048;  // the feed-forward network's hidden width
     double dropout = 0.1;
-    Norm norm = Norm::pre;                          // where the residual's LayerNorm sits (003)
-    Activation activation = Activation::relu;       // the FFN's phi: ReLU (001) or GELU (002's MLP)
+    Norm norm = Norm::pre;                                     // where the residual's LayerNorm sits (003)
+    Activation activation = Activation::relu;                  // the FFN's phi: ReLU (001) or GELU (002's MLP)
     LayerNormFormula layer_norm = LayerNormFormula::standard;  // 003's or 001's LayerNorm
-    bool scaled_attention = true;  // P = softmax(Q K^T / sqrt(d_k)) (001); false: softmax(Q K^T)
-    AttentionPattern encoder_attention = {};  // an encoder block's self-attention: full, or local (004 §15.6.1)
+    bool scaled_attention = true;               // P = softmax(Q K^T / sqrt(d_k)) (001); false: softmax(Q K^T)
+    AttentionPattern encoder_attention = {};    // an encoder block's self-attention: full, or local (004 §15.6.1)
     std::optional<double> layer_norm_eps = {};  // the LayerNorms' eps; unset: the formula's own (1e-5, 1e-6)
     Compatibility compatibility = Compatibility::dot;  // every attention's scores: q.k, or additive (001)
 

@@ -52,10 +52,12 @@ struct Reader {
     std::size_t remaining() const { return end - pos; }
     void need(std::size_t n, const char* what) const {
         if (n > remaining())  // not pos + n > end, which wraps for a huge n
-            throw CheckpointError(fmt::format("load_checkpoint: {} is truncated: {} needs {} bytes at offset {}, {} remain",
-                                              path, what, n, pos, remaining()));
+            throw CheckpointError(
+                fmt::format("load_checkpoint: {} is truncated: {} needs {} bytes at offset {}, {} remain", path, what,
+                            n, pos, remaining()));
     }
-    template <class T> T get(const char* what) {
+    template <class T>
+    T get(const char* what) {
         need(sizeof(T), what);
         T v;
         std::memcpy(&v, bytes.data() + pos, sizeof v);
@@ -89,9 +91,12 @@ struct Reader {
         std::int64_t extent = 1;  // the product with 0 read as 1 bounds every stride (autograd::numel)
         std::size_t count = 1;
         for (auto d : r.shape) {
-            if (d < 0) corrupt(fmt::format("'{}' has shape {} with a negative size", printable(r.name, 64), shape_str(r.shape)));
+            if (d < 0)
+                corrupt(
+                    fmt::format("'{}' has shape {} with a negative size", printable(r.name, 64), shape_str(r.shape)));
             if (__builtin_mul_overflow(extent, std::max<std::int64_t>(d, 1), &extent))
-                corrupt(fmt::format("'{}' has shape {}, too large to index", printable(r.name, 64), shape_str(r.shape)));
+                corrupt(
+                    fmt::format("'{}' has shape {}, too large to index", printable(r.name, 64), shape_str(r.shape)));
             count *= static_cast<std::size_t>(d);  // <= extent, cannot wrap
         }
         const std::size_t element = r.text ? 1 : dtype_size(r.dtype);
@@ -139,8 +144,9 @@ CheckedFile read_checked(const std::string& path) {
     Reader r{bytes, path, sizeof kMagic, bytes.size() - 4, 0};
     f.version = r.get<std::uint32_t>("the version");
     if (f.version < kOldestVersion || f.version > kVersion)
-        throw CheckpointError(fmt::format("load_checkpoint: {} has format version {}; this build reads versions {} to {}",
-                                          path, f.version, kOldestVersion, kVersion));
+        throw CheckpointError(
+            fmt::format("load_checkpoint: {} has format version {}; this build reads versions {} to {}", path,
+                        f.version, kOldestVersion, kVersion));
     r.version = f.version;
     f.flags = r.get<std::uint32_t>("the flags");
     f.step = r.get<std::int64_t>("the step count");
@@ -166,16 +172,17 @@ void check_tensors(const char* what, const std::map<std::string, Tensor>& saved,
             throw CheckpointMismatch(fmt::format("load_checkpoint: {} has no {} '{}'", path, what, name));
         if (it->second.shape() != p.shape())
             throw CheckpointMismatch(fmt::format("load_checkpoint: {} '{}' is {} in {} but {} in the model", what, name,
-                                              shape_str(it->second.shape()), path, shape_str(p.shape())));
+                                                 shape_str(it->second.shape()), path, shape_str(p.shape())));
         if (it->second.dtype() != p.dtype())
             throw CheckpointMismatch(fmt::format("load_checkpoint: {} '{}' is {} in {} but {} in the model", what, name,
-                                              dtype_name(it->second.dtype()), path, dtype_name(p.dtype())));
+                                                 dtype_name(it->second.dtype()), path, dtype_name(p.dtype())));
     }
     std::set<std::string> known;
     for (const auto& [name, p] : params) known.insert(name);
     for (const auto& [name, t] : saved)
         if (!known.contains(name))
-            throw CheckpointMismatch(fmt::format("load_checkpoint: {} has unexpected {} '{}'", path, what, printable(name, 64)));
+            throw CheckpointMismatch(
+                fmt::format("load_checkpoint: {} has unexpected {} '{}'", path, what, printable(name, 64)));
 }
 
 Tensor tensor_of(const CheckedFile& file, const Record& rec) {
@@ -192,8 +199,8 @@ RunRecord run_record_of(const CheckedFile& file, const std::string& path) {
         if (rec.kind != kRunRecord) continue;
         bool fresh = !run.text.contains(rec.name) && !run.tensors.contains(rec.name);
         if (!fresh)
-            throw CheckpointError(
-                fmt::format("load_checkpoint: {} is corrupted: record '{}' appears twice", path, printable(rec.name, 64)));
+            throw CheckpointError(fmt::format("load_checkpoint: {} is corrupted: record '{}' appears twice", path,
+                                              printable(rec.name, 64)));
         if (rec.text) {
             run.text.emplace(rec.name, file.bytes.substr(rec.offset, rec.bytes));
         } else {
@@ -219,8 +226,8 @@ void load_checked(const CheckedFile& file, const std::string& path, Module& modu
         } else {
             const std::string name = checkpoint_migration::parameter_name(file.version, rec.name);
             if (!saved.emplace(name, tensor_of(file, rec)).second)
-                throw CheckpointError(fmt::format("load_checkpoint: {} is corrupted: parameter '{}' appears twice", path,
-                                                  printable(rec.name, 64)));
+                throw CheckpointError(fmt::format("load_checkpoint: {} is corrupted: parameter '{}' appears twice",
+                                                  path, printable(rec.name, 64)));
         }
     }
     auto params = module.named_parameters();
@@ -228,7 +235,8 @@ void load_checked(const CheckedFile& file, const std::string& path, Module& modu
     check_tensors("parameter", saved, params, path);
     check_tensors("buffer", saved_buffers, buffers, path);
     if (optimizer) {
-        if (!(file.flags & 1u)) throw CheckpointMismatch(fmt::format("load_checkpoint: {} holds no optimizer state", path));
+        if (!(file.flags & 1u))
+            throw CheckpointMismatch(fmt::format("load_checkpoint: {} holds no optimizer state", path));
         checkpoint_migration::upgrade_optimizer_state(file.version, file.step, state);
         try {
             optimizer->load_state(state, file.step);  // validates everything before changing the optimizer

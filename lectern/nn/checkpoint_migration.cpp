@@ -6,9 +6,7 @@ namespace nn::checkpoint_migration {
 
 using namespace checkpoint_format;
 
-Kind last_kind(std::uint32_t version) {
-    return version >= 6 ? kBuffer : version >= 4 ? kRunRecord : kOptimizerState;
-}
+Kind last_kind(std::uint32_t version) { return version >= 6 ? kBuffer : version >= 4 ? kRunRecord : kOptimizerState; }
 
 // Before version 3, PatchEmbedding kept E_pos as its own parameter "position";
 // it is now a LearnedPositionalEmbedding, whose table is "position.weight".

@@ -16,7 +16,10 @@ namespace {
 // The whole file, built in memory before anything touches the disk.
 struct Writer {
     std::string bytes;
-    template <class T> void put(T v) { bytes.append(reinterpret_cast<const char*>(&v), sizeof v); }
+    template <class T>
+    void put(T v) {
+        bytes.append(reinterpret_cast<const char*>(&v), sizeof v);
+    }
     void put_bytes(const void* p, std::size_t n) { bytes.append(static_cast<const char*>(p), n); }
     void put_header(Kind kind, const std::string& name, std::uint8_t dtype, const Shape& shape) {
         put<std::uint8_t>(kind);

@@ -26,8 +26,7 @@ double clip_grad_norm_(const std::vector<Tensor>& params, double max_norm) {
 }
 
 void clip_grad_value_(const std::vector<Tensor>& params, double clip_value) {
-    if (!(clip_value >= 0))
-        throw ValueError(fmt::format("clip_grad_value_: clip_value {} must be >= 0", clip_value));
+    if (!(clip_value >= 0)) throw ValueError(fmt::format("clip_grad_value_: clip_value {} must be >= 0", clip_value));
     NoGradGuard no_grad;
     for (const Tensor& p : params) {
         Tensor g = p.grad();

@@ -12,7 +12,7 @@ ConformerConvolution::ConformerConvolution(std::int64_t d_model, std::int64_t ke
 
 // pointwise -> GLU -> depthwise -> LN -> Swish -> pointwise, the equations of the header.
 Tensor ConformerConvolution::forward(const Tensor& x) const {
-    Tensor h = autograd::glu((*pointwise_in)(x));      // [B, T, 2D] -> [B, T, D]
+    Tensor h = autograd::glu((*pointwise_in)(x));  // [B, T, 2D] -> [B, T, D]
     h = autograd::silu((*norm)((*depthwise)(h)));
     return (*pointwise_out)(h);
 }

@@ -28,7 +28,7 @@ public:
     Tensor forward(const Tensor& x) const;
     Tensor operator()(const Tensor& x) const { return forward(x); }
 
-    std::shared_ptr<Linear> pointwise_in;   // D -> 2D, halved by the GLU
+    std::shared_ptr<Linear> pointwise_in;  // D -> 2D, halved by the GLU
     std::shared_ptr<DepthwiseConv1d> depthwise;
     std::shared_ptr<LayerNorm> norm;
     std::shared_ptr<Linear> pointwise_out;  // D -> D

@@ -12,12 +12,12 @@ Conv1d::Conv1d(std::int64_t in, std::int64_t out, std::int64_t kernel, std::int6
                autograd::Generator& gen)
     : dilation(r), padding(pad) {
     if (in <= 0 || out <= 0 || kernel <= 0 || r <= 0)
-        throw autograd::ValueError(fmt::format("Conv1d: channels {} -> {}, kernel {} and dilation {} must be positive", in,
-                                               out, kernel, r));
+        throw autograd::ValueError(
+            fmt::format("Conv1d: channels {} -> {}, kernel {} and dilation {} must be positive", in, out, kernel, r));
     // The causal padding (k - 1) r is counted in int64.
     if (std::int64_t span = 0; __builtin_mul_overflow(kernel - 1, r, &span))
-        throw autograd::ValueError(fmt::format("Conv1d: kernel {} with dilation {} spans more positions than int64 counts",
-                                               kernel, r));
+        throw autograd::ValueError(
+            fmt::format("Conv1d: kernel {} with dilation {} spans more positions than int64 counts", kernel, r));
     const double bound = 1 / std::sqrt(static_cast<double>(in * kernel));
     weight = register_parameter("weight", autograd::zeros({out, kernel, in}));
     init::uniform_(weight, -bound, bound, gen);

@@ -14,9 +14,10 @@ Conv2d::Conv2d(std::int64_t in, std::int64_t out, std::int64_t kernel, std::int6
     : stride(stride_), padding(padding_) {
     if (in <= 0 || out <= 0 || kernel <= 0 || kernel > (std::int64_t{1} << 16) || stride_ <= 0 || padding_ < 0 ||
         padding_ >= kernel)
-        throw autograd::ValueError(fmt::format("Conv2d: needs positive channels {} -> {}, 0 < kernel {} <= 65536, "
-                                               "stride {} > 0 and 0 <= padding {} < kernel",
-                                               in, out, kernel, stride_, padding_));
+        throw autograd::ValueError(
+            fmt::format("Conv2d: needs positive channels {} -> {}, 0 < kernel {} <= 65536, "
+                        "stride {} > 0 and 0 <= padding {} < kernel",
+                        in, out, kernel, stride_, padding_));
     const double bound = 1 / std::sqrt(static_cast<double>(in * kernel * kernel));
     weight = register_parameter("weight", autograd::zeros({out, in, kernel, kernel}));
     init::uniform_(weight, -bound, bound, gen);

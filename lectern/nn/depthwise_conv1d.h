@@ -12,7 +12,8 @@ namespace nn {
 class DepthwiseConv1d : public Module {
 public:
     // W, b ~ U(-1/sqrt(k), 1/sqrt(k)), as PyTorch's Conv1d with groups = channels (fan-in k).
-    DepthwiseConv1d(std::int64_t channels, std::int64_t kernel, autograd::ConvPadding padding = autograd::ConvPadding::same,
+    DepthwiseConv1d(std::int64_t channels, std::int64_t kernel,
+                    autograd::ConvPadding padding = autograd::ConvPadding::same,
                     autograd::Generator& gen = autograd::default_generator());
     Tensor forward(const Tensor& x) const;
     Tensor operator()(const Tensor& x) const { return forward(x); }

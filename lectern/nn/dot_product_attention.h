@@ -12,6 +12,6 @@
 namespace nn {
 
 autograd::Tensor dot_product_attention(const autograd::Tensor& x, const autograd::Tensor& y,
-                             const autograd::Tensor& mask = autograd::Tensor(), bool scaled = false);
+                                       const autograd::Tensor& mask = autograd::Tensor(), bool scaled = false);
 
 }  // namespace nn

@@ -13,10 +13,18 @@ FeedForward::FeedForward(std::int64_t d_model, std::int64_t d_ff, double p, Acti
 Tensor FeedForward::forward(const Tensor& x) const {
     Tensor h = w_1->forward(x);
     switch (activation) {
-        case Activation::relu: h = autograd::relu(h); break;
-        case Activation::gelu: h = autograd::gelu(h); break;
-        case Activation::gelu_tanh: h = autograd::gelu_tanh(h); break;
-        case Activation::silu: h = autograd::silu(h); break;
+        case Activation::relu:
+            h = autograd::relu(h);
+            break;
+        case Activation::gelu:
+            h = autograd::gelu(h);
+            break;
+        case Activation::gelu_tanh:
+            h = autograd::gelu_tanh(h);
+            break;
+        case Activation::silu:
+            h = autograd::silu(h);
+            break;
     }
     return w_2->forward(dropout->forward(h));
 }

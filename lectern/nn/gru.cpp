@@ -27,7 +27,7 @@ Tensor GRU::step(const Tensor& x, const Tensor& h) const {
     if (x.dim() != 2 || x.size(1) != in || h.dim() != 2 || h.size(0) != x.size(0) || h.size(1) != H)
         throw ShapeError(fmt::format("GRU: a step takes x [B, {}] and h [B, {}] of one B, got {} and {}", in, H,
                                      shape_str(x.shape()), shape_str(h.shape())));
-    Tensor gi = w_ih->forward(x), gh = w_hh->forward(h);                      // [B, 3H] each
+    Tensor gi = w_ih->forward(x), gh = w_hh->forward(h);                     // [B, 3H] each
     Tensor rz = sigmoid(narrow(gi, 1, 0, 2 * H) + narrow(gh, 1, 0, 2 * H));  // [r_t, z_t]
     Tensor r = narrow(rz, 1, 0, H), z = narrow(rz, 1, H, H);
     Tensor n = tanh(narrow(gi, 1, 2 * H, H) + r * narrow(gh, 1, 2 * H, H));

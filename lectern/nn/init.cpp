@@ -25,7 +25,8 @@ bool skipping_init() { return t_skip_init; }
 void xavier_uniform_(Tensor& t, Generator& gen, double gain) {
     check_floating("xavier_uniform_", t);
     if (t.dim() < 2)
-        throw ValueError(fmt::format("xavier_uniform_: needs a tensor of at least 2 dims, got {}", shape_str(t.shape())));
+        throw ValueError(
+            fmt::format("xavier_uniform_: needs a tensor of at least 2 dims, got {}", shape_str(t.shape())));
     if (t_skip_init) return;
     std::int64_t receptive = t.numel() / (t.size(0) * t.size(1));
     double fan_out = static_cast<double>(t.size(0) * receptive), fan_in = static_cast<double>(t.size(1) * receptive);

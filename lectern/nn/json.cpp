@@ -33,7 +33,8 @@ nlohmann::json parse_json(const std::string& text, int max_depth) {
     try {
         return nlohmann::json::parse(text, check);
     } catch (const nlohmann::json::exception& e) {
-        throw JsonError(fmt::format("is not JSON ({})", autograd::printable(e.what(), 300)));  // the message quotes the text
+        throw JsonError(
+            fmt::format("is not JSON ({})", autograd::printable(e.what(), 300)));  // the message quotes the text
     }
 }
 

@@ -8,7 +8,8 @@ namespace nn {
 
 LearnedPositionalEmbedding::LearnedPositionalEmbedding(std::int64_t max_len, std::int64_t d, autograd::Generator& gen) {
     if (max_len <= 0 || d <= 0)
-        throw autograd::ValueError(fmt::format("LearnedPositionalEmbedding: sizes must be positive, got {} x {}", max_len, d));
+        throw autograd::ValueError(
+            fmt::format("LearnedPositionalEmbedding: sizes must be positive, got {} x {}", max_len, d));
     weight = register_parameter("weight", autograd::zeros({max_len, d}));
     init::normal_(weight, 0, 0.02, gen);
 }

@@ -25,9 +25,12 @@ void check_pair(const char* op, const Tensor& input, const Tensor& target) {
 
 Tensor reduce(const Tensor& l, Reduction reduction) {
     switch (reduction) {
-        case Reduction::mean: return mean(l);
-        case Reduction::sum: return sum(l);
-        case Reduction::none: break;
+        case Reduction::mean:
+            return mean(l);
+        case Reduction::sum:
+            return sum(l);
+        case Reduction::none:
+            break;
     }
     return l;
 }
@@ -55,8 +58,9 @@ Tensor binary_cross_entropy(const Tensor& probs, const Tensor& target, Reduction
     {
         NoGradGuard no_grad;  // the formula is recorded as one op below
         if (sum(logical_or(lt(probs, zeros({}, probs.dtype())), gt(probs, ones({}, probs.dtype())))).item() > 0)
-            throw ValueError("binary_cross_entropy: a probability is outside [0, 1]; for logits use "
-                             "binary_cross_entropy_with_logits");
+            throw ValueError(
+                "binary_cross_entropy: a probability is outside [0, 1]; for logits use "
+                "binary_cross_entropy_with_logits");
         log_p = clamp(log(probs), -100, inf);
         log_q = clamp(log(1.0 - probs), -100, inf);
         l = -(target * log_p + (1.0 - target) * log_q);
@@ -83,8 +87,10 @@ Tensor nll_loss(const Tensor& log_probs, const Tensor& target, std::int64_t igno
 LabelSmoothingLoss::LabelSmoothingLoss(std::int64_t v, std::int64_t pad, double eps)
     : vocab(v), padding_idx(pad), smoothing(eps) {
     if (v <= 2) throw ValueError(fmt::format("LabelSmoothingLoss: vocab {} must exceed 2", v));
-    if (!(eps >= 0 && eps < 1)) throw ValueError(fmt::format("LabelSmoothingLoss: smoothing {} is outside [0, 1)", eps));
-    if (pad < 0 || pad >= v) throw ValueError(fmt::format("LabelSmoothingLoss: padding_idx {} is outside [0, {})", pad, v));
+    if (!(eps >= 0 && eps < 1))
+        throw ValueError(fmt::format("LabelSmoothingLoss: smoothing {} is outside [0, 1)", eps));
+    if (pad < 0 || pad >= v)
+        throw ValueError(fmt::format("LabelSmoothingLoss: padding_idx {} is outside [0, {})", pad, v));
 }
 
 // KL(q || p) = sum q log q - sum q log p, averaged over the non-padding tokens.

@@ -29,8 +29,8 @@ std::string positions_name(Positions p) {
 Positions parse_positions(const std::string& name) {
     for (auto [kind, word] : kNames)
         if (name == word) return kind;
-    throw autograd::ValueError(fmt::format(
-        "positions '{}': choose none, sinusoidal, learned, binary or concatenated", name));
+    throw autograd::ValueError(
+        fmt::format("positions '{}': choose none, sinusoidal, learned, binary or concatenated", name));
 }
 
 std::int64_t default_concat_width(std::int64_t d_model) { return d_model / 4 - (d_model / 4) % 2; }
@@ -48,17 +48,22 @@ std::shared_ptr<PositionalEncoding> make_positional_encoding(Positions kind, std
                                                              double dropout, std::int64_t concat_width,
                                                              autograd::Generator& gen) {
     switch (kind) {
-    case Positions::none: return std::make_shared<NoPositionalEncoding>(d_model, dropout);
-    case Positions::sinusoidal: return std::make_shared<SinusoidalPositionalEncoding>(d_model, dropout, max_len);
-    case Positions::learned: {
-        auto pos = std::make_shared<LearnedPositionalEmbedding>(max_len, d_model, gen);
-        pos->dropout = dropout;
-        return pos;
-    }
-    case Positions::binary: return std::make_shared<BinaryPositionalEncoding>(d_model, dropout, max_len);
-    case Positions::concatenated:
-        return std::make_shared<ConcatenatedPositionalEncoding>(
-            d_model, concat_width == 0 ? default_concat_width(d_model) : concat_width, dropout, max_len);
+        case Positions::none:
+            return std::make_shared<NoPositionalEncoding>(d_model, dropout);
+        case Positions::sinusoidal:
+            return std::make_shared<SinusoidalPositionalEncoding>(d_model, dropout, max_len);
+        case Positions::learned: {
+            auto pos = std::make_shared<LearnedPositionalEmbedding>(max_len, d_model, gen);
+            pos->dropout = dropout;
+            return pos;
+        }
+        case Positions::binary:
+            return std::make_shared<BinaryPositionalEncoding>(d_model, dropout, max_len);
+        case Positions::concatenated:
+            return std::make_shared<ConcatenatedPositionalEncoding>(d_model,
+                                                                    concat_width == 0 ? default_concat_width(d_model)
+                                                                                      : concat_width,
+                                                                    dropout, max_len);
     }
     throw autograd::ValueError("make_positional_encoding: not a Positions value");
 }

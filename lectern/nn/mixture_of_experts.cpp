@@ -14,10 +14,12 @@ MixtureOfExperts::MixtureOfExperts(std::int64_t d_model, std::int64_t d_ff, std:
                                    Generator& gen)
     : top_k(k) {
     if (e <= 0 || k <= 0 || k > e)
-        throw ValueError(fmt::format("MixtureOfExperts: needs 1 <= top_k <= experts, got top_k {} of {} experts", k, e));
+        throw ValueError(
+            fmt::format("MixtureOfExperts: needs 1 <= top_k <= experts, got top_k {} of {} experts", k, e));
     gate = register_module("gate", std::make_shared<Linear>(d_model, e, false, gen));
     experts = register_module("experts", std::make_shared<ModuleList<FeedForward>>());
-    for (std::int64_t i = 0; i < e; ++i) experts->push_back(std::make_shared<FeedForward>(d_model, d_ff, p, Activation::gelu, gen));
+    for (std::int64_t i = 0; i < e; ++i)
+        experts->push_back(std::make_shared<FeedForward>(d_model, d_ff, p, Activation::gelu, gen));
 }
 
 namespace {
@@ -98,7 +100,8 @@ Tensor MixtureOfExperts::forward(const Tensor& x) const {
     // aux = E * sum_e f_e P_e
     std::vector<double> f(static_cast<std::size_t>(E));
     for (std::int64_t e = 0; e < E; ++e)
-        f[static_cast<std::size_t>(e)] = static_cast<double>(routed[static_cast<std::size_t>(e)].size()) / static_cast<double>(N * k);
+        f[static_cast<std::size_t>(e)] =
+            static_cast<double>(routed[static_cast<std::size_t>(e)].size()) / static_cast<double>(N * k);
     Tensor P = mean(softmax(logits, -1), 0);  // [E]
     aux_loss_ = sum(tensor(f, {E}, x.dtype()) * P) * static_cast<double>(E);
     routing_ = {int64_tensor(chosen, {N, k}), w.detach()};

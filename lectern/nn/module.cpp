@@ -25,16 +25,17 @@ void convert_in_place(Tensor& t, Dtype dtype) {
 // checkpoint key each by its dotted name, so a second of a name would silently shadow the first.
 void Module::check_new_name(const char* what, const std::string& name) const {
     if (name.empty() || name.find('.') != std::string::npos)
-        throw autograd::ValueError(fmt::format("{}: the name '{}' must be non-empty and without '.'", what,
-                                               autograd::printable(name)));
+        throw autograd::ValueError(
+            fmt::format("{}: the name '{}' must be non-empty and without '.'", what, autograd::printable(name)));
     auto has = [&](const auto& list) {
         return std::any_of(list.begin(), list.end(), [&](const auto& entry) { return entry.first == name; });
     };
     const char* taken = has(params_) ? "parameter" : has(buffers_) ? "buffer" : has(children_) ? "submodule" : nullptr;
     if (taken)
-        throw autograd::ValueError(fmt::format("{}: this module has a {} named '{}' already; give the second a name "
-                                               "of its own",
-                                               what, taken, autograd::printable(name)));
+        throw autograd::ValueError(
+            fmt::format("{}: this module has a {} named '{}' already; give the second a name "
+                        "of its own",
+                        what, taken, autograd::printable(name)));
 }
 
 Tensor Module::register_parameter(std::string name, Tensor t) {

@@ -24,8 +24,8 @@ std::vector<std::string> ModuleDict::keys() const {
 Module& ModuleDict::operator[](const std::string& name) const {
     for (const auto& [key, m] : items_)
         if (key == name) return *m;
-    throw autograd::IndexError(fmt::format("ModuleDict: no module named '{}'; the keys are [{}]", name,
-                                           fmt::join(keys(), ", ")));
+    throw autograd::IndexError(
+        fmt::format("ModuleDict: no module named '{}'; the keys are [{}]", name, fmt::join(keys(), ", ")));
 }
 
 }  // namespace nn

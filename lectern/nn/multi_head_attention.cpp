@@ -18,7 +18,8 @@ MultiHeadAttention::MultiHeadAttention(std::int64_t d_model, std::int64_t h, std
                                        std::int64_t value_width, double p, Generator& gen)
     : heads(h), kdim(key_width), vdim(value_width) {
     if (h <= 0 || d_model <= 0 || d_model % h != 0)
-        throw ValueError(fmt::format("MultiHeadAttention: d_model {} must be a positive multiple of heads {}", d_model, h));
+        throw ValueError(
+            fmt::format("MultiHeadAttention: d_model {} must be a positive multiple of heads {}", d_model, h));
     if (kdim <= 0 || vdim <= 0)
         throw ValueError(fmt::format("MultiHeadAttention: kdim {} and vdim {} must be positive", kdim, vdim));
     d_k = d_model / h;
@@ -32,13 +33,16 @@ MultiHeadAttention::MultiHeadAttention(std::int64_t d_model, std::int64_t h, std
 void MultiHeadAttention::check_input(const char* what, const Tensor& x, std::int64_t width) const {
     check_floating("MultiHeadAttention", x);
     if (x.dim() != 3 || x.size(2) != width)
-        throw ShapeError(fmt::format("MultiHeadAttention: {} must be [B, T, {}], got {}", what, width, shape_str(x.shape())));
+        throw ShapeError(
+            fmt::format("MultiHeadAttention: {} must be [B, T, {}], got {}", what, width, shape_str(x.shape())));
 }
 
 void MultiHeadAttention::check_self_attention(const char* what) const {
     if (kdim != heads * d_k || vdim != heads * d_k)
-        throw ValueError(fmt::format("MultiHeadAttention: {} is self-attention, which needs kdim = vdim = d_model {}, "
-                                     "not {} and {}", what, heads * d_k, kdim, vdim));
+        throw ValueError(
+            fmt::format("MultiHeadAttention: {} is self-attention, which needs kdim = vdim = d_model {}, "
+                        "not {} and {}",
+                        what, heads * d_k, kdim, vdim));
 }
 
 // The op's default, 1 / sqrt(d_k), or 1 unscaled.
@@ -88,7 +92,8 @@ Tensor MultiHeadAttention::attend_additive(const Tensor& q, const Tensor& k, con
     return reshape(permute(z, {0, 2, 1, 3}), {B, Tq, count * d_k});
 }
 
-Tensor MultiHeadAttention::forward(const Tensor& query, const Tensor& key, const Tensor& value, const Tensor& mask) const {
+Tensor MultiHeadAttention::forward(const Tensor& query, const Tensor& key, const Tensor& value,
+                                   const Tensor& mask) const {
     check_input("query", query, heads * d_k);
     check_input("key", key, kdim);
     check_input("value", value, vdim);
@@ -117,7 +122,8 @@ Tensor MultiHeadAttention::attend_self(const Tensor& x, const Tensor& mask) cons
 Tensor MultiHeadAttention::self_attention(const Tensor& x, const Tensor& mask, const AttentionPattern& pattern) const {
     using Kind = AttentionPattern::Kind;
     switch (pattern.kind) {
-        case Kind::full: break;
+        case Kind::full:
+            break;
         case Kind::block_local:
             return attend_in_groups("block-local self_attention", x, pattern.size, false, pattern.direction, mask);
         case Kind::strided:
@@ -141,8 +147,12 @@ struct MultiHeadAttention::Groups {
     std::int64_t B, T, len, groups, padded;
     bool strided;
     Groups(std::int64_t batch, std::int64_t length, std::int64_t size, bool is_strided)
-        : B(batch), T(length), len(is_strided ? (length + size - 1) / size : size),
-          groups(is_strided ? size : (length + size - 1) / size), padded(len * groups), strided(is_strided) {}
+        : B(batch),
+          T(length),
+          len(is_strided ? (length + size - 1) / size : size),
+          groups(is_strided ? size : (length + size - 1) / size),
+          padded(len * groups),
+          strided(is_strided) {}
 
     // h [B, T, C] -> [B * groups, len, C], zeros after the end.
     Tensor split(const Tensor& h) const {
@@ -182,21 +192,22 @@ void MultiHeadAttention::check_local(const char* what, const Tensor& x, std::int
                                      const Tensor& key_mask) const {
     check_self_attention(what);
     check_input("x", x, heads * d_k);
-    if (size <= 0) throw ValueError(fmt::format("MultiHeadAttention: {} needs a positive {}, got {}", what, size_name, size));
+    if (size <= 0)
+        throw ValueError(fmt::format("MultiHeadAttention: {} needs a positive {}, got {}", what, size_name, size));
     const std::int64_t B = x.size(0), T = x.size(1);
     if (key_mask.defined()) {
         check_dtype("MultiHeadAttention", key_mask, Dtype::int64, "key_mask");
         if (key_mask.dim() != 3 || (key_mask.size(0) != B && key_mask.size(0) != 1) || key_mask.size(1) != 1 ||
             key_mask.size(2) != T)
-            throw ShapeError(fmt::format("MultiHeadAttention: {}'s key_mask must be [{} or 1, 1, {}], got {}", what, B, T,
-                                         shape_str(key_mask.shape())));
+            throw ShapeError(fmt::format("MultiHeadAttention: {}'s key_mask must be [{} or 1, 1, {}], got {}", what, B,
+                                         T, shape_str(key_mask.shape())));
     }
 }
 
 // Each group one batch entry of self-attention; x is grouped before the projections, which
 // act on each position alone.
 Tensor MultiHeadAttention::attend_in_groups(const char* what, const Tensor& x, std::int64_t size, bool strided,
-                                             Direction direction, const Tensor& key_mask) const {
+                                            Direction direction, const Tensor& key_mask) const {
     check_local(what, x, size, strided ? "stride" : "block size", key_mask);
     const Groups groups(x.size(0), x.size(1), size, strided);
     return groups.join(attend_self(groups.split(x), groups.mask(direction, key_mask)));  // [B * groups, len, D] inside
@@ -216,12 +227,14 @@ Tensor MultiHeadAttention::attend_in_groups(const char* what, const Tensor& x, s
 // from an earlier j with a larger residue at any depth; Child et al.'s causal hybrid reads a
 // sliding window of the previous L positions instead of a block for that reason.
 Tensor MultiHeadAttention::attend_hybrid(const Tensor& x, std::int64_t block, std::int64_t stride, Direction direction,
-                                          const Tensor& key_mask) const {
+                                         const Tensor& key_mask) const {
     check_local("hybrid self_attention", x, block, "block size", key_mask);
     check_local("hybrid self_attention", x, stride, "stride", key_mask);
     if (heads < 2)
-        throw ValueError(fmt::format("MultiHeadAttention: hybrid self_attention splits the heads in two, so needs at least "
-                                     "2, got {}", heads));
+        throw ValueError(
+            fmt::format("MultiHeadAttention: hybrid self_attention splits the heads in two, so needs at least "
+                        "2, got {}",
+                        heads));
     const std::int64_t B = x.size(0), T = x.size(1), block_heads = hybrid_block_heads(heads);
     const Tensor q = w_q->forward(x), k = w_k->forward(x), v = w_v->forward(x);  // [B, T, D], the heads side by side
     std::vector<Tensor> z;
@@ -229,7 +242,8 @@ Tensor MultiHeadAttention::attend_hybrid(const Tensor& x, std::int64_t block, st
         const std::int64_t first = strided ? block_heads : 0, count = strided ? heads - block_heads : block_heads;
         const Groups groups(B, T, strided ? stride : block, strided);
         auto part = [&](const Tensor& h) { return groups.split(narrow(h, 2, first * d_k, count * d_k)); };
-        z.push_back(groups.join(attend_heads(part(q), part(k), part(v), groups.mask(direction, key_mask), first, count)));
+        z.push_back(
+            groups.join(attend_heads(part(q), part(k), part(v), groups.mask(direction, key_mask), first, count)));
     }
     return w_o->forward(concat(z, 2));
 }
@@ -255,8 +269,10 @@ Tensor MultiHeadAttention::forward_memory_cached(const Tensor& query, const Tens
     check_input("query", query, heads * d_k);
     if (cache.length() == 0) {
         if (kdim != vdim)
-            throw ValueError(fmt::format("MultiHeadAttention: forward_memory_cached reads keys and values from one memory, "
-                                         "but kdim {} != vdim {}", kdim, vdim));
+            throw ValueError(
+                fmt::format("MultiHeadAttention: forward_memory_cached reads keys and values from one memory, "
+                            "but kdim {} != vdim {}",
+                            kdim, vdim));
         check_input("memory", memory, kdim);
         cache.keys = w_k->forward(memory);
         cache.values = w_v->forward(memory);

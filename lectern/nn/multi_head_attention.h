@@ -49,7 +49,8 @@ public:
 
     // query [B, Tq, D], key [B, Tk, kdim] and value [B, Tk, vdim] -> [B, Tq, D]: three projections.
     Tensor forward(const Tensor& query, const Tensor& key, const Tensor& value, const Tensor& mask = Tensor()) const;
-    Tensor operator()(const Tensor& query, const Tensor& key, const Tensor& value, const Tensor& mask = Tensor()) const {
+    Tensor operator()(const Tensor& query, const Tensor& key, const Tensor& value,
+                      const Tensor& mask = Tensor()) const {
         return forward(query, key, value, mask);
     }
     // Self-attention, x [B, T, D] -> [B, T, D], its queries reading the keys `pattern` allows and
@@ -118,9 +119,9 @@ private:
                      const Tensor& key_mask) const;
     Tensor attend_self(const Tensor& x, const Tensor& mask) const;
     Tensor attend_in_groups(const char* what, const Tensor& x, std::int64_t size, bool strided, Direction direction,
-                             const Tensor& key_mask) const;
+                            const Tensor& key_mask) const;
     Tensor attend_hybrid(const Tensor& x, std::int64_t block, std::int64_t stride, Direction direction,
-                          const Tensor& key_mask) const;
+                         const Tensor& key_mask) const;
     void check_input(const char* what, const Tensor& x, std::int64_t width) const;
     void check_self_attention(const char* what) const;
     mutable Tensor last_attention_;

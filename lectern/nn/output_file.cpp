@@ -34,8 +34,8 @@ long temporary_pid(const std::string& entry, const std::string& file) {
     while (digits < rest.size() && digits < 10 && rest[digits] >= '0' && rest[digits] <= '9') ++digits;
     if (digits == 0) return -1;
     std::string suffix = rest.substr(digits);
-    bool hex_suffix = suffix.size() == 9 && suffix[0] == '.' &&
-                      suffix.find_first_not_of("0123456789abcdef", 1) == std::string::npos;
+    bool hex_suffix =
+        suffix.size() == 9 && suffix[0] == '.' && suffix.find_first_not_of("0123456789abcdef", 1) == std::string::npos;
     if (!suffix.empty() && !hex_suffix) return -1;
     return std::stol(rest.substr(0, digits));
 }
@@ -114,7 +114,8 @@ void write_file_atomically(const std::string& path, std::string_view bytes) {
     if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
         ::unlink(tmp.c_str());
         throw OutputError(
-            fmt::format("{} exists and is not a regular file; it is left as it is, and nothing is written in its place", path));
+            fmt::format("{} exists and is not a regular file; it is left as it is, and nothing is written in its place",
+                        path));
     }
     if (::rename(tmp.c_str(), path.c_str()) != 0) {
         err = errno;

@@ -8,8 +8,9 @@ void PositionalEncoding::check_input(const char* who, const Tensor& x, std::int6
                                      std::int64_t max_len) {
     autograd::check_floating(who, x);
     if (x.dim() != 3 || x.size(2) != width || start < 0 || start + x.size(1) > max_len)
-        throw autograd::ShapeError(fmt::format("{}: input {} at position {} needs [B, T, {}] with start + T <= max_len {}",
-                                               who, autograd::shape_str(x.shape()), start, width, max_len));
+        throw autograd::ShapeError(
+            fmt::format("{}: input {} at position {} needs [B, T, {}] with start + T <= max_len {}", who,
+                        autograd::shape_str(x.shape()), start, width, max_len));
 }
 
 Tensor PositionalEncoding::drop(const Tensor& y) const {

@@ -18,9 +18,10 @@ Tensor reinforce_loss(const Tensor& log_prob, const Tensor& reward, double basel
 
 double score_function_variance(const std::vector<double>& p, const std::vector<double>& r, double baseline) {
     if (p.empty() || p.size() != r.size())
-        throw ValueError(fmt::format("score_function_variance: {} probabilities and {} rewards; give one reward per "
-                                     "location",
-                                     p.size(), r.size()));
+        throw ValueError(
+            fmt::format("score_function_variance: {} probabilities and {} rewards; give one reward per "
+                        "location",
+                        p.size(), r.size()));
     double sum_p2 = 0, r_bar = 0;
     for (std::size_t t = 0; t < p.size(); ++t) sum_p2 += p[t] * p[t], r_bar += p[t] * r[t];
     // E|g|^2 = sum_z p_z (r_z - b)^2 |onehot(z) - p|^2,  |onehot(z) - p|^2 = 1 - 2 p_z + sum_t p_t^2

@@ -69,10 +69,11 @@ float bfloat16_to_float(std::uint16_t b) { return std::bit_cast<float>(static_ca
 std::uint16_t float_to_half(float v) {
     const std::uint32_t bits = std::bit_cast<std::uint32_t>(v), x = bits & 0x7fffffffu;
     const auto sign = static_cast<std::uint16_t>((bits >> 16) & 0x8000u);
-    if (x > 0x7f800000u) return static_cast<std::uint16_t>(sign | 0x7e00u);  // NaN stays a (quiet) NaN
+    if (x > 0x7f800000u) return static_cast<std::uint16_t>(sign | 0x7e00u);   // NaN stays a (quiet) NaN
     if (x >= 0x477ff000u) return static_cast<std::uint16_t>(sign | 0x7c00u);  // infinity, or rounds to it
     if (x < 0x38800000u)
-        return static_cast<std::uint16_t>(sign | static_cast<std::uint16_t>(std::nearbyint(std::ldexp(std::bit_cast<float>(x), 24))));
+        return static_cast<std::uint16_t>(
+            sign | static_cast<std::uint16_t>(std::nearbyint(std::ldexp(std::bit_cast<float>(x), 24))));
     std::uint32_t h = ((x >> 23) - 112) << 10 | (x & 0x7fffffu) >> 13;  // 112 = 127 - 15
     const std::uint32_t dropped = x & 0x1fffu;
     if (dropped > 0x1000u || (dropped == 0x1000u && (h & 1u))) ++h;
@@ -111,7 +112,8 @@ void store_bytes(const Tensor& t, const std::string& dtype, char* out) {
     });
 }
 
-template <class T> void convert(const std::string& dtype, const char* raw, std::int64_t n, T* out) {
+template <class T>
+void convert(const std::string& dtype, const char* raw, std::int64_t n, T* out) {
     for (std::int64_t i = 0; i < n; ++i) {
         if (dtype == "F32") {
             float v;
@@ -135,11 +137,14 @@ struct Header {
 };
 
 Header read_header(const std::string& path, std::ifstream& in) {
-    auto fail = [&](const std::string& what) { return SafetensorsError(fmt::format("safetensors: {}: {}", path, what)); };
+    auto fail = [&](const std::string& what) {
+        return SafetensorsError(fmt::format("safetensors: {}: {}", path, what));
+    };
     std::error_code ec;
     const std::uint64_t file_size = std::filesystem::file_size(path, ec);
     if (ec || !in) throw fail("cannot open it for reading");
-    if (file_size < 8) throw fail(fmt::format("is truncated: {} bytes, shorter than the 8-byte header length", file_size));
+    if (file_size < 8)
+        throw fail(fmt::format("is truncated: {} bytes, shorter than the 8-byte header length", file_size));
     std::uint64_t n = 0;
     in.read(reinterpret_cast<char*>(&n), 8);
     // A file that opens with Lectern's checkpoint magic is no safetensors file, whatever
@@ -147,8 +152,10 @@ Header read_header(const std::string& path, std::ifstream& in) {
     if (std::memcmp(&n, checkpoint_format::kMagic, sizeof n) == 0)
         throw fail("not a safetensors file (this is a Lectern checkpoint)");
     if (n > kMaxHeader)
-        throw fail(fmt::format("the header is too large: {} bytes, more than the {} this reader allows", n, kMaxHeader));
-    if (n > file_size - 8) throw fail(fmt::format("is truncated: the header needs {} bytes, {} follow", n, file_size - 8));
+        throw fail(
+            fmt::format("the header is too large: {} bytes, more than the {} this reader allows", n, kMaxHeader));
+    if (n > file_size - 8)
+        throw fail(fmt::format("is truncated: the header needs {} bytes, {} follow", n, file_size - 8));
     std::string text(n, '\0');
     in.read(text.data(), static_cast<std::streamsize>(n));
     if (!in) throw fail("cannot read its header");
@@ -168,20 +175,24 @@ Header read_header(const std::string& path, std::ifstream& in) {
         const auto& value = item.value();
         if (name == "__metadata__") continue;
         auto bad = [&](const std::string& what) { return fail(fmt::format("tensor '{}': {}", printable(name), what)); };
-        if (!value.is_object() || !value.contains("dtype") || !value.contains("shape") || !value.contains("data_offsets"))
+        if (!value.is_object() || !value.contains("dtype") || !value.contains("shape") ||
+            !value.contains("data_offsets"))
             throw bad("needs an object with dtype, shape and data_offsets");
         const auto &dtype = value["dtype"], &shape = value["shape"], &offsets = value["data_offsets"];
         if (!dtype.is_string() || element_size(dtype.get<std::string>()) == 0)
             throw bad(fmt::format("dtype {} is not one of F32, F16, BF16, F64", printable(dtype.dump())));
         if (!shape.is_array() || shape.size() > kMaxRank) throw bad("shape must be an array of at most 16 sizes");
-        if (!offsets.is_array() || offsets.size() != 2 || !offsets[0].is_number_unsigned() || !offsets[1].is_number_unsigned())
+        if (!offsets.is_array() || offsets.size() != 2 || !offsets[0].is_number_unsigned() ||
+            !offsets[1].is_number_unsigned())
             throw bad("data_offsets must be [begin, end], two non-negative integers");
         SafetensorsEntry e;
         e.dtype = dtype.get<std::string>();
         std::uint64_t bytes = element_size(e.dtype);
         for (const auto& s : shape) {
-            if (!s.is_number_unsigned() || s.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
-                throw bad(fmt::format("shape {} holds a size that is not a non-negative integer", printable(shape.dump())));
+            if (!s.is_number_unsigned() ||
+                s.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+                throw bad(
+                    fmt::format("shape {} holds a size that is not a non-negative integer", printable(shape.dump())));
             const std::uint64_t size = s.get<std::uint64_t>();
             if (size != 0 && bytes > std::numeric_limits<std::uint64_t>::max() / size)
                 throw bad(fmt::format("shape {} overflows 64 bits", printable(shape.dump())));
@@ -191,10 +202,11 @@ Header read_header(const std::string& path, std::ifstream& in) {
         e.begin = offsets[0].get<std::uint64_t>();
         e.end = offsets[1].get<std::uint64_t>();
         if (e.begin > e.end || e.end > data_size)
-            throw bad(fmt::format("data_offsets [{}, {}] fall outside the {} bytes of data", e.begin, e.end, data_size));
+            throw bad(
+                fmt::format("data_offsets [{}, {}] fall outside the {} bytes of data", e.begin, e.end, data_size));
         if (e.end - e.begin != bytes)
-            throw bad(fmt::format("{} {} needs {} bytes, data_offsets [{}, {}] hold {}", e.dtype, printable(shape.dump()),
-                                  bytes, e.begin, e.end, e.end - e.begin));
+            throw bad(fmt::format("{} {} needs {} bytes, data_offsets [{}, {}] hold {}", e.dtype,
+                                  printable(shape.dump()), bytes, e.begin, e.end, e.end - e.begin));
         h.entries.emplace(name, std::move(e));
     }
     // The ranges must tile [0, data_size): sorted by begin, each starts where the last ended.
@@ -211,7 +223,8 @@ Header read_header(const std::string& path, std::ifstream& in) {
                                    printable(*name), begin, at, begin < at ? "overlap" : "a gap"));
         at = h.entries.at(*name).end;
     }
-    if (at != data_size) throw fail(fmt::format("{} bytes of data follow the last tensor's end at {}", data_size - at, at));
+    if (at != data_size)
+        throw fail(fmt::format("{} bytes of data follow the last tensor's end at {}", data_size - at, at));
     return h;
 }
 
@@ -230,7 +243,8 @@ Tensor SafetensorsFile::read(const std::string& name, Dtype dtype) const {
     if (it == entries_.end())
         throw SafetensorsError(fmt::format("safetensors: {}: holds no tensor '{}'", path_, printable(name)));
     if (dtype != Dtype::float32 && dtype != Dtype::float64)
-        throw SafetensorsError(fmt::format("safetensors: {}: tensor '{}' can be read as float32 or float64", path_, printable(name)));
+        throw SafetensorsError(
+            fmt::format("safetensors: {}: tensor '{}' can be read as float32 or float64", path_, printable(name)));
     const SafetensorsEntry& e = it->second;
     Tensor t = Tensor::empty(e.shape, dtype);
     if (e.end == e.begin) return t;
@@ -241,12 +255,12 @@ Tensor SafetensorsFile::read(const std::string& name, Dtype dtype) const {
     } else {
         std::vector<char> raw(e.end - e.begin);
         in.read(raw.data(), static_cast<std::streamsize>(raw.size()));
-        if (dtype == Dtype::float32)
-            convert(e.dtype, raw.data(), t.numel(), t.data<float>());
-        else
-            convert(e.dtype, raw.data(), t.numel(), t.data<double>());
+        if (dtype == Dtype::float32) convert(e.dtype, raw.data(), t.numel(), t.data<float>());
+        else convert(e.dtype, raw.data(), t.numel(), t.data<double>());
     }
-    if (!in) throw SafetensorsError(fmt::format("safetensors: {}: tensor '{}': cannot read its data (changed since opened?)", path_, printable(name)));
+    if (!in)
+        throw SafetensorsError(fmt::format("safetensors: {}: tensor '{}': cannot read its data (changed since opened?)",
+                                           path_, printable(name)));
     return t;
 }
 
@@ -264,8 +278,8 @@ void write_safetensors(const std::string& path, const std::map<std::string, Tens
         if (name == "__metadata__" || name.empty())
             throw SafetensorsError(fmt::format("safetensors: {}: '{}' cannot name a tensor", path, name));
         if (t.dtype() != Dtype::float32 && t.dtype() != Dtype::float64)
-            throw SafetensorsError(fmt::format("safetensors: {}: tensor '{}' is {}; float32 and float64 are written", path,
-                                               name, dtype_name(t.dtype())));
+            throw SafetensorsError(fmt::format("safetensors: {}: tensor '{}' is {}; float32 and float64 are written",
+                                               path, name, dtype_name(t.dtype())));
         const std::string dtype = stored_dtype(t, store);
         const std::uint64_t bytes = static_cast<std::uint64_t>(t.numel()) * element_size(dtype);
         header[name] = {{"dtype", dtype}, {"shape", t.shape()}, {"data_offsets", {at, at + bytes}}};

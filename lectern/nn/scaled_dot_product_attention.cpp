@@ -24,10 +24,11 @@ Tensor attention_weights(const Tensor& q, const Tensor& k, const Tensor& mask, b
     return masked_softmax(scores, keep, scale);
 }
 
-Tensor scaled_dot_product_attention(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask, bool scaled) {
+Tensor scaled_dot_product_attention(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask,
+                                    bool scaled) {
     if (v.dim() != k.dim() || v.size(-2) != k.size(-2))
-        throw ShapeError(fmt::format("attention: v {} needs one row per key of k {}", shape_str(v.shape()),
-                                     shape_str(k.shape())));
+        throw ShapeError(
+            fmt::format("attention: v {} needs one row per key of k {}", shape_str(v.shape()), shape_str(k.shape())));
     return matmul(attention_weights(q, k, mask, scaled), v);
 }
 

@@ -8,8 +8,8 @@ namespace nn {
 
 SinusoidalPositionalEncoding::SinusoidalPositionalEncoding(std::int64_t d, double p, std::int64_t max_len) {
     if (d <= 0 || max_len <= 0)
-        throw autograd::ValueError(fmt::format("SinusoidalPositionalEncoding: sizes must be positive, got d {} max_len {}",
-                                               d, max_len));
+        throw autograd::ValueError(
+            fmt::format("SinusoidalPositionalEncoding: sizes must be positive, got d {} max_len {}", d, max_len));
     dropout = p;
     table = register_buffer("table", autograd::Tensor::empty({max_len, d}, Dtype::float32));
     recompute_buffers();

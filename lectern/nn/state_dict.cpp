@@ -25,9 +25,10 @@ StateDictKeys Module::load_state_dict(const StateDict& dict, bool strict) {
         if (it == dict.end()) {
             keys.missing.push_back(name);
         } else if (!it->second.defined() || it->second.shape() != p.shape()) {
-            misshaped.push_back(fmt::format("{} ({} in the dict, {} in the module)", name,
-                                            it->second.defined() ? autograd::shape_str(it->second.shape()) : "undefined",
-                                            autograd::shape_str(p.shape())));
+            misshaped.push_back(
+                fmt::format("{} ({} in the dict, {} in the module)", name,
+                            it->second.defined() ? autograd::shape_str(it->second.shape()) : "undefined",
+                            autograd::shape_str(p.shape())));
         }
     }
     for (const auto& entry : dict) {  // not a structured binding: clang before 16 cannot capture one
@@ -36,8 +37,7 @@ StateDictKeys Module::load_state_dict(const StateDict& dict, bool strict) {
         if (!known) keys.unexpected.push_back(name);
     }
     std::vector<std::string> problems;
-    if (strict && !keys.missing.empty())
-        problems.push_back(fmt::format("missing {}", fmt::join(keys.missing, ", ")));
+    if (strict && !keys.missing.empty()) problems.push_back(fmt::format("missing {}", fmt::join(keys.missing, ", ")));
     if (strict && !keys.unexpected.empty())
         problems.push_back(fmt::format("unexpected {}", fmt::join(keys.unexpected, ", ")));
     if (!misshaped.empty()) problems.push_back(fmt::format("shapes differ for {}", fmt::join(misshaped, ", ")));

@@ -33,14 +33,14 @@ void check_kind(const AttentionPage& page, const AttentionKind& k) {
     if (k.layers <= 0 || k.heads <= 0) fail(page, fmt::format("{}: {} layers of {} heads", k.name, k.layers, k.heads));
     const auto Tq = static_cast<std::int64_t>(k.queries.size()), Tk = static_cast<std::int64_t>(k.keys.size());
     if (static_cast<std::int64_t>(k.weights.size()) != k.layers * k.heads * Tq * Tk)
-        fail(page, fmt::format("{}: {} weights for {} layers x {} heads x {} queries x {} keys", k.name, k.weights.size(),
-                               k.layers, k.heads, Tq, Tk));
+        fail(page, fmt::format("{}: {} weights for {} layers x {} heads x {} queries x {} keys", k.name,
+                               k.weights.size(), k.layers, k.heads, Tq, Tk));
     for (std::size_t i = 0; i < k.weights.size(); ++i) {
         const double w = k.weights[i];
         if (std::isfinite(w) && w >= -1e-6 && w <= 1 + 1e-6) continue;  // a softmax's rounding may pass 1 by an ulp
         const auto at = static_cast<std::int64_t>(i);
-        fail(page, fmt::format("{}: layer {}, head {}, query {}, key {} holds {}, not an attention weight in [0, 1]", k.name,
-                               at / (k.heads * Tq * Tk), at / (Tq * Tk) % k.heads, at / Tk % Tq, at % Tk, w));
+        fail(page, fmt::format("{}: layer {}, head {}, query {}, key {} holds {}, not an attention weight in [0, 1]",
+                               k.name, at / (k.heads * Tq * Tk), at / (Tq * Tk) % k.heads, at / Tk % Tq, at % Tk, w));
     }
 }
 
@@ -49,12 +49,23 @@ std::string html_escape(std::string_view text) {
     std::string out;
     for (char c : text) {
         switch (c) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            case '\'': out += "&#39;"; break;
-            default: out += c;
+            case '&':
+                out += "&amp;";
+                break;
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '"':
+                out += "&quot;";
+                break;
+            case '\'':
+                out += "&#39;";
+                break;
+            default:
+                out += c;
         }
     }
     return out;
@@ -138,8 +149,11 @@ std::string explorer_data(const AttentionPage& page) {
 std::string render_page(const AttentionPage& page) {
     const std::string data = explorer_data(page);
     const std::string title = html_escape(page.title);
-    return fill(attention_page_html, {{"TITLE", title}, {"STYLE", explorer_css}, {"MARKUP", explorer_markup_html},
-                                      {"DATA", data}, {"SCRIPT", explorer_js}});
+    return fill(attention_page_html, {{"TITLE", title},
+                                      {"STYLE", explorer_css},
+                                      {"MARKUP", explorer_markup_html},
+                                      {"DATA", data},
+                                      {"SCRIPT", explorer_js}});
 }
 
 }  // namespace plot

@@ -25,7 +25,7 @@ struct AttentionKind {
     std::string name;                        // "cross-attention (output tokens attend to source tokens)"
     std::vector<std::string> queries, keys;  // the tokens, as the heat maps' tick labels show them
     std::int64_t layers = 0, heads = 0;
-    std::vector<double> weights;             // [layers][heads][queries][keys], row-major, each in [0, 1]
+    std::vector<double> weights;  // [layers][heads][queries][keys], row-major, each in [0, 1]
 };
 
 struct AttentionPage {

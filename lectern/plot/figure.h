@@ -21,11 +21,11 @@ struct Error : std::runtime_error {
 struct Curve {
     std::string name;  // the legend's entry
     std::vector<double> x, y;
-    bool markers = false;  // a symbol at each point instead of a line (a value per epoch); each
-                           // marked curve gets its own shape, so curves that coincide stay visible
+    bool markers = false;         // a symbol at each point instead of a line (a value per epoch); each
+                                  // marked curve gets its own shape, so curves that coincide stay visible
     std::vector<double> error{};  // empty, or one per point: a bar from y - error to y + error
-    int colour = -1, dash = -1;  // the palette's colour and the line's dash pattern (or mark's shape) by number,
-                                 // for curves of one family in one colour; -1: the next in turn
+    int colour = -1, dash = -1;   // the palette's colour and the line's dash pattern (or mark's shape) by number,
+                                  // for curves of one family in one colour; -1: the next in turn
 };
 
 // Curves on shared axes, the first line solid and the others dashed (a line
@@ -66,7 +66,8 @@ struct HeatMap {
     ColourScale scale;
     bool colour_bar = true;
     Picture under;  // empty, or shown through the heat map: each pixel its grey times its cell's colour
-    std::vector<bool> masked{};  // empty, or rows x cols: true where a cell is masked out (drawn grey, its value unused)
+    std::vector<bool>
+        masked{};              // empty, or rows x cols: true where a cell is masked out (drawn grey, its value unused)
     bool cell_values = false;  // each cell's value written in it, two decimals
 };
 

@@ -30,7 +30,8 @@ bool same_curves(const std::vector<Panel>& panels) {
         const auto* p = std::get_if<LinePlot>(&panel);
         if (p == nullptr || p->curves.size() != first->curves.size()) return false;
         for (std::size_t k = 0; k < p->curves.size(); ++k)
-            if (p->curves[k].name != first->curves[k].name || p->curves[k].markers != first->curves[k].markers) return false;
+            if (p->curves[k].name != first->curves[k].name || p->curves[k].markers != first->curves[k].markers)
+                return false;
     }
     return true;
 }

@@ -12,15 +12,15 @@
 namespace plot {
 
 struct SharedLegend {
-    Rect box{};       // under the panels, centred
-    int columns = 1;  // entries fill rows of this many, left to right then down
+    Rect box{};                  // under the panels, centred
+    int columns = 1;             // entries fill rows of this many, left to right then down
     double row = 0, column = 0;  // one entry's height and width
 };
 
 struct FigureLayout {
     std::vector<Rect> cells;  // one per panel, in millimetres, y up
     bool shared_legend = false;
-    SharedLegend legend;      // when shared_legend: the panels draw none of their own
+    SharedLegend legend;  // when shared_legend: the panels draw none of their own
 };
 
 // The figure on a page width_mm x height_mm with characters char_mm tall

@@ -48,7 +48,8 @@ double text_width(const std::string& text, double char_mm) {
             ++glyphs;
         } else if (text[i] == '#' && i + 1 < text.size() && (text[i + 1] == 'u' || text[i + 1] == 'd')) {
             ++i;  // a super- or subscript switch draws nothing
-        } else if (const std::size_t close = text.find(')', i); text.compare(i, 2, "#(") == 0 && close != std::string::npos) {
+        } else if (const std::size_t close = text.find(')', i);
+                   text.compare(i, 2, "#(") == 0 && close != std::string::npos) {
             i = close;  // a glyph by number: one character
             ++glyphs;
         } else if (text.compare(i, 2, "×") == 0) {
@@ -124,7 +125,8 @@ Drawn project(const LinePlot& p, const LineLayout& l, double char_mm) {
     Drawn d;
     d.marker_radius = 0.6 * char_mm;  // the largest mark, a hollow square at 1.2 times the text
     auto at = [&](double x, double y) {
-        return Point{f.x0 + (x - l.x0) / (l.x1 - l.x0) * (f.x1 - f.x0), f.y0 + (y - l.y0) / (l.y1 - l.y0) * (f.y1 - f.y0)};
+        return Point{f.x0 + (x - l.x0) / (l.x1 - l.x0) * (f.x1 - f.x0),
+                     f.y0 + (y - l.y0) / (l.y1 - l.y0) * (f.y1 - f.y0)};
     };
     for (const Curve& c : p.curves) {
         std::vector<Point> line;
@@ -156,7 +158,8 @@ LineLayout axes_layout(const LinePlot& p, const Rect& cell, double char_mm) {
             const double e = c.error.empty() ? 0.0 : std::abs(c.error[i]);
             x0 = std::min(x0, fx(c.x[i])), x1 = std::max(x1, fx(c.x[i]));
             // a bar reaching 0 or below on a log axis is drawn to the axis's end
-            y0 = std::min(y0, c.y[i] - e > 0 || !p.log_y ? fy(c.y[i] - e) : fy(c.y[i])), y1 = std::max(y1, fy(c.y[i] + e));
+            y0 = std::min(y0, c.y[i] - e > 0 || !p.log_y ? fy(c.y[i] - e) : fy(c.y[i])),
+            y1 = std::max(y1, fy(c.y[i] + e));
         }
     if (p.log_x) {
         const LogAxis a = log_axis(x0, x1);
@@ -186,8 +189,9 @@ void legend_outside(const LinePlot& p, const Rect& cell, double char_mm, LineLay
     const double h_beside = legend_height(n, 1, char_mm), h_under = legend_height(n, columns, char_mm);
     const double beside_area = (frame_w - w - gap) * frame_h, under_area = frame_w * (frame_h - h_under - gap);
     const bool beside_fits = h_beside <= frame_h && w + gap < frame_w;
-    const bool beside = beside_fits && (w + gap <= 0.4 * frame_w  // a narrow legend stands beside
-                                        || (h_under + gap > 0.5 * frame_h && beside_area >= under_area));  // else the larger frame
+    const bool beside =
+        beside_fits && (w + gap <= 0.4 * frame_w  // a narrow legend stands beside
+                        || (h_under + gap > 0.5 * frame_h && beside_area >= under_area));  // else the larger frame
     if (beside) {  // at the frame's top: the frame gives up the legend's width
         out.frame.x1 -= w + gap;
         out.legend_box = {out.frame.x1 + gap, out.frame.x1 + gap + w, out.frame.y1 - h_beside, out.frame.y1};
@@ -215,7 +219,8 @@ LineLayout line_layout(const LinePlot& p, const Rect& cell, double char_mm, bool
         out.legend_row = legend_row_height(char_mm);
         out.legend_column = legend_entry_width(p, char_mm);
         const double h = legend_height(p.curves.size(), 1, char_mm);
-        if (const auto inside = free_place(out.frame, out.legend_column, h, 0.6 * char_mm, out.drawn)) out.legend_box = *inside;
+        if (const auto inside = free_place(out.frame, out.legend_column, h, 0.6 * char_mm, out.drawn))
+            out.legend_box = *inside;
         else legend_outside(p, cell, char_mm, out);
     }
     // a log x axis's labels that would reach past the cell are left off (never clipped)

@@ -43,15 +43,15 @@ bool covers(const Rect& box, const Drawn& drawn);
 std::optional<Rect> free_place(const Rect& frame, double w, double h, double gap, const Drawn& drawn);
 
 struct LineLayout {
-    Rect frame;                    // the axes' box
-    double x0, x1, y0, y1;         // the world at the frame's edges (log10 on a log axis)
+    Rect frame;                          // the axes' box
+    double x0, x1, y0, y1;               // the world at the frame's edges (log10 on a log axis)
     std::vector<Tick> x_ticks, y_ticks;  // on log axes only (PLplot labels linear ones)
-    Drawn drawn;                   // the curves, their markers and error bars, in the frame
-    bool legend = false;           // drawn when there is more than one curve and no shared legend names them
-    Rect legend_box{};             // where, inside the frame or beside or under it
-    int legend_columns = 1;        // its entries fill rows of this many, left to right then down
-    double legend_row = 0;         // one entry's height
-    double legend_column = 0;      // one entry's width
+    Drawn drawn;                         // the curves, their markers and error bars, in the frame
+    bool legend = false;                 // drawn when there is more than one curve and no shared legend names them
+    Rect legend_box{};                   // where, inside the frame or beside or under it
+    int legend_columns = 1;              // its entries fill rows of this many, left to right then down
+    double legend_row = 0;               // one entry's height
+    double legend_column = 0;            // one entry's width
 };
 
 // The panel `p` laid out in `cell` for characters char_mm tall: margins in

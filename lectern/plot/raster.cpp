@@ -15,10 +15,14 @@ struct Stop {
 
 std::vector<Stop> stops(Palette palette) {
     switch (palette) {
-    case Palette::sequential: return {{0, 1, 1, 1}, {0.5, 0.42, 0.68, 0.84}, {1, 0.03, 0.19, 0.42}};
-    case Palette::diverging: return {{0, 0.02, 0.19, 0.38}, {0.5, 1, 1, 1}, {1, 0.40, 0.0, 0.12}};
-    case Palette::grey: return {{0, 0, 0, 0}, {1, 1, 1, 1}};
-    case Palette::spotlight: return {{0, 0.10, 0.12, 0.22}, {0.5, 0.62, 0.50, 0.45}, {1, 1, 0.96, 0.78}};
+        case Palette::sequential:
+            return {{0, 1, 1, 1}, {0.5, 0.42, 0.68, 0.84}, {1, 0.03, 0.19, 0.42}};
+        case Palette::diverging:
+            return {{0, 0.02, 0.19, 0.38}, {0.5, 1, 1, 1}, {1, 0.40, 0.0, 0.12}};
+        case Palette::grey:
+            return {{0, 0, 0, 0}, {1, 1, 1, 1}};
+        case Palette::spotlight:
+            return {{0, 0.10, 0.12, 0.22}, {0.5, 0.62, 0.50, 0.45}, {1, 1, 0.96, 0.78}};
     }
     return {};
 }
@@ -42,7 +46,8 @@ Rgb palette_colour(Palette palette, double t) {
 Raster heat_map_raster(const HeatMap& m) {
     auto cell = [&](std::int64_t r, std::int64_t c) {
         const auto at = static_cast<std::size_t>(r * m.cols + c);
-        return !m.masked.empty() && m.masked[at] ? kMaskedGrey : palette_colour(m.scale.palette, fraction(m.scale, m.values[at]));
+        return !m.masked.empty() && m.masked[at] ? kMaskedGrey
+                                                 : palette_colour(m.scale.palette, fraction(m.scale, m.values[at]));
     };
     Raster out;
     if (m.under.pixels.empty()) {
@@ -59,7 +64,8 @@ Raster heat_map_raster(const HeatMap& m) {
             const double g = *hi > *lo ? (p.pixels[static_cast<std::size_t>(r * p.cols + c)] - *lo) / (*hi - *lo) : 1.0;
             const double grey = 0.25 + 0.75 * g;
             const Rgb tint = cell(r * m.rows / p.rows, c * m.cols / p.cols);
-            out.pixels.push_back({static_cast<std::uint8_t>(std::lround(grey * tint.r)), static_cast<std::uint8_t>(std::lround(grey * tint.g)),
+            out.pixels.push_back({static_cast<std::uint8_t>(std::lround(grey * tint.r)),
+                                  static_cast<std::uint8_t>(std::lround(grey * tint.g)),
                                   static_cast<std::uint8_t>(std::lround(grey * tint.b))});
         }
     return out;
@@ -80,11 +86,14 @@ std::string png_file(const Raster& raster) {
         png_destroy_write_struct(&png, &info);
         throw Error("cannot encode a heat map's cells as PNG");
     }
-    png_set_write_fn(png, &bytes, [](png_structp s, png_bytep data, png_size_t n) {
-        static_cast<std::string*>(png_get_io_ptr(s))->append(reinterpret_cast<const char*>(data), n);
-    }, nullptr);
-    png_set_IHDR(png, info, static_cast<png_uint_32>(raster.cols), static_cast<png_uint_32>(raster.rows), 8, PNG_COLOR_TYPE_RGB,
-                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_set_write_fn(
+        png, &bytes,
+        [](png_structp s, png_bytep data, png_size_t n) {
+            static_cast<std::string*>(png_get_io_ptr(s))->append(reinterpret_cast<const char*>(data), n);
+        },
+        nullptr);
+    png_set_IHDR(png, info, static_cast<png_uint_32>(raster.cols), static_cast<png_uint_32>(raster.rows), 8,
+                 PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     png_set_compression_level(png, 9);
     png_write_info(png, info);
     for (std::int64_t r = 0; r < raster.rows; ++r) {

@@ -28,7 +28,7 @@ namespace {
 
 // cmap0: the page, the ink, a light grid, the curves' colours, then one the cells are filled with.
 enum Ink : PLINT { kPaper = 0, kInk = 1, kGrid = 2, kFirstCurve = 3 };
-constexpr int kCurveColours[][3] = {{31, 119, 180}, {214, 39, 40}, {44, 160, 44}, {255, 127, 14},
+constexpr int kCurveColours[][3] = {{31, 119, 180},  {214, 39, 40},  {44, 160, 44}, {255, 127, 14},
                                     {148, 103, 189}, {23, 190, 207}, {140, 86, 75}, {227, 119, 194}};
 constexpr int kCurveColourCount = static_cast<int>(std::size(kCurveColours));
 constexpr PLINT kCell = kFirstCurve + kCurveColourCount;
@@ -45,9 +45,12 @@ struct Dashes {
     PLINT n;
     PLINT mark[2], space[2];
 };
-constexpr Dashes kDashes[] = {{0, {}, {}}, {1, {2500}, {1200}}, {1, {800}, {800}}, {2, {2500, 800}, {800, 800}}, {1, {1500}, {500}}};
+constexpr Dashes kDashes[] = {{0, {}, {}},
+                              {1, {2500}, {1200}},
+                              {1, {800}, {800}},
+                              {2, {2500, 800}, {800, 800}},
+                              {1, {1500}, {500}}};
 constexpr std::size_t kDashCount = std::size(kDashes);
-
 
 // Characters in a UTF-8 string (a token label's width).
 std::size_t glyphs(const std::string& s) {
@@ -209,8 +212,8 @@ double fitted(const Canvas& canvas, const std::string& text, double scale, doubl
 
 // A panel's title over its frame, centred on it and shrunk to stay within the cell (x0, x1 as
 // page fractions), and its axes' labels.
-void title_and_labels(Canvas& canvas, double cell_x0, double cell_x1, const std::string& title, const std::string& x_label,
-                      double x_disp, const std::string& y_label, double y_disp) {
+void title_and_labels(Canvas& canvas, double cell_x0, double cell_x1, const std::string& title,
+                      const std::string& x_label, double x_disp, const std::string& y_label, double y_disp) {
     plstream& pls = canvas.pls;
     PLFLT x0 = 0, x1 = 0, y0 = 0, y1 = 0;
     pls.gvpd(x0, x1, y0, y1);
@@ -226,7 +229,8 @@ void title_and_labels(Canvas& canvas, double cell_x0, double cell_x1, const std:
 // Ticks of a log axis (log_axis.h) on both sides of the frame, a grid line at each labelled one.
 void draw_log_ticks(plstream& pls, const LineLayout& l, const std::vector<Tick>& ticks, bool x_axis, double char_mm) {
     const double major = 0.7 * char_mm, minor = 0.4 * char_mm;
-    const double per_mm = x_axis ? (l.y1 - l.y0) / (l.frame.y1 - l.frame.y0) : (l.x1 - l.x0) / (l.frame.x1 - l.frame.x0);
+    const double per_mm =
+        x_axis ? (l.y1 - l.y0) / (l.frame.y1 - l.frame.y0) : (l.x1 - l.x0) / (l.frame.x1 - l.frame.x0);
     for (const Tick& t : ticks) {
         const double len = (t.label.empty() ? minor : major) * per_mm;
         auto segment = [&](double a0, double a1, double b0, double b1) {
@@ -260,7 +264,8 @@ CurveStyles curve_styles(const LinePlot& p) {
     std::size_t marked = 0, lines = 0;
     for (std::size_t k = 0; k < p.curves.size(); ++k) {
         const Curve& c = p.curves[k];
-        s.colours.push_back(static_cast<std::size_t>(c.colour >= 0 ? c.colour : static_cast<int>(k)) % kCurveColourCount);
+        s.colours.push_back(static_cast<std::size_t>(c.colour >= 0 ? c.colour : static_cast<int>(k)) %
+                            kCurveColourCount);
         const std::size_t own = static_cast<std::size_t>(std::max(0, c.dash));
         s.shapes.push_back((c.markers ? (c.dash >= 0 ? own : marked++) : 0) % kMarkerCount);
         s.patterns.push_back(c.markers ? 0 : (c.dash >= 0 ? own : lines++) % kDashCount);
@@ -292,7 +297,8 @@ void draw_legend(Canvas& canvas, const Rect& b, const LinePlot& p, int columns, 
     pls.col0(kInk);
     pls.box("bc", 0, 0, "bc", 0, 0);
     for (std::size_t k = 0; k < p.curves.size(); ++k) {
-        const auto r = static_cast<double>(k / static_cast<std::size_t>(columns)), c = static_cast<double>(k % static_cast<std::size_t>(columns));
+        const auto r = static_cast<double>(k / static_cast<std::size_t>(columns)),
+                   c = static_cast<double>(k % static_cast<std::size_t>(columns));
         const double x = c * column, y = h - 0.25 * page.char_mm - (r + 0.5) * row;
         const std::string colour = curve_ink(canvas, styles, k);
         if (p.curves[k].markers) {
@@ -328,7 +334,8 @@ void draw(Canvas& canvas, const Rect& cell, const LinePlot& p, bool own_legend) 
     pls.box(p.log_x ? "bc" : "bcnst", 0, 0, p.log_y ? "bc" : "bcnstv", 0, 0);
     double y_disp = 5.0;  // the y axis's label clears its widest tick label
     for (const Tick& t : l.y_ticks) y_disp = std::max(y_disp, text_width(t.label, page.char_mm) / page.char_mm + 1.6);
-    title_and_labels(canvas, cell.x0 / page.width_mm, cell.x1 / page.width_mm, p.title, p.x_label, 3.2, p.y_label, y_disp);
+    title_and_labels(canvas, cell.x0 / page.width_mm, cell.x1 / page.width_mm, p.title, p.x_label, 3.2, p.y_label,
+                     y_disp);
 
     auto fx = [&](double x) { return p.log_x ? std::log10(x) : x; };
     auto fy = [&](double y) { return p.log_y ? std::log10(y) : y; };
@@ -344,7 +351,8 @@ void draw(Canvas& canvas, const Rect& cell, const LinePlot& p, bool own_legend) 
             const double e = std::abs(c.error[i]);
             if (e == 0) continue;
             const double lo = c.y[i] - e > 0 || !p.log_y ? fy(c.y[i] - e) : l.y0, hi = fy(c.y[i] + e);
-            PLFLT bx[] = {x[i], x[i]}, by[] = {lo, hi}, cx[] = {x[i] - cap, x[i] + cap}, lo_y[] = {lo, lo}, hi_y[] = {hi, hi};
+            PLFLT bx[] = {x[i], x[i]}, by[] = {lo, hi}, cx[] = {x[i] - cap, x[i] + cap}, lo_y[] = {lo, lo},
+                  hi_y[] = {hi, hi};
             pls.line(2, bx, by), pls.line(2, cx, lo_y), pls.line(2, cx, hi_y);
         }
         pls.width(1.6);
@@ -380,7 +388,8 @@ void draw(Canvas& canvas, const Box& cell, const HeatMap& p) {
     const double w_mm = (cell.x1 - cell.x0 - (left + right) * page.cx()) * page.width_mm;
     const double h_mm = (cell.y1 - cell.y0 - (bottom + top) * page.cy()) * page.height_mm;
     const double side = std::max(0.0, std::min(w_mm / static_cast<double>(p.cols), h_mm / static_cast<double>(p.rows)));
-    const double mw = side * static_cast<double>(p.cols) / page.width_mm, mh = side * static_cast<double>(p.rows) / page.height_mm;
+    const double mw = side * static_cast<double>(p.cols) / page.width_mm,
+                 mh = side * static_cast<double>(p.rows) / page.height_mm;
     const double x0 = cell.x0 + left * page.cx() + (w_mm / page.width_mm - mw) / 2;
     const double y0 = cell.y0 + bottom * page.cy() + (h_mm / page.height_mm - mh) / 2;
     pls.vpor(x0, x0 + mw, y0, y0 + mh);
@@ -407,13 +416,12 @@ void draw(Canvas& canvas, const Box& cell, const HeatMap& p) {
     pls.box(tokens_x ? "bc" : "bcnst", 0, 0, tokens_y ? "bc" : "bcnstv", 0, 0);
     for (std::size_t c = 0; c < p.col_labels.size(); ++c) {
         const double at = (static_cast<double>(c) + 0.5) / static_cast<double>(p.cols);
-        if (upright_x)
-            pls.mtex("bv", 0.5, at, 1.0, p.col_labels[c].c_str());
-        else
-            pls.mtex("b", 1.3, at, 0.5, p.col_labels[c].c_str());
+        if (upright_x) pls.mtex("bv", 0.5, at, 1.0, p.col_labels[c].c_str());
+        else pls.mtex("b", 1.3, at, 0.5, p.col_labels[c].c_str());
     }
     for (std::size_t r = 0; r < p.row_labels.size(); ++r)
-        pls.mtex("lv", 0.5, 1.0 - (static_cast<double>(r) + 0.5) / static_cast<double>(p.rows), 1.0, p.row_labels[r].c_str());
+        pls.mtex("lv", 0.5, 1.0 - (static_cast<double>(r) + 0.5) / static_cast<double>(p.rows), 1.0,
+                 p.row_labels[r].c_str());
     title_and_labels(canvas, cell.x0, cell.x1, p.title, p.x_label, bottom - 1.2, p.y_label, 0.62 * label_w + 2.0);
     if (!p.colour_bar) return;
 
@@ -447,10 +455,12 @@ void draw(Canvas& canvas, const Box& cell, const BarChart& p) {
     const Page& page = canvas.page;
     const double left = 11.0, top = 2.2, right = 3.0;
     // names flat when each fits under its bar, else upright
-    const double slot_mm = (cell.x1 - cell.x0 - (left + right) * page.cx()) * page.width_mm / static_cast<double>(p.values.size());
+    const double slot_mm =
+        (cell.x1 - cell.x0 - (left + right) * page.cx()) * page.width_mm / static_cast<double>(p.values.size());
     const bool upright = text_width_glyphs(p.categories, page.char_mm) > 0.9 * slot_mm;
     const double bottom = upright ? 0.62 * static_cast<double>(widest(p.categories)) + 2.8 : 4.4;
-    pls.vpor(cell.x0 + left * page.cx(), cell.x1 - right * page.cx(), cell.y0 + bottom * page.cy(), cell.y1 - top * page.cy());
+    pls.vpor(cell.x0 + left * page.cx(), cell.x1 - right * page.cx(), cell.y0 + bottom * page.cy(),
+             cell.y1 - top * page.cy());
     auto error = [&](std::size_t i) { return p.error.empty() ? 0.0 : std::abs(p.error[i]); };
     double lo = 0, hi = 0;  // the axis holds 0, every bar and every whisker
     for (std::size_t i = 0; i < p.values.size(); ++i)
@@ -480,10 +490,8 @@ void draw(Canvas& canvas, const Box& cell, const BarChart& p) {
     pls.box("bc", 0, 0, "bcnstv", 0, 0);
     for (std::size_t i = 0; i < p.categories.size(); ++i) {
         const double at = (static_cast<double>(i) + 0.5) / static_cast<double>(p.values.size());
-        if (upright)
-            pls.mtex("bv", 0.5, at, 1.0, p.categories[i].c_str());
-        else
-            pls.mtex("b", 1.3, at, 0.5, p.categories[i].c_str());
+        if (upright) pls.mtex("bv", 0.5, at, 1.0, p.categories[i].c_str());
+        else pls.mtex("b", 1.3, at, 0.5, p.categories[i].c_str());
     }
     title_and_labels(canvas, cell.x0, cell.x1, p.title, p.x_label, bottom - 1.2, p.y_label, 5.0);
 }
@@ -527,10 +535,12 @@ std::string render(const Figure& given, Format format) {
         const FigureLayout layout = figure_layout(figure, page.width_mm, page.height_mm, page.char_mm);
         for (std::size_t i = 0; i < figure.panels.size(); ++i) {
             const Rect& cell = layout.cells[i];
-            const Box box{cell.x0 / page.width_mm, cell.x1 / page.width_mm, cell.y0 / page.height_mm, cell.y1 / page.height_mm};
+            const Box box{cell.x0 / page.width_mm, cell.x1 / page.width_mm, cell.y0 / page.height_mm,
+                          cell.y1 / page.height_mm};
             std::visit(
                 [&](const auto& p) {
-                    if constexpr (std::is_same_v<std::decay_t<decltype(p)>, LinePlot>) draw(canvas, cell, p, !layout.shared_legend);
+                    if constexpr (std::is_same_v<std::decay_t<decltype(p)>, LinePlot>)
+                        draw(canvas, cell, p, !layout.shared_legend);
                     else draw(canvas, box, p);
                 },
                 figure.panels[i]);
@@ -548,7 +558,9 @@ std::string render(const Figure& given, Format format) {
     // drawing is whole only if it ends as its format ends.
     const bool whole = format == Format::svg ? bytes.find("</svg>") != std::string::npos
                                              : bytes.size() >= 12 && bytes.compare(bytes.size() - 8, 4, "IEND") == 0;
-    if (!whole) throw Error(fmt::format("cannot draw \"{}\": the drawing could not be written whole to {}", given.title, file.string()));
+    if (!whole)
+        throw Error(fmt::format("cannot draw \"{}\": the drawing could not be written whole to {}", given.title,
+                                file.string()));
     return format == Format::svg ? finish_svg(bytes, rasters, dashed, figure.width, figure.height) : bytes;
 }
 

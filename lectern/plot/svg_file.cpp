@@ -73,7 +73,8 @@ Raster magnified(const Raster& r, double cell_points) {
     Raster out{r.rows * k, r.cols * k, {}};
     out.pixels.reserve(static_cast<std::size_t>(out.rows * out.cols));
     for (std::int64_t y = 0; y < out.rows; ++y)
-        for (std::int64_t x = 0; x < out.cols; ++x) out.pixels.push_back(r.pixels[static_cast<std::size_t>((y / k) * r.cols + x / k)]);
+        for (std::int64_t x = 0; x < out.cols; ++x)
+            out.pixels.push_back(r.pixels[static_cast<std::size_t>((y / k) * r.cols + x / k)]);
     return out;
 }
 
@@ -91,7 +92,8 @@ std::string finish_svg(const std::string& svg_in, const std::vector<PlacedRaster
         }
         const std::size_t end = next + 16;  // stroke="#RRGGBB"
         svg.append(svg_in, at, end - at);
-        if (const auto it = dashed.find(svg_in.substr(next + 8, 7)); it != dashed.end() && svg_in.rfind("<polyline", next) > svg_in.rfind("/>", next))
+        if (const auto it = dashed.find(svg_in.substr(next + 8, 7));
+            it != dashed.end() && svg_in.rfind("<polyline", next) > svg_in.rfind("/>", next))
             svg += fmt::format(" stroke-dasharray=\"{}\"", it->second);
         at = end;
     }
@@ -101,12 +103,15 @@ std::string finish_svg(const std::string& svg_in, const std::vector<PlacedRaster
                                      (p.y1 - p.y0) * height / static_cast<double>(p.raster.rows));
         images += fmt::format(
             "  <image x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" height=\"{:.2f}\" preserveAspectRatio=\"none\" "
-            "image-rendering=\"optimizeSpeed\" style=\"image-rendering:pixelated\" xlink:href=\"data:image/png;base64,{}\"/>\n",
-            p.x0 * width, (1 - p.y1) * height, (p.x1 - p.x0) * width, (p.y1 - p.y0) * height, base64(png_file(magnified(p.raster, cell))));
+            "image-rendering=\"optimizeSpeed\" style=\"image-rendering:pixelated\" "
+            "xlink:href=\"data:image/png;base64,{}\"/>\n",
+            p.x0 * width, (1 - p.y1) * height, (p.x1 - p.x0) * width, (p.y1 - p.y0) * height,
+            base64(png_file(magnified(p.raster, cell))));
     }
     // after the page's background, the first element PLplot writes
     const std::size_t background = svg.find("<rect"), after = svg.find("/>", background);
-    if (background == std::string::npos || after == std::string::npos) throw Error("PLplot's SVG has no background to draw over");
+    if (background == std::string::npos || after == std::string::npos)
+        throw Error("PLplot's SVG has no background to draw over");
     std::string out = plain_text(svg.substr(0, after + 2));
     out += "\n" + images;
     out += plain_text(svg.substr(after + 2));

@@ -31,7 +31,8 @@ TEST_CASE("anomaly mode names the op whose forward made the first NaN, not the o
 TEST_CASE("anomaly mode names the op whose forward made an infinity", "[anomaly]") {
     Tensor x = tensor({0.5, 0.0}, {2}, Dtype::float64).requires_grad_();
     AnomalyGuard anomaly;
-    CHECK(anomaly_message([&] { log(x); }) == "anomaly: 'log' produced an infinity in its output [2] from inputs [2] (all finite)");
+    CHECK(anomaly_message([&] { log(x); }) ==
+          "anomaly: 'log' produced an infinity in its output [2] from inputs [2] (all finite)");
 }
 
 TEST_CASE("anomaly mode names the op whose backward made the first bad gradient", "[anomaly]") {
@@ -39,8 +40,9 @@ TEST_CASE("anomaly mode names the op whose backward made the first bad gradient"
     Tensor loss = sum(sqrt(x) * 3.0);  // forward finite: sqrt(0) = 0; backward 1 / (2 sqrt(0)) = inf
     AnomalyGuard anomaly;
     std::string msg = anomaly_message([&] { loss.backward(); });
-    CHECK(msg == "anomaly: the backward of 'sqrt' produced an infinity in the gradient of input 0 [2] "
-                 "(inputs [2]; output gradient [2], finite)");
+    CHECK(msg ==
+          "anomaly: the backward of 'sqrt' produced an infinity in the gradient of input 0 [2] "
+          "(inputs [2]; output gradient [2], finite)");
 }
 
 TEST_CASE("anomaly mode names a parameter that already holds NaN", "[anomaly]") {

@@ -74,7 +74,8 @@ TEST_CASE("multi_head_attention: two keys by hand, scores scaled by 1 / sqrt(d_k
 TEST_CASE("multi_head_attention equals the composed ops, values and gradients", "[forward]") {
     // Cross-attention, 2 heads, d_k 3, d_v 2, a padding mask with a fully masked query row.
     Tensor q = rand64({2, 3, 6}, 1), k = rand64({2, 4, 6}, 2), v = rand64({2, 4, 4}, 3);
-    Tensor mask = tensor({1, 1, 1, 0, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 1, 0, 1, 1, 0, 0, 1, 1, 1, 1}, {2, 3, 4}, Dtype::int64);
+    Tensor mask =
+        tensor({1, 1, 1, 0, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 1, 0, 1, 1, 0, 0, 1, 1, 1, 1}, {2, 3, 4}, Dtype::int64);
     Tensor w = rand64({2, 3, 4}, 4).detach();  // a loss weighting every output differently
     AttentionOutput fused = multi_head_attention(q, k, v, 2, mask);
     Composed ref = composed(q, k, v, 2, mask);
@@ -112,8 +113,8 @@ TEST_CASE("multi_head_attention equals the composed ops at the models' sizes", "
 
 TEST_CASE("multi_head_attention's dropout on P draws what autograd::dropout on P draws", "[forward]") {
     Tensor q = rand64({2, 5, 4}, 5), k = rand64({2, 5, 4}, 6), v = rand64({2, 5, 4}, 7);
-    Tensor causal = tensor({1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 1, 1, 1, 0, 0, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1}, {1, 5, 5},
-                           Dtype::int64);
+    Tensor causal =
+        tensor({1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 1, 1, 1, 0, 0, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1}, {1, 5, 5}, Dtype::int64);
     Generator g1(3), g2(3);
     AttentionOutput fused = multi_head_attention(q, k, v, 2, causal, 0.4, true, g1);
     Composed ref = composed(q, k, v, 2, causal, 0.4, &g2);

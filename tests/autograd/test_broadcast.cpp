@@ -8,8 +8,8 @@ TEST_CASE("broadcast_to repeats, sum_to sums back", "[forward]") {
     Tensor y = broadcast_to(x, {2, 2, 3});
     CHECK(y.shape() == Shape{2, 2, 3});
     require_values(y, {1, 1, 1, 2, 2, 2, 1, 1, 1, 2, 2, 2});
-    require_values(sum_to(y, {2, 1}), {6, 12});   // each 1 appears 6 times
-    require_values(sum_to(y, {3}), {6, 6, 6});    // 1+2+1+2 per column
+    require_values(sum_to(y, {2, 1}), {6, 12});  // each 1 appears 6 times
+    require_values(sum_to(y, {3}), {6, 6, 6});   // 1+2+1+2 per column
 }
 
 TEST_CASE("broadcast_to and sum_to reject shapes that do not broadcast", "[errors]") {

@@ -43,7 +43,8 @@ TEST_CASE("conv1d refuses mismatched channels, a bad dilation and windows wider 
     // A span past 2^62 positions is refused, not wrapped: (3 - 1) 2^62 would overflow int64.
     const std::int64_t huge = std::int64_t{1} << 62;
     CHECK_THROWS_WITH(conv1d(x, zeros({1, 3, 2}, Dtype::float64), Tensor(), huge),
-                      Catch::Contains("conv1d: kernel 3 with dilation 4611686018427387904 spans more than 2^62 positions"));
+                      Catch::Contains(
+                          "conv1d: kernel 3 with dilation 4611686018427387904 spans more than 2^62 positions"));
     CHECK_THROWS_WITH(conv_windows(x, 3, huge, 0), Catch::Contains("conv_windows: kernel 3 with dilation"));
     CHECK(conv1d(x, zeros({1, 2, 2}, Dtype::float64), Tensor(), huge).shape() == Shape{1, 4, 1});  // a span of 2^62
 }

@@ -11,15 +11,16 @@ TEST_CASE("to_dot draws each op once with its output shape, the leaves, and the 
     std::string dot = to_dot(loss);
     INFO(dot);
     CHECK(dot.rfind("digraph autograd {", 0) == 0);
-    for (const char* label : {"matmul\\n[2, 3]", "add\\n[2, 3]", "mul\\n[2, 3]", "sum\\n[]", "leaf\\n[4, 3]", "leaf\\n[3]"})
+    for (const char* label :
+         {"matmul\\n[2, 3]", "add\\n[2, 3]", "mul\\n[2, 3]", "sum\\n[]", "leaf\\n[4, 3]", "leaf\\n[3]"})
         CHECK(dot.find(label) != std::string::npos);
     auto count = [&](const std::string& s) {
         std::size_t n = 0;
         for (std::size_t at = dot.find(s); at != std::string::npos; at = dot.find(s, at + 1)) ++n;
         return n;
     };
-    CHECK(count("->") == 6);        // w -> matmul, matmul -> add, b -> add, add -> mul twice, mul -> sum
-    CHECK(count("leaf") == 2);      // x is not drawn
+    CHECK(count("->") == 6);    // w -> matmul, matmul -> add, b -> add, add -> mul twice, mul -> sum
+    CHECK(count("leaf") == 2);  // x is not drawn
     CHECK(count("[shape=box") == 4);
 }
 
@@ -52,7 +53,8 @@ TEST_CASE("to_dot_with_norms labels each value and gradient with its norm, worke
     std::string dot = to_dot_with_norms(loss);
     INFO(dot);
     CHECK(dot.find("sum\\n[]\\n|v| = 11\\n|g| = 1\"") != std::string::npos);
-    CHECK(dot.find(fmt::format("mul\\n[2]\\n|v| = {:.3g}\\n|g| = {:.3g}\"", std::sqrt(73.0), std::sqrt(2.0))) != std::string::npos);
+    CHECK(dot.find(fmt::format("mul\\n[2]\\n|v| = {:.3g}\\n|g| = {:.3g}\"", std::sqrt(73.0), std::sqrt(2.0))) !=
+          std::string::npos);
     CHECK(dot.find(fmt::format("leaf\\n[2]\\n|v| = {:.3g}\\n|g| = 5\"", std::sqrt(5.0))) != std::string::npos);
     require_values(w.grad(), {3, 4}, 0);  // as backward() leaves it
     CHECK(live_node_count() == 0);

@@ -22,6 +22,7 @@ TEST_CASE("glu halves the dim it is given, not only the last", "[forward]") {
 }
 
 TEST_CASE("glu refuses an odd dim and a 0-d tensor", "[errors]") {
-    CHECK_THROWS_WITH(glu(zeros({2, 3}, Dtype::float64)), Catch::Contains("glu: dim -1 of x [2, 3] must have an even size"));
+    CHECK_THROWS_WITH(glu(zeros({2, 3}, Dtype::float64)),
+                      Catch::Contains("glu: dim -1 of x [2, 3] must have an even size"));
     REQUIRE_THROWS_AS(glu(zeros({}, Dtype::float64)), ShapeError);
 }

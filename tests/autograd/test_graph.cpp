@@ -68,8 +68,8 @@ TEST_CASE("backward refuses an upstream gradient of another dtype, and says how 
     CHECK_THROWS_WITH(y.backward(tensor({10, 100}, {2}, Dtype::float32)),
                       "backward: gradient of dtype float32 for a tensor of dtype float64 [2]; pass "
                       "grad.to(Dtype::float64)");
-    CHECK_THROWS_AS(x.backward(ones({2}, Dtype::int64)), DtypeError);  // a leaf too
-    CHECK_FALSE(x.grad().defined());                                    // nothing accumulated
+    CHECK_THROWS_AS(x.backward(ones({2}, Dtype::int64)), DtypeError);       // a leaf too
+    CHECK_FALSE(x.grad().defined());                                        // nothing accumulated
     y.backward(tensor({10, 100}, {2}, Dtype::float32).to(Dtype::float64));  // the graph is intact
     require_values(x.grad(), {20, 400});
 }
@@ -96,7 +96,7 @@ TEST_CASE("backward misuse gets a GraphError, not a crash", "[graph][errors]") {
     Tensor again = sum(shared * 2.0);
     CHECK_THROWS_AS(again.backward(), GraphError);
 
-    CHECK_THROWS_AS((x * 2.0).backward(), GraphError);  // not a scalar, no upstream gradient
+    CHECK_THROWS_AS((x * 2.0).backward(), GraphError);       // not a scalar, no upstream gradient
     CHECK_THROWS_AS(sum(ones({2})).backward(), GraphError);  // nothing requires grad
     CHECK_THROWS_AS(sum(x).backward(ones({3})), ShapeError);
 }

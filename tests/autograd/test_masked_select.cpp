@@ -33,8 +33,9 @@ TEST_CASE("masked_select broadcasts the mask to x and returns the kept elements 
 
 TEST_CASE("x[mask] and masked_select refuse a float mask and a mask of the wrong shape", "[errors]") {
     Tensor x = zeros({2, 3});
-    CHECK_THROWS_WITH(x[ones({2})], "x[mask]: mask must be int64 (nonzero keeps), got float32 of shape [2]; a "
-                                    "comparison's mask converts with .to(Dtype::int64)");
+    CHECK_THROWS_WITH(x[ones({2})],
+                      "x[mask]: mask must be int64 (nonzero keeps), got float32 of shape [2]; a "
+                      "comparison's mask converts with .to(Dtype::int64)");
     CHECK_THROWS_WITH(x[ones({3}, Dtype::int64)],
                       "x[mask]: mask of shape [3] must have the shape of x's leading dims, x is [2, 3]; for a mask "
                       "that broadcasts, use masked_select");

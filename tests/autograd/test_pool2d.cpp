@@ -49,8 +49,9 @@ TEST_CASE("overlapping windows (stride 1) add their gradients", "[forward]") {
 
 TEST_CASE("pooling refuses a kernel past the image, a bad stride and a non-image", "[errors]") {
     Tensor x = zeros({1, 1, 3, 4}, Dtype::float64);
-    CHECK_THROWS_WITH(max_pool2d(x, 4), Catch::Contains("max_pool2d: needs 0 < kernel <= H, W and stride > 0, got kernel "
-                                                        "4, stride 4 for x [1, 1, 3, 4]"));
+    CHECK_THROWS_WITH(max_pool2d(x, 4),
+                      Catch::Contains("max_pool2d: needs 0 < kernel <= H, W and stride > 0, got kernel "
+                                      "4, stride 4 for x [1, 1, 3, 4]"));
     CHECK_THROWS_AS(avg_pool2d(x, 2, -1), ValueError);
     CHECK_THROWS_AS(avg_pool2d(x, 0), ValueError);
     CHECK_THROWS_WITH(avg_pool2d(zeros({3, 4}), 2), Catch::Contains("avg_pool2d: x must be [B, C, H, W], got [3, 4]"));

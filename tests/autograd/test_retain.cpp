@@ -23,8 +23,9 @@ TEST_CASE("grad() of a non-leaf that did not retain it is a GraphError naming re
     Tensor x = tensor({1, 2}, Dtype::float64).requires_grad_();
     Tensor h = x * 2.0;
     sum(h).backward();
-    CHECK_THROWS_WITH(h.grad(), "grad: this tensor is not a leaf (the output of 'mul'), and backward() keeps only the "
-                                "gradients of leaves; call retain_grad() on it before backward() to keep its gradient");
+    CHECK_THROWS_WITH(h.grad(),
+                      "grad: this tensor is not a leaf (the output of 'mul'), and backward() keeps only the "
+                      "gradients of leaves; call retain_grad() on it before backward() to keep its gradient");
     CHECK_THROWS_WITH(ones({2}).retain_grad(), Catch::Contains("does not require grad"));
 }
 

@@ -9,7 +9,7 @@ TEST_CASE("select takes one index along a dim and removes the dim", "[forward]")
     CHECK(row.shape() == Shape{2, 4});
     require_values(row, {8, 9, 10, 11, 20, 21, 22, 23});
     require_values(select(x, 0, 1), reshape(narrow(x, 0, 1, 1), {3, 4}).to_vector());
-    require_values(select(x, -1, 0), {0, 4, 8, 12, 16, 20});  // the last dim, x[..., 0]
+    require_values(select(x, -1, 0), {0, 4, 8, 12, 16, 20});        // the last dim, x[..., 0]
     require_values(select(x, 1, -1), select(x, 1, 2).to_vector());  // -1 is the last index
     CHECK(select(tensor({5, 6, 7}), 0, 1).shape() == Shape{});
     CHECK(select(tensor({5, 6, 7}), 0, 1).item() == 6);

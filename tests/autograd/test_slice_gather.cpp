@@ -16,10 +16,10 @@ TEST_CASE("x[i] is select(x, 0, i) and its gradient lands in row i", "[forward]"
 TEST_CASE("slice takes start:end:step as Python does, and places the gradient back", "[forward]") {
     Tensor x = arange(10, Dtype::float64).detach().requires_grad_();
     require_values(slice(x, 0, 1, 8, 3), {1, 4, 7});
-    require_values(slice(x, 0, -3), {7, 8, 9});            // x[-3:]
-    require_values(slice(x, 0, 0, kEnd, 4), {0, 4, 8});    // x[::4]
+    require_values(slice(x, 0, -3), {7, 8, 9});                     // x[-3:]
+    require_values(slice(x, 0, 0, kEnd, 4), {0, 4, 8});             // x[::4]
     require_values(slice(x, 0, 2, 100), {2, 3, 4, 5, 6, 7, 8, 9});  // an end past the size is clamped
-    CHECK(slice(x, 0, 6, 2).numel() == 0);                 // an empty range
+    CHECK(slice(x, 0, 6, 2).numel() == 0);                          // an empty range
     sum(slice(x, 0, 1, 8, 3) * tensor({1, 2, 3}, Dtype::float64)).backward();
     require_values(x.grad(), {0, 1, 0, 0, 2, 0, 0, 3, 0, 0});
     // along an inner dim of [2, 4]: columns 1 and 3

@@ -12,7 +12,8 @@ TEST_CASE("softmax and log_softmax by hand, and stable", "[forward]") {
     require_values(log_softmax(x, 0), {-2.4076059644443806, -1.4076059644443806, -0.4076059644443806}, 1e-12);
     // exp(1000) overflows; subtracting the max makes it softmax([0, 1]).
     require_values(softmax(tensor({1000, 1001}), 0), softmax(tensor({0, 1}), 0).to_vector(), 1e-7);
-    require_values(log_softmax(tensor({1000, 1001}), 0), {-1.3132616875182228, -0.31326168751822286}, 1e-4);  // float32 ulp at 1000 is 6e-5
+    require_values(log_softmax(tensor({1000, 1001}), 0), {-1.3132616875182228, -0.31326168751822286},
+                   1e-4);  // float32 ulp at 1000 is 6e-5
     // Down each column of [[1, 3], [2, 4]] the scores differ by 1: softmax([0, 1]).
     require_values(softmax(tensor({1, 3, 2, 4}, {2, 2}), 0), {0.26894142, 0.26894142, 0.73105858, 0.73105858}, 1e-7);
 }
@@ -26,8 +27,9 @@ TEST_CASE("masked_softmax: causal rows are probabilities with zeros where masked
     require_values(masked_softmax(tensor({0, 2}), tensor({1, 1}, Dtype::int64), 0.5), {0.26894142, 0.73105858});
 }
 
-TEST_CASE("masked_softmax: a padding mask broadcasts over heads and queries; a fully masked row is zeros", "[forward]") {
-    Tensor s = zeros({2, 2, 3, 4});                                          // [B, H, Tq, Tk]
+TEST_CASE("masked_softmax: a padding mask broadcasts over heads and queries; a fully masked row is zeros",
+          "[forward]") {
+    Tensor s = zeros({2, 2, 3, 4});                                             // [B, H, Tq, Tk]
     Tensor pad = tensor({1, 1, 0, 0, 0, 0, 0, 0}, {2, 1, 1, 4}, Dtype::int64);  // batch 1 masks every key
     Tensor p = masked_softmax(s, pad, 1.0);
     for (std::int64_t h = 0; h < 2; ++h)
@@ -40,7 +42,8 @@ TEST_CASE("masked_softmax: a padding mask broadcasts over heads and queries; a f
 
 TEST_CASE("softmax family rejects bad dims and masks", "[errors]") {
     CHECK_THROWS_AS(softmax(zeros({2}), 1), IndexError);
-    CHECK_THROWS_WITH(masked_softmax(zeros({2, 3}), ones({2, 3}), 1.0), Catch::Contains("masked_softmax: mask must be int64"));
+    CHECK_THROWS_WITH(masked_softmax(zeros({2, 3}), ones({2, 3}), 1.0),
+                      Catch::Contains("masked_softmax: mask must be int64"));
     CHECK_THROWS_WITH(masked_softmax(zeros({2, 3}), ones({4}, Dtype::int64), 1.0),
                       Catch::Contains("masked_softmax: shapes cannot be broadcast"));
     CHECK_THROWS_AS(masked_softmax(zeros({3}), ones({2, 3}, Dtype::int64), 1.0), ShapeError);

@@ -172,16 +172,16 @@ TEST_CASE("sizes that overflow are typed errors, never wrapped counts", "[tensor
     CHECK(numel({0, k40}) == 0);
     // 2^62 float64 elements fit in int64, their 2^65 bytes do not fit in size_t (nor, where
     // size_t has 32 bits, does the count: a cast of it to size_t wraps to 0).
-    CHECK_THROWS_WITH(Tensor::empty({std::int64_t{1} << 62}, Dtype::float64),
-                      "empty: a float64 tensor of shape [4611686018427387904] needs more bytes than a size_t can count");
+    CHECK_THROWS_WITH(
+        Tensor::empty({std::int64_t{1} << 62}, Dtype::float64),
+        "empty: a float64 tensor of shape [4611686018427387904] needs more bytes than a size_t can count");
     // 2^61 - 2 float64s are 2^64 - 16 bytes: rounding that up to the 64-byte
     // size class wrapped to a tiny block, which the checkpoint loader overran.
     // (Where size_t has 32 bits they are refused above, as more than it counts.)
     AllocatorStats before = allocator_stats();
     if constexpr (sizeof(std::size_t) == 8)
         CHECK_THROWS_AS(Tensor::empty({2186255, 1054699936290}, Dtype::float64), std::bad_alloc);
-    else
-        CHECK_THROWS_AS(Tensor::empty({2186255, 1054699936290}, Dtype::float64), ShapeError);
+    else CHECK_THROWS_AS(Tensor::empty({2186255, 1054699936290}, Dtype::float64), ShapeError);
     CHECK_THROWS_AS(allocate(SIZE_MAX - 1), std::bad_alloc);
     CHECK(allocator_stats().bytes_in_use == before.bytes_in_use);
     CHECK(allocator_stats().blocks_in_use == before.blocks_in_use);
@@ -225,7 +225,8 @@ TEST_CASE("a tensor the system cannot give is an OutOfMemory naming its size", "
 TEST_CASE("a tensor prints to a std::ostream as through fmt", "[tensor]") {
     std::ostringstream os;
     os << tensor({1, 2, 3, 4}, {2, 2}) << "; " << zeros({0}) << "; " << Tensor();
-    CHECK(os.str() == "tensor([[1, 2], [3, 4]], dtype=float32); tensor([], shape=[0], dtype=float32); tensor(undefined)");
+    CHECK(os.str() ==
+          "tensor([[1, 2], [3, 4]], dtype=float32); tensor([], shape=[0], dtype=float32); tensor(undefined)");
 }
 
 TEST_CASE("the method forms are the ops: x.pow(2), x.argmax(-1), x.eq(y)", "[tensor]") {

@@ -32,7 +32,8 @@ TEST_CASE("every part of a loop runs exactly once, on any number of threads, loo
             for (int loop = 0; loop < 50; ++loop) {
                 std::vector<std::atomic<int>> runs(static_cast<std::size_t>(parts));
                 auto body = [&](std::int64_t part) { runs[static_cast<std::size_t>(part)].fetch_add(1); };
-                detail::run_parts(parts, [](void* c, std::int64_t p) { (*static_cast<decltype(body)*>(c))(p); }, &body);
+                detail::run_parts(
+                    parts, [](void* c, std::int64_t p) { (*static_cast<decltype(body)*>(c))(p); }, &body);
                 for (std::int64_t p = 0; p < parts; ++p) {
                     INFO(threads << " threads, part " << p << " of " << parts << ", loop " << loop);
                     REQUIRE(runs[static_cast<std::size_t>(p)].load() == 1);
@@ -57,7 +58,8 @@ TEST_CASE("a part's exception reaches the caller once every part has finished", 
     // and the pool runs the next loop
     std::atomic<int> runs{0};
     auto count = [&](std::int64_t) { runs.fetch_add(1); };
-    detail::run_parts(6, [](void* c, std::int64_t p) { (*static_cast<decltype(count)*>(c))(p); }, &count);
+    detail::run_parts(
+        6, [](void* c, std::int64_t p) { (*static_cast<decltype(count)*>(c))(p); }, &count);
     CHECK(runs.load() == 6);
 }
 
@@ -79,9 +81,8 @@ TEST_CASE("two threads of a user's program run loops at the same time, each loop
     std::atomic<std::int64_t> totals[2] = {0, 0};
     auto user = [&](int who) {
         for (int loop = 0; loop < 200; ++loop)
-            parallel_for(1000, 1 << 20, [&](std::int64_t begin, std::int64_t end) {
-                totals[who].fetch_add(end - begin);
-            });
+            parallel_for(1000, 1 << 20,
+                         [&](std::int64_t begin, std::int64_t end) { totals[who].fetch_add(end - begin); });
     };
     std::thread a(user, 0), b(user, 1);
     a.join();
@@ -98,12 +99,15 @@ TEST_CASE("a worker late from a small loop claims no part of the next, larger on
     for (int threads : {2, 3, 8}) {
         PoolSize size(threads);
         std::vector<std::atomic<int>> runs(64);
-        auto body = [&](std::int64_t part) { runs[static_cast<std::size_t>(part)].fetch_add(1, std::memory_order_relaxed); };
+        auto body = [&](std::int64_t part) {
+            runs[static_cast<std::size_t>(part)].fetch_add(1, std::memory_order_relaxed);
+        };
         auto call = [](void* c, std::int64_t p) { (*static_cast<decltype(body)*>(c))(p); };
         int twice = 0;
         for (int loop = 0; loop < 20000; ++loop) {
             const std::int64_t parts = loop % 2 == 0 ? 2 : 64;
-            for (std::int64_t p = 0; p < parts; ++p) runs[static_cast<std::size_t>(p)].store(0, std::memory_order_relaxed);
+            for (std::int64_t p = 0; p < parts; ++p)
+                runs[static_cast<std::size_t>(p)].store(0, std::memory_order_relaxed);
             detail::run_parts(parts, call, &body);
             for (std::int64_t p = 0; p < parts; ++p)
                 if (runs[static_cast<std::size_t>(p)].load(std::memory_order_relaxed) != 1) ++twice;

@@ -118,9 +118,9 @@ TEST_CASE("sin, cos, log1p, silu and softplus give the textbook values and slope
         sum(f(x)).backward();
         return x.grad();
     };
-    require_values(slope(sin, {0, 0.5}), {1, 0.8775825618903728}, 1e-15);                 // cos x
-    require_values(slope(cos, {0, 0.5}), {0, -0.479425538604203}, 1e-15);                 // -sin x
-    require_values(slope(log1p, {0, 1, -0.5}), {1, 0.5, 2}, 1e-15);                       // 1 / (1 + x)
+    require_values(slope(sin, {0, 0.5}), {1, 0.8775825618903728}, 1e-15);  // cos x
+    require_values(slope(cos, {0, 0.5}), {0, -0.479425538604203}, 1e-15);  // -sin x
+    require_values(slope(log1p, {0, 1, -0.5}), {1, 0.5, 2}, 1e-15);        // 1 / (1 + x)
     // silu' = s (1 + x (1 - s)): 1/2 at 0; at 1, 0.7310585786300049 * 1.2689414213699951
     require_values(slope(silu, {0, 1, -1}), {0.5, 0.9276705118714869, 0.07232948812851325}, 1e-15);
     require_values(slope(softplus, {0, 1, -1000}), {0.5, 0.7310585786300049, 0}, 1e-15);  // sigmoid x

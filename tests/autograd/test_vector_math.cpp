@@ -42,8 +42,21 @@ TEST_CASE("erf_f32 is within 6e-7 of erf, odd, and keeps its limits and NaN", "[
 
 TEST_CASE("exp_f32_lanes is exp_f32 in every lane, specials included", "[forward]") {
     const float inf = std::numeric_limits<float>::infinity();
-    std::vector<float> xs{0.0f, -0.0f, 1.0f, -1.0f, 88.0f, 88.5f, -87.0f, -87.5f, 100.0f, -100.0f, inf, -inf,
-                          std::numeric_limits<float>::quiet_NaN(), 1e-30f, -1e-30f};
+    std::vector<float> xs{0.0f,
+                          -0.0f,
+                          1.0f,
+                          -1.0f,
+                          88.0f,
+                          88.5f,
+                          -87.0f,
+                          -87.5f,
+                          100.0f,
+                          -100.0f,
+                          inf,
+                          -inf,
+                          std::numeric_limits<float>::quiet_NaN(),
+                          1e-30f,
+                          -1e-30f};
     for (int i = 0; i <= 70000; ++i) xs.push_back(-90.0f + 180.0f * static_cast<float>(i) / 70000);
     while (xs.size() % 8 != 0) xs.push_back(0.5f);
     for (std::size_t i = 0; i < xs.size(); i += 8) {
@@ -52,10 +65,8 @@ TEST_CASE("exp_f32_lanes is exp_f32 in every lane, specials included", "[forward
         const Lanes<float> y = exp_f32_lanes(x);
         for (int l = 0; l < 8; ++l) {
             INFO("x = " << x[l]);
-            if (std::isnan(x[l]))
-                REQUIRE(std::isnan(y[l]));
-            else
-                REQUIRE(y[l] == exp_f32(x[l]));
+            if (std::isnan(x[l])) REQUIRE(std::isnan(y[l]));
+            else REQUIRE(y[l] == exp_f32(x[l]));
         }
     }
 }

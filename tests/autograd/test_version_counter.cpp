@@ -14,15 +14,16 @@ TEST_CASE("a constant changed in place after x * w makes backward refuse", "[gra
     w.fill_(5);  // backward would read 5
     REQUIRE_THROWS_AS(y.backward(), GraphError);
     REQUIRE_THROWS_WITH(y.backward(), Catch::Matchers::Contains("input 1 of 'mul'") &&
-                               Catch::Matchers::Contains("modified by an in-place operation") &&
-                               Catch::Matchers::Contains("version 1") && Catch::Matchers::Contains("version 0"));
+                                          Catch::Matchers::Contains("modified by an in-place operation") &&
+                                          Catch::Matchers::Contains("version 1") &&
+                                          Catch::Matchers::Contains("version 0"));
     CHECK_FALSE(x.grad().defined());  // nothing accumulated, nothing freed: it refuses again
     REQUIRE_THROWS_WITH(y.backward(), Catch::Matchers::Contains("input 1 of 'mul'"));
 }
 
 TEST_CASE("a saved non-leaf updated in place under a NoGradGuard makes backward refuse", "[graph]") {
     Tensor x = tensor({2, 2}, {2}, Dtype::float64).requires_grad_();
-    Tensor h = x * 2.0;  // 4 4
+    Tensor h = x * 2.0;     // 4 4
     Tensor y = sum(h * h);  // dy/dx = 2 h * 2 = [16, 16]; with h scaled by 10 it would be [160, 160]
     {
         NoGradGuard no_grad;
@@ -52,7 +53,7 @@ TEST_CASE("a change through another handle of the same storage is seen", "[graph
 TEST_CASE("in-place steps after backward, and changes before an op, stay legal", "[graph]") {
     Tensor w = tensor({1, 2}, {2}, Dtype::float64).requires_grad_();
     Tensor c = tensor({3, 4}, {2}, Dtype::float64);
-    c.fill_(2);  // before any op used it
+    c.fill_(2);                             // before any op used it
     for (int step = 0; step < 2; ++step) {  // the optimizers' pattern: forward, backward, update in place
         w.zero_grad();
         sum(w * c).backward();

@@ -4,7 +4,7 @@
 using namespace autograd;
 
 TEST_CASE("where picks a where cond holds and b elsewhere, and sends dy to the one it picked", "[forward]") {
-    Tensor cond = tensor({1, 0, 1}, Dtype::int64);                                    // [3]
+    Tensor cond = tensor({1, 0, 1}, Dtype::int64);                                   // [3]
     Tensor a = tensor({1, 2, 3, 4, 5, 6}, {2, 3}, Dtype::float64).requires_grad_();  // [2, 3]
     Tensor b = tensor({10, 20}, {2, 1}, Dtype::float64).requires_grad_();            // [2, 1]
     Tensor y = where(cond, a, b);

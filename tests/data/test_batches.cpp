@@ -75,7 +75,8 @@ TEST_CASE("shuffled Batches draw each epoch's order by randperm, the same for th
     CHECK(first[2] == std::vector<double>{static_cast<double>(order[6])});
     CHECK(first == epochs(3));
     CHECK(first != epochs(4));
-    const std::vector<std::vector<double>> epoch1(first.begin(), first.begin() + 3), epoch2(first.begin() + 3, first.end());
+    const std::vector<std::vector<double>> epoch1(first.begin(), first.begin() + 3),
+        epoch2(first.begin() + 3, first.end());
     CHECK(epoch1 != epoch2);  // a new order each epoch
 }
 

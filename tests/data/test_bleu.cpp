@@ -9,7 +9,6 @@
 #include "lectern/data/chrf.h"
 #include "lectern/data/idx.h"  // DatasetError
 
-
 TEST_CASE("13a tokenisation splits punctuation as mteval-v13a does, and keeps ' - and decimals", "[data]") {
     using V = std::vector<std::string>;
     CHECK(data::tokenize_13a("Hello, world. It's 3.14-5 (ok)!") ==
@@ -17,9 +16,15 @@ TEST_CASE("13a tokenisation splits punctuation as mteval-v13a does, and keeps ' 
     CHECK(data::tokenize_13a("&quot;hi&quot; &amp; &lt;b&gt;") == V{"\"", "hi", "\"", "&", "<", "b", ">"});
     CHECK(data::tokenize_13a("well-known 1,000 end.") == V{"well-known", "1,000", "end", "."});
     // Curly quotes are not ASCII: 13a leaves them on their word (as the WEB's “ and ’ stay).
-    CHECK(data::tokenize_13a("\xE2\x80\x9C" "Don\xE2\x80\x99" "t.\xE2\x80\x9D") == V{"\xE2\x80\x9C" "Don\xE2\x80\x99" "t", ".", "\xE2\x80\x9D"});
-    CHECK(data::tokenize_13a("  a\xC2\xA0" "b\n") == V{"a", "b"});  // U+00A0 splits, as Python's str.split()
-    CHECK(data::tokenize_13a("line-\nbreak <skipped>").size() == 1);   // "-\n" joins: "linebreak"
+    CHECK(data::tokenize_13a("\xE2\x80\x9C"
+                             "Don\xE2\x80\x99"
+                             "t.\xE2\x80\x9D") == V{"\xE2\x80\x9C"
+                                                    "Don\xE2\x80\x99"
+                                                    "t",
+                                                    ".", "\xE2\x80\x9D"});
+    CHECK(data::tokenize_13a("  a\xC2\xA0"
+                             "b\n") == V{"a", "b"});                  // U+00A0 splits, as Python's str.split()
+    CHECK(data::tokenize_13a("line-\nbreak <skipped>").size() == 1);  // "-\n" joins: "linebreak"
 }
 
 TEST_CASE("BLEU: Papineni et al.'s 'the the the' example has modified unigram precision 2/7", "[data]") {

@@ -41,7 +41,7 @@ TEST_CASE("entailment pairs: each label is the one the rule gives, read word by 
         for (std::int64_t i = 0; i < M; ++i) {
             const auto t = static_cast<std::int64_t>(b.premise.at({r, i}));
             if (t == data::kEntailmentPad) continue;
-            REQUIRE(i == m);  // padding only at the end
+            REQUIRE(i == m);              // padding only at the end
             REQUIRE((t >= 1 && t <= K));  // words, never negations
             premise.insert(t), ++m;
         }

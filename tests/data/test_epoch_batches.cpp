@@ -26,8 +26,9 @@ TEST_CASE("an epoch's batches are runs of pairs sorted by source length (worked 
 
 TEST_CASE("an epoch's batches depend on the seed and the epoch alone", "[data]") {
     const std::vector<data::TokenPair> pairs = of_lengths({3, 1, 4, 5, 2, 6, 9, 8, 7});
-    CHECK(data::epoch_batches(pairs, 2, 5, 3) == data::epoch_batches(pairs, 2, 5, 3));  // a resumed run draws these again
-    bool changed = false;  // the order of the batches is drawn anew each epoch
+    CHECK(data::epoch_batches(pairs, 2, 5, 3) ==
+          data::epoch_batches(pairs, 2, 5, 3));  // a resumed run draws these again
+    bool changed = false;                        // the order of the batches is drawn anew each epoch
     for (std::int64_t epoch = 2; epoch <= 10; ++epoch)
         changed = changed || data::epoch_batches(pairs, 2, 5, epoch) != data::epoch_batches(pairs, 2, 5, 1);
     CHECK(changed);

@@ -39,7 +39,7 @@ TEST_CASE("the held-out split has as many texts of every class, none in training
     for (const auto& t : s.test) per[t.label] += 1;
     CHECK(per[0] == 2);
     CHECK(per[1] == 2);
-    CHECK(s.ambiguous == 1);  // "shared" is in both: left out
+    CHECK(s.ambiguous == 1);                                      // "shared" is in both: left out
     CHECK(s.train_per_class == std::vector<std::int64_t>{2, 1});  // a: 4 distinct - 2, b: 3 - 2
     std::set<std::string> test_texts, all;
     for (const auto& t : s.test) test_texts.insert(t.text), all.insert(t.text);

@@ -184,11 +184,13 @@ TEST_CASE("a tokenizer file that is a FIFO or a folder is refused before it is o
         }
         return std::string("(no error)");
     };
-    CHECK(testing::from_a_fifo(vocab.string(), error) == "tokenizer: cannot open " + vocab.string() + ": not a regular file");
+    CHECK(testing::from_a_fifo(vocab.string(), error) ==
+          "tokenizer: cannot open " + vocab.string() + ": not a regular file");
     std::filesystem::remove(vocab);
     testing::write_all(vocab.string(), "{}");
     std::filesystem::remove(merges);
-    CHECK(testing::from_a_fifo(merges.string(), error) == "tokenizer: cannot open " + merges.string() + ": not a regular file");
+    CHECK(testing::from_a_fifo(merges.string(), error) ==
+          "tokenizer: cannot open " + merges.string() + ": not a regular file");
     std::filesystem::remove(merges);
     std::filesystem::create_directory(merges);
     CHECK(error("") == "tokenizer: cannot open " + merges.string() + ": not a regular file");
@@ -209,11 +211,13 @@ TEST_CASE("a vocab.json naming a token twice, nesting, or too large to be one is
     testing::write_all(vocab.string(), "");
     std::filesystem::resize_file(vocab, (std::size_t{16} << 20) + 1);  // sparse: no disk taken
     CHECK_THROWS_WITH(BytePairEncoding::from_files(vocab, merges),
-                      vocab.string() + " holds more than 16777216 bytes, more than a tokenizer's file needs (GPT-2's "
-                                       "vocab.json is 1 MB)");
+                      vocab.string() +
+                          " holds more than 16777216 bytes, more than a tokenizer's file needs (GPT-2's "
+                          "vocab.json is 1 MB)");
     std::filesystem::resize_file(merges, (std::size_t{16} << 20) + 1);
     testing::write_all(vocab.string(), "{}");
-    CHECK_THROWS_WITH(BytePairEncoding::from_files(vocab, merges), Catch::StartsWith(merges.string() + " holds more than"));
+    CHECK_THROWS_WITH(BytePairEncoding::from_files(vocab, merges),
+                      Catch::StartsWith(merges.string() + " holds more than"));
 }
 
 // The corpus "aaabdaaabac" (one piece) worked by hand, ties to the smaller pair:
@@ -292,7 +296,8 @@ TEST_CASE("train_bpe's kept counts make the merges of recounting every pair at e
         if (vocab == 5000) CHECK(merges.size() < 5000 - 256);  // the text runs out of pairs first
     }
     std::vector<std::pair<std::int64_t, std::int64_t>> told;
-    auto bpe = data::train_bpe(text, 300, [&](std::int64_t made, std::int64_t wanted) { told.emplace_back(made, wanted); });
+    auto bpe =
+        data::train_bpe(text, 300, [&](std::int64_t made, std::int64_t wanted) { told.emplace_back(made, wanted); });
     REQUIRE(told.size() == 44);
     CHECK(told.front() == std::pair<std::int64_t, std::int64_t>{1, 44});
     CHECK(told.back() == std::pair<std::int64_t, std::int64_t>{44, 44});

@@ -50,7 +50,9 @@ std::string labels_bytes() { return header(0x08, {3}) + std::string{7, 0, 9}; }
 TEST_CASE("IDX files read back exactly, gzipped or plain", "[io]") {
     Files f;
     for (bool zipped : {true, false}) {
-        auto write = [&](const std::string& n, const std::string& b) { return zipped ? f.gz(n + ".gz", b) : f.plain(n, b); };
+        auto write = [&](const std::string& n, const std::string& b) {
+            return zipped ? f.gz(n + ".gz", b) : f.plain(n, b);
+        };
         data::ImageSet s = data::read_image_set(write("im", images_bytes()), write("lb", labels_bytes()), 10);
         CHECK(s.images.shape() == Shape{3, 1, 2, 2});
         require_values(s.images, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
@@ -66,7 +68,8 @@ TEST_CASE("each kind of corrupt IDX file gets a clear error", "[io][errors]") {
     };
     fails(std::string{1, 0, 8, 3} + images_bytes().substr(4), "bad magic");
     fails(header(0x0D, {3, 2, 2}) + std::string(48, 0), "element type 0x0d");
-    fails(images_bytes().substr(0, images_bytes().size() - 1), "is truncated: its dims [3, 2, 2] promise 12 bytes of data, it holds 11");
+    fails(images_bytes().substr(0, images_bytes().size() - 1),
+          "is truncated: its dims [3, 2, 2] promise 12 bytes of data, it holds 11");
     fails(images_bytes() + "x", "has trailing data: more than the 12 bytes of data its dims [3, 2, 2] promise");
     fails(images_bytes().substr(0, 9), "truncated inside its header");
     fails(header(0x08, {2, 2, 2}) + std::string(8, 0), "holds 2 images but");
@@ -81,7 +84,8 @@ TEST_CASE("Fashion-MNIST's files are refused when their images are not 28 x 28",
     f.gz("t10k-images-idx3-ubyte.gz", header(0x08, {1, 14, 14}) + std::string(14 * 14, 0));
     f.gz("t10k-labels-idx1-ubyte.gz", header(0x08, {1}) + std::string{3});
     CHECK_THROWS_WITH(data::load_fashion_mnist(data::Split::test, f.dir.string()),
-                      Catch::Contains("t10k-images-idx3-ubyte.gz holds images of 14 x 14 pixels; Fashion-MNIST's are 28 x 28"));
+                      Catch::Contains(
+                          "t10k-images-idx3-ubyte.gz holds images of 14 x 14 pixels; Fashion-MNIST's are 28 x 28"));
     f.gz("t10k-images-idx3-ubyte.gz", header(0x08, {1, 28, 28}) + std::string(28 * 28, 0));
     CHECK(data::load_fashion_mnist(data::Split::test, f.dir.string()).images.shape() == Shape{1, 1, 28, 28});
 }
@@ -141,7 +145,8 @@ TEST_CASE("IDX dims whose product overflows or exceeds the file are rejected bef
     Files f;
     // [2^22, 2^21, 2^21] = 2^64 elements: wrapped to 0 in size_t, then bad_alloc.
     std::string wrap = f.plain("wrap", header(0x08, {1u << 22, 1u << 21, 1u << 21}));
-    CHECK(idx_error(wrap) == fmt::format("read_idx: {} is corrupt: dims [4194304, 2097152, 2097152] multiply past int64", wrap));
+    CHECK(idx_error(wrap) ==
+          fmt::format("read_idx: {} is corrupt: dims [4194304, 2097152, 2097152] multiply past int64", wrap));
     // No elements, but strides of 2^64: not a tensor that can be indexed.
     std::string empty_wide = f.plain("empty", header(0x08, {0, 0xffffffffu, 0xffffffffu}));
     CHECK(idx_error(empty_wide) ==
@@ -154,7 +159,8 @@ TEST_CASE("IDX dims whose product overflows or exceeds the file are rejected bef
     // 1 MiB promised, none there: reported from what was read, nothing reserved up front.
     std::string empty = f.plain("empty-data", header(0x08, {1, 1024, 1024}));
     CHECK(idx_error(empty) == fmt::format("read_idx: {} is truncated: its dims [1, 1024, 1024] promise 1048576 bytes "
-                                          "of data, it holds 0", empty));
+                                          "of data, it holds 0",
+                                          empty));
 }
 
 TEST_CASE("a corrupt gzip stream is reported with zlib's message intact", "[io][errors]") {
@@ -182,8 +188,9 @@ TEST_CASE("IDX reading stops one byte past the data the header promises: gzip bo
     for (int i = 0; i < 4096; ++i) bomb += zeros;
     std::string path = f.plain("bomb.gz", bomb);
     const long before = peak_rss_kib();
-    CHECK(idx_error(path) ==
-          fmt::format("read_idx: {} has trailing data: more than the 4 bytes of data its dims [1, 2, 2] promise", path));
+    CHECK(
+        idx_error(path) ==
+        fmt::format("read_idx: {} has trailing data: more than the 4 bytes of data its dims [1, 2, 2] promise", path));
     CHECK(peak_rss_kib() - before < 64 * 1024);
 
     // A header promising 4 bytes, gzipped, with 3: truncated.
@@ -203,7 +210,8 @@ TEST_CASE("an IDX path that is a FIFO or a folder is refused before it is opened
     CHECK(idx_error(f.dir.string()) == fmt::format("read_idx: cannot open {}: not a regular file", f.dir.string()));
 }
 
-TEST_CASE("a label outside the classes is rejected when its file is read, naming the file and the index", "[io][errors]") {
+TEST_CASE("a label outside the classes is rejected when its file is read, naming the file and the index",
+          "[io][errors]") {
     Files f;
     std::string im = f.plain("im", images_bytes());
     std::string lb = f.plain("lb", header(0x08, {3}) + std::string{7, 10, 9});
@@ -216,9 +224,11 @@ TEST_CASE("a label outside the classes is rejected when its file is read, naming
     // Fashion-MNIST has 10 classes: a test label of 10 never reaches a
     // training step or the ViT example's 10x10 confusion matrix.
     f.gz("t10k-images-idx3-ubyte.gz", images_bytes());
-    std::string fashion = f.gz("t10k-labels-idx1-ubyte.gz", header(0x08, {3}) + std::string{0, 9, static_cast<char>(200)});
+    std::string fashion =
+        f.gz("t10k-labels-idx1-ubyte.gz", header(0x08, {3}) + std::string{0, 9, static_cast<char>(200)});
     CHECK_THROWS_WITH(data::load_fashion_mnist(data::Split::test, f.dir.string()),
-                      fmt::format("read_image_set: {} is corrupt: label 2 is 200, outside the 10 classes [0, 9]", fashion));
+                      fmt::format("read_image_set: {} is corrupt: label 2 is 200, outside the 10 classes [0, 9]",
+                                  fashion));
 }
 
 TEST_CASE("an image set whose headers disagree is refused before its data is decompressed", "[io][errors]") {
@@ -233,5 +243,6 @@ TEST_CASE("an image set whose headers disagree is refused before its data is dec
                       fmt::format("read_image_set: {} holds 16384 images but {} holds 5 labels", im, lb));
     CHECK(peak_rss_kib() - before < 64 * 1024);
     std::string none = f.plain("none", header(0x08, {0, 28, 28})), no_labels = f.plain("no-labels", header(0x08, {0}));
-    CHECK_THROWS_WITH(data::read_image_set(none, no_labels, 10), fmt::format("read_image_set: {} holds no images", none));
+    CHECK_THROWS_WITH(data::read_image_set(none, no_labels, 10),
+                      fmt::format("read_image_set: {} holds no images", none));
 }

@@ -8,8 +8,7 @@
 
 using namespace autograd;
 
-TEST_CASE("relatedness pairs: each grade is 5 times the Jaccard index of the concepts, read token by token",
-          "[data]") {
+TEST_CASE("relatedness pairs: each grade is 5 times the Jaccard index of the concepts, read token by token", "[data]") {
     data::RelatednessPairsConfig c;  // K 24, F 6, 3..6 content words, 0..3 function words
     Generator gen(11);
     const std::int64_t B = 400, L = data::relatedness_length(c);

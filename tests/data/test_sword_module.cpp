@@ -34,15 +34,15 @@ TEST_CASE("the KJV module reads as 31,102 verses of plain text, Genesis 1:1 firs
 }
 
 TEST_CASE("the WEB and RV1909 modules pair with the KJV by reference", "[data]") {
-    data::VerseCorpus web = data::pair_verses(kjv_verses(), data::read_sword_module("engWEB2015eb"),
-                                              data::default_held_out_books());
+    data::VerseCorpus web =
+        data::pair_verses(kjv_verses(), data::read_sword_module("engWEB2015eb"), data::default_held_out_books());
     CHECK(web.unpaired < 100);
     CHECK(web.train.size() > 30000);
-    CHECK(web.validation.size() == 85 + 104);      // Ruth, Philippians
-    CHECK(web.test.size() == 167 + 48 + 108);      // Esther, Jonah, James
+    CHECK(web.validation.size() == 85 + 104);                               // Ruth, Philippians
+    CHECK(web.test.size() == 167 + 48 + 108);                               // Esther, Jonah, James
     CHECK(web.test.front().target.find("Ahasuerus") != std::string::npos);  // Esther 1:1
-    data::VerseCorpus rv = data::pair_verses(kjv_verses(), data::read_sword_module("spaRV1909eb"),
-                                             data::default_held_out_books());
+    data::VerseCorpus rv =
+        data::pair_verses(kjv_verses(), data::read_sword_module("spaRV1909eb"), data::default_held_out_books());
     CHECK(rv.train.front().target.rfind("EN el principio", 0) == 0);
     for (const auto* part : {&rv.train, &rv.validation, &rv.test})  // its Strong's numbers are gone
         for (const data::VersePair& p : *part) {
@@ -90,14 +90,22 @@ TEST_CASE("a damaged SWORD module is named as damaged, with the package to reins
         const char* says;
     };
     const std::vector<Damage> damages = {
-        {"ot.bzs", [](const std::string& was) { std::string b = was; for (std::size_t i = 0; i < b.size(); ++i) b[i] = static_cast<char>(i * 151 + 7); return b; },
+        {"ot.bzs",
+         [](const std::string& was) {
+             std::string b = was;
+             for (std::size_t i = 0; i < b.size(); ++i) b[i] = static_cast<char>(i * 151 + 7);
+             return b;
+         },
          "(ot.bzs: block 0 of "},
         {"ot.bzz", [](const std::string& was) { return std::string(was.size(), '\0'); },
          "(at Gen.1.1, SWORD says: ERROR: corrupt data during decompression.)"},
         {"ot.bzz", [](const std::string& was) { return was.substr(0, was.size() / 2); }, "does not fit ot.bzz of "},
-        {"ot.bzv", [](const std::string&) { return std::string(); }, "(at Gen.1.1, SWORD says: Error reading ulBuffNum)"},
-        {"ot.bzv", [](const std::string& was) { return std::string(was.size(), '\0'); }, "(its Old Testament has no text)"},
-        {"nt.bzv", [](const std::string& was) { return was.substr(0, was.size() - 5); }, "(nt.bzs or nt.bzv is cut short)"},
+        {"ot.bzv", [](const std::string&) { return std::string(); },
+         "(at Gen.1.1, SWORD says: Error reading ulBuffNum)"},
+        {"ot.bzv", [](const std::string& was) { return std::string(was.size(), '\0'); },
+         "(its Old Testament has no text)"},
+        {"nt.bzv", [](const std::string& was) { return was.substr(0, was.size() - 5); },
+         "(nt.bzs or nt.bzv is cut short)"},
     };
     setenv("SWORD_PATH", dir.path.c_str(), 1);
     for (const Damage& d : damages) {

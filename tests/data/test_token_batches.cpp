@@ -12,11 +12,14 @@ namespace {
 data::TokenizedTexts three_texts(std::int64_t max_len) {
     // "ab" -> 0 1, "abc" -> 0 1 2, "c" -> 2 (a letter's id is its place in the alphabet)
     const std::vector<data::LabelledText> texts = {{"ab", 0}, {"abc", 1}, {"c", 1}};
-    return data::tokenize_texts(texts, [](const std::string& t) {
-        std::vector<std::int64_t> ids;
-        for (char c : t) ids.push_back(c - 'a');
-        return ids;
-    }, max_len);
+    return data::tokenize_texts(
+        texts,
+        [](const std::string& t) {
+            std::vector<std::int64_t> ids;
+            for (char c : t) ids.push_back(c - 'a');
+            return ids;
+        },
+        max_len);
 }
 
 }  // namespace

@@ -14,11 +14,11 @@ TEST_CASE("UTF-8 decodes to code points and encodes back: 1-, 2-, 3- and 4-byte 
 }
 
 TEST_CASE("malformed UTF-8 is a DatasetError naming the byte", "[errors]") {
-    CHECK_THROWS_WITH(data::decode_utf8("ab\x80"), Catch::Contains("at byte 2"));         // a stray continuation byte
-    CHECK_THROWS_WITH(data::decode_utf8("a\xC3"), Catch::Contains("at byte 1"));          // truncated
-    CHECK_THROWS_AS(data::decode_utf8("\xC0\xAF"), data::DatasetError);                   // overlong '/'
-    CHECK_THROWS_AS(data::decode_utf8("\xED\xA0\x80"), data::DatasetError);               // a surrogate
-    CHECK_THROWS_AS(data::decode_utf8("\xF4\x90\x80\x80"), data::DatasetError);           // past U+10FFFF
+    CHECK_THROWS_WITH(data::decode_utf8("ab\x80"), Catch::Contains("at byte 2"));  // a stray continuation byte
+    CHECK_THROWS_WITH(data::decode_utf8("a\xC3"), Catch::Contains("at byte 1"));   // truncated
+    CHECK_THROWS_AS(data::decode_utf8("\xC0\xAF"), data::DatasetError);            // overlong '/'
+    CHECK_THROWS_AS(data::decode_utf8("\xED\xA0\x80"), data::DatasetError);        // a surrogate
+    CHECK_THROWS_AS(data::decode_utf8("\xF4\x90\x80\x80"), data::DatasetError);    // past U+10FFFF
 }
 
 TEST_CASE("a character in a message is shown on one line", "[data]") {

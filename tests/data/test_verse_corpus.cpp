@@ -16,18 +16,25 @@ std::vector<data::Verse> bible(const std::vector<std::string>& refs, const std::
 
 TEST_CASE("a verse's plain text: paragraph signs gone, whitespace one space, trimmed", "[data]") {
     CHECK(data::plain_verse_text("\xC2\xB6 Remember  ye\n the law\t ") == "Remember ye the law");
-    CHECK(data::plain_verse_text("a\xC2\xB6" "b") == "a b");
+    CHECK(data::plain_verse_text("a\xC2\xB6"
+                                 "b") == "a b");
     CHECK(data::plain_verse_text(" \n \xC2\xB6 ").empty());
     // Markup SWORD's plain filter leaves: Strong's numbers, USFM markers; gone with the space before them.
-    CHECK(data::plain_verse_text("vida <H2416>, toda <G25> y doce <H6240> a\xC3\xB1os") == "vida, toda y doce a\xC3\xB1os");
+    CHECK(data::plain_verse_text("vida <H2416>, toda <G25> y doce <H6240> a\xC3\xB1os") ==
+          "vida, toda y doce a\xC3\xB1os");
     CHECK(data::plain_verse_text("the \\nd LORD\\nd*, saying") == "the LORD, saying");
     CHECK(data::plain_verse_text("a <b> <H> <H12") == "a <b> <H> <H12");  // not markup: kept
-    CHECK(data::plain_verse_text("d\xC3\xAD" "a") == "d\xC3\xAD" "a");  // other characters untouched
+    CHECK(data::plain_verse_text("d\xC3\xAD"
+                                 "a") ==
+          "d\xC3\xAD"
+          "a");  // other characters untouched
 }
 
 TEST_CASE("verses pair by reference and split by book; unpaired and empty verses are counted", "[data]") {
-    std::vector<data::Verse> source = bible({"Gen.1.1", "Gen.1.2", "Ruth.1.1", "Jonah.1.1", "Jonah.1.2", "Gen.1.3"}, "kjv");
-    std::vector<data::Verse> target = bible({"Jonah.1.2", "Gen.1.1", "Ruth.1.1", "Jonah.1.1", "Gen.1.3", "Tob.1.1"}, "web");
+    std::vector<data::Verse> source =
+        bible({"Gen.1.1", "Gen.1.2", "Ruth.1.1", "Jonah.1.1", "Jonah.1.2", "Gen.1.3"}, "kjv");
+    std::vector<data::Verse> target =
+        bible({"Jonah.1.2", "Gen.1.1", "Ruth.1.1", "Jonah.1.1", "Gen.1.3", "Tob.1.1"}, "web");
     target[4].text = " \xC2\xB6 ";  // Gen.1.3: nothing left once tidied
     data::VerseCorpus c = data::pair_verses(source, target, {{"Ruth"}, {"Jonah"}});
     CHECK(c.source_verses == 6);
@@ -55,6 +62,7 @@ TEST_CASE("a held-out book with no verses, a book held out twice, or nothing to 
     std::vector<data::Verse> v = bible({"Gen.1.1", "Ruth.1.1", "Jonah.1.1"}, "x");
     CHECK_THROWS_WITH(data::pair_verses(v, v, {{"Ruth"}, {"Jonas"}}), Catch::Contains("Jonas has no verse"));
     CHECK_THROWS_WITH(data::pair_verses(v, v, {{"Ruth"}, {"Ruth"}}), Catch::Contains("both validation and test"));
-    CHECK_THROWS_WITH(data::pair_verses(v, v, {{"Ruth", "Gen"}, {"Jonah"}}), Catch::Contains("no verse pairs are left"));
+    CHECK_THROWS_WITH(data::pair_verses(v, v, {{"Ruth", "Gen"}, {"Jonah"}}),
+                      Catch::Contains("no verse pairs are left"));
     CHECK_THROWS_AS(data::pair_verses({}, v, {{}, {}}), data::DatasetError);
 }

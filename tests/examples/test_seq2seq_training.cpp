@@ -88,15 +88,16 @@ TEST_CASE("the mean and standard error over seeds, worked by hand", "[experiment
     CHECK(pm(e, 2) == "3.00 +- 1.08");
 }
 
-TEST_CASE("a paired difference is taken seed by seed, and stands out only beyond two standard errors", "[experiments]") {
+TEST_CASE("a paired difference is taken seed by seed, and stands out only beyond two standard errors",
+          "[experiments]") {
     // differences 1.1, 0.9, 1.0: mean 1, s = 0.1, standard error 0.1 / sqrt 3 = 0.0577
     const Estimate d = paired_difference({3.1, 2.9, 5.0}, {2.0, 2.0, 4.0});
     CHECK(d.mean == Approx(1.0));
     CHECK(d.standard_error == Approx(0.1 / std::sqrt(3.0)));
     CHECK(exceeds(d));
-    CHECK(exceeds(d, 0.88));    // 1 - 2 x 0.0577 = 0.885 > 0.88
+    CHECK(exceeds(d, 0.88));  // 1 - 2 x 0.0577 = 0.885 > 0.88
     CHECK(!exceeds(d, 0.89));
-    CHECK(within(d, 1.12));     // 1 + 0.115 <= 1.12
+    CHECK(within(d, 1.12));  // 1 + 0.115 <= 1.12
     CHECK(!within(d, 1.11));
     CHECK(!exceeds(paired_difference({5.0}, {1.0})));  // one seed decides nothing
     CHECK(!within(paired_difference({1.0}, {1.0}), 10));

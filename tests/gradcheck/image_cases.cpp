@@ -30,7 +30,8 @@ Case op(std::string name, std::string shapes, std::function<std::vector<Tensor>(
 // A module built by `make`, in float64, checked with respect to its input and every parameter.
 template <class M>
 Case module(std::string layer, std::string name, std::string shapes, std::function<std::shared_ptr<M>()> make,
-            std::function<std::vector<Tensor>()> inputs, std::function<Tensor(const M&, const std::vector<Tensor>&)> f) {
+            std::function<std::vector<Tensor>()> inputs,
+            std::function<Tensor(const M&, const std::vector<Tensor>&)> f) {
     return {std::move(layer), std::move(name), std::move(shapes), [make, inputs, f] {
                 std::shared_ptr<M> m = make();
                 m->to(Dtype::float64);
@@ -44,6 +45,8 @@ Case module(std::string layer, std::string name, std::string shapes, std::functi
 }  // namespace
 
 std::vector<Case> image_cases() {
+    // The catalog is a table, a case a row: its lambdas stay on the rows clang-format would break.
+    // clang-format off
     std::vector<Case> cases{
         op("conv2d", "[2,3,5,4] W[4,3,3,2] b[4], stride 1",
            [] { return std::vector{leaf({2, 3, 5, 4}, 1), leaf({4, 3, 3, 2}, 2), leaf({4}, 3)}; },
@@ -87,6 +90,7 @@ std::vector<Case> image_cases() {
         "models", "CNN", "[2,1,8,8], 2 blocks of 3 and 4 channels, 5 classes",
         [] { return std::make_shared<models::CNN>(models::CNNConfig{.image = 8, .channels = {3, 4}, .classes = 5}); },
         [] { return std::vector{leaf({2, 1, 8, 8}, 15)}; }, [](const models::CNN& m, auto& x) { return m(x[0]); }));
+    // clang-format on
     return cases;
 }
 

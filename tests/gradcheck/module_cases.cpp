@@ -83,6 +83,8 @@ models::TransformerConfig tiny_transformer(nn::Norm norm,
 std::vector<Case> module_cases() {
     using nn::Norm;
     std::vector<Case> cases;
+    // The catalog is a table, a case a row: its lambdas stay on the rows clang-format would break.
+    // clang-format off
     cases.push_back(module_case<nn::Linear>(
         "nn", "Linear", "[2,3,4] -> 5", [] { return std::make_shared<nn::Linear>(4, 5); },
         [] { return std::vector{leaf({2, 3, 4}, 1)}; }, [](const nn::Linear& m, auto& x) { return m(x[0]); }));
@@ -520,6 +522,7 @@ std::vector<Case> module_cases() {
         [](const models::RnnSeq2Seq& m, auto&) {
             return m.forward(ids({1, 3, 4, 6, 2, 5, 5, 0}, {2, 4}), ids({1, 4, 2, 1, 5, 5}, {2, 3}));
         }));
+    // clang-format on
     return cases;
 }
 

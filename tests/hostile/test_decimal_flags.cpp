@@ -40,10 +40,12 @@ struct Program {
 }  // namespace
 
 TEST_CASE("integer flags take decimal digits alone: no octal, hex or spaces", "[run][hostile]") {
-    CHECK(Program().error({"--epochs", "010"}) == "--epochs: '010' begins with 0: write a whole number in decimal, without "
-                                                 "leading zeros");
-    CHECK(Program().error({"--epochs", "08"}) == "--epochs: '08' begins with 0: write a whole number in decimal, without "
-                                                "leading zeros");
+    CHECK(Program().error({"--epochs", "010"}) ==
+          "--epochs: '010' begins with 0: write a whole number in decimal, without "
+          "leading zeros");
+    CHECK(Program().error({"--epochs", "08"}) ==
+          "--epochs: '08' begins with 0: write a whole number in decimal, without "
+          "leading zeros");
     CHECK(Program().error({"--plain", "0x3"}) == "--plain: '0x3' is not a whole number in decimal digits");
     CHECK(Program().error({"--epochs", " 3"}) == "--epochs: ' 3' is not a whole number in decimal digits");
     CHECK(Program().error({"--count", "-1"}) == "--count: '-1' is not a whole number in decimal digits");
@@ -51,7 +53,8 @@ TEST_CASE("integer flags take decimal digits alone: no octal, hex or spaces", "[
     Program p;
     CHECK(p.error({"--epochs", "10", "--plain", "-3", "--count", "0"}) == "");
     CHECK((p.epochs == 10 && p.plain == -3 && p.count == 0));
-    CHECK(Program().error({"--epochs", "1001"}).find("not in range") != std::string::npos);  // the flag's own check still runs
+    CHECK(Program().error({"--epochs", "1001"}).find("not in range") !=
+          std::string::npos);  // the flag's own check still runs
 }
 
 TEST_CASE("a checkpoint's flag record is decimal too, and a bad one is named as the file's", "[run][hostile]") {
@@ -60,13 +63,15 @@ TEST_CASE("a checkpoint's flag record is decimal too, and a bad one is named as 
     nn::RunRecord record;
     record.text["program"] = "test";
     record.text["flag.--epochs"] = "010";
-    CHECK_THROWS_WITH(run::adopt_flags(p.app, record, "test", {{"--epochs", run::Recorded::training, std::nullopt}}, "--resume", "m.ckpt"),
-                      "--resume: m.ckpt is damaged: its record of --epochs is not a value the flag takes (--epochs: '010' "
-                      "begins with 0: write a whole number in decimal, without leading zeros)");
+    CHECK_THROWS_WITH(
+        run::adopt_flags(p.app, record, "test", {{"--epochs", run::Recorded::training, std::nullopt}}, "--resume",
+                         "m.ckpt"),
+        "--resume: m.ckpt is damaged: its record of --epochs is not a value the flag takes (--epochs: '010' "
+        "begins with 0: write a whole number in decimal, without leading zeros)");
     Program q;
     REQUIRE(q.error({}) == "");
     record.text["flag.--epochs"] = "12";
-    CHECK(run::adopt_flags(q.app, record, "test", {{"--epochs", run::Recorded::training, std::nullopt}}, "--resume", "m.ckpt") ==
-          std::vector<std::string>{"--epochs 12"});
+    CHECK(run::adopt_flags(q.app, record, "test", {{"--epochs", run::Recorded::training, std::nullopt}}, "--resume",
+                           "m.ckpt") == std::vector<std::string>{"--epochs 12"});
     CHECK(q.epochs == 12);
 }

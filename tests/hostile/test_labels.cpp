@@ -19,7 +19,8 @@
 namespace {
 
 // What `f` prints on stderr (PLplot's and Pango's warnings go there).
-template <class F> std::string stderr_of(F f) {
+template <class F>
+std::string stderr_of(F f) {
     testing::TempDir dir("hostile-labels");
     const std::string path = dir.file("stderr");
     std::fflush(stderr);
@@ -73,14 +74,18 @@ TEST_CASE("labels holding '#' are drawn as they are spelt, the SVG well-formed, 
     map.rows = 2, map.cols = 2, map.values = {1, 0, 0.5, 0.5};
     map.row_labels = {"#(", "#d"}, map.col_labels = {"#[0x41]", "b#"};
     map.scale = {0, 1, "weight #1", plot::Palette::sequential};
-    plot::LinePlot line{"loss", "step", "nats", {plot::Curve{"run #1", {1, 2}, {2, 1}}, plot::Curve{"#d", {1, 2}, {3, 2}}}};
+    plot::LinePlot line{"loss",
+                        "step",
+                        "nats",
+                        {plot::Curve{"run #1", {1, 2}, {2, 1}}, plot::Curve{"#d", {1, 2}, {3, 2}}}};
     std::string svg;
-    const std::string warnings =
-        stderr_of([&] { svg = plot::render({"figure #(1", 3, 900, 300, {bars, map, line}}, plot::Format::svg); });
+    const std::string warnings = stderr_of([&] {
+        svg = plot::render({"figure #(1", 3, 900, 300, {bars, map, line}}, plot::Format::svg);
+    });
     CHECK(warnings == "");
     for (const std::string& words : names) CHECK(testing::svg_shows(svg, words));
-    for (const char* words : {"counts of #", "token #", "#u count", "#(", "#d", "#[0x41]", "b#", "weight #1", "run #1",
-                              "figure #(1"})
+    for (const char* words :
+         {"counts of #", "token #", "#u count", "#(", "#d", "#[0x41]", "b#", "weight #1", "run #1", "figure #(1"})
         CHECK(testing::svg_shows(svg, words));
     const std::size_t bad = first_non_xml(svg);
     INFO("at byte " << bad);
@@ -90,7 +95,11 @@ TEST_CASE("labels holding '#' are drawn as they are spelt, the SVG well-formed, 
 TEST_CASE("a label's control character or bytes past U+10FFFF leave the SVG well-formed", "[plot][hostile]") {
     // "\xF4\x90\x80\x80" would be U+110000 and "\xED\xA0\x80" the surrogate U+D800: no UTF-8 holds them
     const std::string svg = plot::render(
-        {"", 1, 400, 300, {plot::BarChart{"bell\a", "x\x01", "y", {"a\x02", "b\xF4\x90\x80\x80", "c\xED\xA0\x80"}, {1, 2, 3}}}},
+        {"",
+         1,
+         400,
+         300,
+         {plot::BarChart{"bell\a", "x\x01", "y", {"a\x02", "b\xF4\x90\x80\x80", "c\xED\xA0\x80"}, {1, 2, 3}}}},
         plot::Format::svg);
     const std::size_t bad = first_non_xml(svg);
     INFO("at byte " << bad);

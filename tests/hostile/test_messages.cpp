@@ -26,5 +26,6 @@ TEST_CASE("a Lectern checkpoint given as safetensors is named for what it is", "
     nn::Linear model(2, 2);
     nn::save_checkpoint(dir.file("model.ckpt"), model);
     CHECK_THROWS_WITH(nn::SafetensorsFile(dir.file("model.ckpt")),
-                      "safetensors: " + dir.file("model.ckpt") + ": not a safetensors file (this is a Lectern checkpoint)");
+                      "safetensors: " + dir.file("model.ckpt") +
+                          ": not a safetensors file (this is a Lectern checkpoint)");
 }

@@ -43,7 +43,8 @@ State without(State s, const std::string& gone) {
 
 }  // namespace
 
-TEST_CASE("optimizer state whose names are not exactly the optimizer's is refused, naming the record", "[optim][hostile]") {
+TEST_CASE("optimizer state whose names are not exactly the optimizer's is refused, naming the record",
+          "[optim][hostile]") {
     nn::Linear model(3, 2);
     nn::optim::Adam opt(model.parameters(), {.lr = 0.1});
     train(model, opt);

@@ -19,7 +19,8 @@ namespace {
 
 // How a child that installs the stop handlers, registers `lock` and runs f() ends: its exit
 // status, or 128 + the signal that killed it.
-template <class F> int child_status(const std::string& lock, F f) {
+template <class F>
+int child_status(const std::string& lock, F f) {
     const pid_t pid = ::fork();
     if (pid == 0) {
         run::install_stop_handlers();

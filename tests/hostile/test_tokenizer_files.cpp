@@ -27,7 +27,8 @@ void copy_tokenizer(const std::filesystem::path& dir, std::size_t bytes) {
 
 }  // namespace
 
-TEST_CASE("a merges.txt cut short or empty beside a whole vocab.json is refused, naming it", "[data][errors][hostile]") {
+TEST_CASE("a merges.txt cut short or empty beside a whole vocab.json is refused, naming it",
+          "[data][errors][hostile]") {
     const testing::TempDir temp("hostile-merges");
     const std::string merges = (temp.path / "merges.txt").string();
     const std::size_t whole = testing::read_all(kDir + "/vocab.bpe").size();
@@ -57,5 +58,6 @@ TEST_CASE("one entry missing from vocab.json is named as the gap it leaves", "[d
         }
     testing::write_all((temp.path / "vocab.json").string(), vocab.dump());
     CHECK_THROWS_WITH(BytePairEncoding::from_directory(temp.path),
-                      Catch::Contains("vocab.json: no token has id 300, yet the ids run to 50256: an entry is missing"));
+                      Catch::Contains(
+                          "vocab.json: no token has id 300, yet the ids run to 50256: an entry is missing"));
 }

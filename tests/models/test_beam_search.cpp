@@ -35,7 +35,8 @@ TEST_CASE("beam search of width 1 is greedy decoding, token for token", "[model]
             models::Decoded greedy = models::greedy_decode(*model, src, mask, 10, 1, end);
             models::BeamHypothesis beam = models::beam_search(*model, src, mask, 10, 1, end, 1);
             std::vector<std::int64_t> tokens;
-            for (std::int64_t t = 0; t < greedy.lengths[0]; ++t) tokens.push_back(static_cast<std::int64_t>(greedy.tokens.at({0, t})));
+            for (std::int64_t t = 0; t < greedy.lengths[0]; ++t)
+                tokens.push_back(static_cast<std::int64_t>(greedy.tokens.at({0, t})));
             INFO("seed " << seed << ", end symbol " << end);
             CHECK(beam.tokens == tokens);
             double sum = 0;

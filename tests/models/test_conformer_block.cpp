@@ -51,7 +51,7 @@ TEST_CASE("with attention silenced, a conformer block reaches one neighbour each
         for (std::int64_t c = 0; c < 8; ++c) most = std::max(most, std::abs(a[t * 8 + c] - b[t * 8 + c]));
         return most;
     };
-    CHECK(changed(1) > 1e-4);    // the neighbour, through the depthwise taps
-    CHECK(changed(2) == 0);      // two positions away: out of a kernel of 3's reach
+    CHECK(changed(1) > 1e-4);  // the neighbour, through the depthwise taps
+    CHECK(changed(2) == 0);    // two positions away: out of a kernel of 3's reach
     CHECK(changed(4) == 0);
 }

@@ -87,8 +87,8 @@ TEST_CASE("training holds flat memory: after warm-up a step takes nothing new fr
     const AllocatorStats& warm = run.memory[19];
     const AllocatorStats& last = run.memory.back();
     INFO("step 20: " << warm.bytes_in_use + warm.bytes_cached << " bytes held, " << warm.cache_misses
-                     << " misses; step 120: " << last.bytes_in_use + last.bytes_cached << " bytes, " << last.cache_misses
-                     << " misses");
+                     << " misses; step 120: " << last.bytes_in_use + last.bytes_cached << " bytes, "
+                     << last.cache_misses << " misses");
     CHECK(last.bytes_in_use + last.bytes_cached == warm.bytes_in_use + warm.bytes_cached);
     CHECK(last.cache_misses == warm.cache_misses);
     CHECK(last.blocks_in_use == warm.blocks_in_use);  // no tensor kept alive across steps

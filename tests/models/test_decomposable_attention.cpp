@@ -54,8 +54,8 @@ TEST_CASE("attention for entailment by hand: e_ij, beta, alpha, v_A, v_B and h (
     models::AlignmentWeights w;
     Tensor y = m.forward(ids({1, 2}, {1, 2}), ids({1}, {1, 1}), &w);
     require_values(y, logits, 1e-12);
-    require_values(w.to_hypothesis, {1, 1}, 1e-12);    // [1, m 2, n 1]
-    require_values(w.to_premise, {s, 1 - s}, 1e-12);   // [1, n 1, m 2]
+    require_values(w.to_hypothesis, {1, 1}, 1e-12);   // [1, m 2, n 1]
+    require_values(w.to_premise, {s, 1 - s}, 1e-12);  // [1, n 1, m 2]
 
     // Padding changes nothing: the same pair padded to m 3 and n 2, beside a pair of other words
     // (premise 3, 2, 1: a_3 = (1, 1) aligns best with b = (1, 1)).
@@ -65,8 +65,8 @@ TEST_CASE("attention for entailment by hand: e_ij, beta, alpha, v_A, v_B and h (
     require_values(select(select(w.to_premise, 0, 0), 0, 0), {s, 1 - s, 0}, 1e-12);
     // Row 1: e_i1 = (2, 1, 1): alpha_1 = (e^2 a_1 + e a_2 + e a_3) / (e^2 + 2e).
     const double z = std::exp(2.0) + 2 * std::exp(1.0);
-    require_values(select(select(w.to_premise, 0, 1), 0, 0),
-                   {std::exp(2.0) / z, std::exp(1.0) / z, std::exp(1.0) / z}, 1e-12);
+    require_values(select(select(w.to_premise, 0, 1), 0, 0), {std::exp(2.0) / z, std::exp(1.0) / z, std::exp(1.0) / z},
+                   1e-12);
 }
 
 TEST_CASE("attention for entailment with uniform weights: each word against the other sentence's mean", "[model]") {
@@ -104,7 +104,7 @@ TEST_CASE("attention for entailment names its parameters and refuses bad sentenc
                                             "h_1.bias", "h_2.weight", "h_2.bias"});
     CHECK(m.g_1->weight.shape() == Shape{5, 8});  // g reads [a_i, beta_i], 2E wide
     CHECK(m.h_1->weight.shape() == Shape{5, 10});
-    CHECK_THROWS_AS(m.forward(ids({1, 0}, {1, 2}), ids({0}, {1, 1})), ValueError);    // hypothesis all padding
+    CHECK_THROWS_AS(m.forward(ids({1, 0}, {1, 2}), ids({0}, {1, 1})), ValueError);     // hypothesis all padding
     CHECK_THROWS_AS(m.forward(ids({1, 2}, {1, 2}), ids({1, 2}, {2, 1})), ShapeError);  // batches differ
     CHECK_THROWS_AS(m.forward(ids({1, 2}, {2}), ids({1}, {1, 1})), ShapeError);
     c.pad = 9;

@@ -45,8 +45,9 @@ TEST_CASE("cached sampling gives exactly the tokens of recomputation, past the c
         std::int64_t block, experts;
         models::Positions pos;
     };
-    for (const Case& c : {Case{"full", 0, 0, models::Positions::learned}, Case{"block-local L 3", 3, 0, models::Positions::learned},
-                          Case{"MoE", 0, 3, models::Positions::sinusoidal}, Case{"MoE, L 4", 4, 3, models::Positions::learned}}) {
+    for (const Case& c :
+         {Case{"full", 0, 0, models::Positions::learned}, Case{"block-local L 3", 3, 0, models::Positions::learned},
+          Case{"MoE", 0, 3, models::Positions::sinusoidal}, Case{"MoE, L 4", 4, 3, models::Positions::learned}}) {
         auto model = small_gpt(c.block, c.experts, c.pos);
         for (auto [temperature, top_k] : {std::pair{0.0, std::int64_t{0}}, {1.0, 0}, {0.8, 4}}) {
             models::SamplingOptions o{.max_new_tokens = 30, .temperature = temperature, .top_k = top_k};
@@ -78,13 +79,14 @@ TEST_CASE("top-k = 1 equals greedy, at any temperature", "[model]") {
     auto model = small_gpt(0, 0, models::Positions::learned);
     std::vector<std::int64_t> greedy = run(*model, {.max_new_tokens = 20, .temperature = 0}, 1);
     CHECK(run(*model, {.max_new_tokens = 20, .temperature = 1.7, .top_k = 1}, 2) == greedy);
-    CHECK(run(*model, {.max_new_tokens = 20, .temperature = 1.0}, 2) != greedy);  // sampling does differ
+    CHECK(run(*model, {.max_new_tokens = 20, .temperature = 1.0}, 2) != greedy);   // sampling does differ
     CHECK(run(*model, {.max_new_tokens = 20, .temperature = 1e-3}, 2) == greedy);  // a cold softmax is the arg-max
 }
 
 TEST_CASE("every token sampled with top-k = 3 is among the 3 most probable", "[model]") {
     auto model = small_gpt(0, 0, models::Positions::learned);
-    std::vector<std::int64_t> prompt{4}, out = run(*model, {.max_new_tokens = 7, .temperature = 2.0, .top_k = 3}, 5, prompt);
+    std::vector<std::int64_t> prompt{4},
+        out = run(*model, {.max_new_tokens = 7, .temperature = 2.0, .top_k = 3}, 5, prompt);
     std::vector<std::int64_t> text = prompt;
     model->eval();
     for (std::int64_t tok : out) {

@@ -65,7 +65,7 @@ TEST_CASE("block-local GPT: a token changes no logit outside its own block of L"
     changed.set({0, 2}, 0);
     Tensor after = model->forward(changed);
     require_values(narrow(after, 1, 4, 3), narrow(before, 1, 4, 3).to_vector(), 1e-12);  // later blocks unchanged
-    CHECK(std::abs(after.at({0, 3, 0}) - before.at({0, 3, 0})) > 1e-9);                   // its block's next token changes
+    CHECK(std::abs(after.at({0, 3, 0}) - before.at({0, 3, 0})) > 1e-9);  // its block's next token changes
 }
 
 TEST_CASE("GPT with caches fed a prefix in pieces gives the logits of the whole prefix", "[model]") {

@@ -67,8 +67,8 @@ void write_f16(const std::string& path, const std::vector<std::pair<std::string,
             if (!sizes.empty()) sizes += ',';
             sizes += std::to_string(s);
         }
-        header += fmt::format(R"({}"{}":{{"dtype":"F16","shape":[{}],"data_offsets":[{},{}]}})", header.size() > 1 ? "," : "",
-                              name, sizes, data.size(), data.size() + 2 * n);
+        header += fmt::format(R"({}"{}":{{"dtype":"F16","shape":[{}],"data_offsets":[{},{}]}})",
+                              header.size() > 1 ? "," : "", name, sizes, data.size(), data.size() + 2 * n);
         data.append(static_cast<std::size_t>(2 * n), '\0');
     }
     header += "}";
@@ -91,7 +91,8 @@ TEST_CASE("GPT-2's own config.json (124M) reads as gpt2_config(\"124M\")", "[mod
   "summary_first_dropout": 0.1, "summary_proj_to_labels": true, "summary_type": "cls_index",
   "summary_use_proj": true, "task_specific_params": {"text-generation": {"do_sample": true, "max_length": 50}},
   "vocab_size": 50257})");
-    const models::GPTConfig got = models::gpt2_config_from_json(dir.file("config.json")), want = models::gpt2_config("124M");
+    const models::GPTConfig got = models::gpt2_config_from_json(dir.file("config.json")),
+                            want = models::gpt2_config("124M");
     CHECK(got.vocab == want.vocab);
     CHECK(got.context == want.context);
     CHECK(got.d_model == want.d_model);
@@ -124,7 +125,8 @@ TEST_CASE("save_gpt2_config writes what gpt2_config_from_json reads back", "[mod
     CHECK_THAT(error_of([&] { models::save_gpt2_config(c, dir.file("moe.json")); }), Catch::Contains("GPT-2 has"));
 }
 
-TEST_CASE("a config.json field of the wrong type, range or meaning gets one line naming the file and the field", "[errors]") {
+TEST_CASE("a config.json field of the wrong type, range or meaning gets one line naming the file and the field",
+          "[errors]") {
     const testing::TempDir dir("gpt2-config-fields");
     const std::string path = dir.file("config.json");
     auto error = [&](const std::string& json) {
@@ -133,8 +135,9 @@ TEST_CASE("a config.json field of the wrong type, range or meaning gets one line
     };
     CHECK(error(R"({"n_embd": 64, "n_head": 2, "n_layer": 1})") == "(no error)");
     CHECK(error(R"({"n_embd": 64, "n_head": 2, "activation_function": "swish"})") ==
-          "GPT-2 config: " + path + ": activation_function \"swish\" is not one Lectern computes: gelu_new, "
-                                    "gelu_pytorch_tanh and gelu_fast (the tanh GELU), gelu (the exact one), relu");
+          "GPT-2 config: " + path +
+              ": activation_function \"swish\" is not one Lectern computes: gelu_new, "
+              "gelu_pytorch_tanh and gelu_fast (the tanh GELU), gelu (the exact one), relu");
     CHECK_THAT(error(R"({"n_embd": 64, "n_head": 3})"), Catch::Contains(path + ": n_head 3 does not divide n_embd 64"));
     CHECK_THAT(error(R"({"n_embd": "64"})"), Catch::Contains(path + ": n_embd is \"64\", not an integer in [1, 2^31)"));
     CHECK_THAT(error(R"({"n_layer": 0})"), Catch::Contains("n_layer is 0, not an integer"));
@@ -146,11 +149,13 @@ TEST_CASE("a config.json field of the wrong type, range or meaning gets one line
     CHECK(models::gpt2_config_from_json(path).context == 512);
     testing::write_all(path, R"({"n_embd": 64, "n_head": 1, "n_inner": null})");
     CHECK(models::gpt2_config_from_json(path).d_ff == 256);
-    CHECK_THAT(error(R"({"layer_norm_epsilon": "1e-5"})"), Catch::Contains("layer_norm_epsilon is \"1e-5\", not a number >= 0"));
+    CHECK_THAT(error(R"({"layer_norm_epsilon": "1e-5"})"),
+               Catch::Contains("layer_norm_epsilon is \"1e-5\", not a number >= 0"));
     CHECK_THAT(error(R"({"tie_word_embeddings": 1})"), Catch::Contains("tie_word_embeddings is 1, not true or false"));
     CHECK_THAT(error(R"({"model_type": "llama"})"), Catch::Contains("model_type is \"llama\", not \"gpt2\""));
     CHECK_THAT(error(R"({"scale_attn_weights": false})"), Catch::Contains("scale_attn_weights is false"));
-    CHECK_THAT(error(R"({"scale_attn_by_inverse_layer_idx": true})"), Catch::Contains("scale_attn_by_inverse_layer_idx is true"));
+    CHECK_THAT(error(R"({"scale_attn_by_inverse_layer_idx": true})"),
+               Catch::Contains("scale_attn_by_inverse_layer_idx is true"));
     CHECK_THAT(error(R"({"add_cross_attention": true})"), Catch::Contains("add_cross_attention is true"));
     CHECK_THAT(error("[12]"), Catch::Contains(path + ": is not a JSON object"));
 }
@@ -163,11 +168,15 @@ TEST_CASE("a config.json naming a key twice, nesting too deep or too large is re
         return error_of([&] { models::gpt2_config_from_json(path); });
     };
     // transformers would take the last n_head; another reader the first.
-    CHECK(error(R"({"n_embd": 64, "n_head": 2, "n_head": 1})") == path + " names the key \"n_head\" twice in one object");
-    CHECK(error(R"({"task_specific_params": {"a": {"x": 1, "x": 2}}})") == path + " names the key \"x\" twice in one object");
-    CHECK(error(R"({"a": {"n_head": 1}, "b": {"n_head": 1}, "n_head": 12})") == "(no error)");  // one key in three objects
+    CHECK(error(R"({"n_embd": 64, "n_head": 2, "n_head": 1})") ==
+          path + " names the key \"n_head\" twice in one object");
+    CHECK(error(R"({"task_specific_params": {"a": {"x": 1, "x": 2}}})") ==
+          path + " names the key \"x\" twice in one object");
+    CHECK(error(R"({"a": {"n_head": 1}, "b": {"n_head": 1}, "n_head": 12})") ==
+          "(no error)");  // one key in three objects
     CHECK(error(R"({"a": )" + std::string(15, '[') + std::string(15, ']') + "}") == "(no error)");  // 16 levels
-    CHECK(error(R"({"a": )" + std::string(16, '[') + std::string(16, ']') + "}") == path + " nests deeper than 16 levels");
+    CHECK(error(R"({"a": )" + std::string(16, '[') + std::string(16, ']') + "}") ==
+          path + " nests deeper than 16 levels");
     CHECK(error("{\"a\": \"" + std::string(1 << 20, 'x') + "\"}") == path + " holds more than 1048576 bytes");
     CHECK_THAT(error("{\"n_head\": 2"), Catch::StartsWith(path + " is not JSON"));
     CHECK(error_of([&] { models::gpt2_config_from_json(dir.file("missing.json")); }) ==
@@ -198,13 +207,15 @@ TEST_CASE("a config.json that contradicts the weights is refused in one line nam
         testing::write_all(folder.config, json);
         return error_of([&] { models::load_gpt2(folder.weights); });
     };
-    const std::string fits = R"("n_embd": 64, "n_head": 2, "n_layer": 2, "n_positions": 16, "n_inner": 96, "vocab_size": 61)";
+    const std::string fits =
+        R"("n_embd": 64, "n_head": 2, "n_layer": 2, "n_positions": 16, "n_inner": 96, "vocab_size": 61)";
     CHECK(error("{" + fits + "}") == "(no error)");
     const std::string says = "GPT-2: " + folder.config + " says ";
     CHECK(error(R"({"n_embd": 128, "n_head": 2, "n_layer": 2, "n_positions": 16, "n_inner": 96, "vocab_size": 61})") ==
           says + "n_embd 128, " + folder.weights + ": wte.weight is [61, 64]");
-    CHECK(error(R"({"n_embd": 64, "n_head": 2, "n_layer": 2, "n_positions": 16, "n_inner": 96, "vocab_size": 50257})") ==
-          says + "vocab_size 50257, " + folder.weights + ": wte.weight is [61, 64]");
+    CHECK(
+        error(R"({"n_embd": 64, "n_head": 2, "n_layer": 2, "n_positions": 16, "n_inner": 96, "vocab_size": 50257})") ==
+        says + "vocab_size 50257, " + folder.weights + ": wte.weight is [61, 64]");
     CHECK(error(R"({"n_embd": 64, "n_head": 2, "n_layer": 2, "n_positions": 1024, "n_inner": 96, "vocab_size": 61})") ==
           says + "n_positions 1024, " + folder.weights + ": wpe.weight is [16, 64]");
     CHECK(error(R"({"n_embd": 64, "n_head": 2, "n_layer": 2, "n_positions": 16, "vocab_size": 61})") ==
@@ -222,15 +233,17 @@ TEST_CASE("a crafted safetensors file is refused from its header, before any ten
     const testing::TempDir dir("gpt2-crafted");
     // 1.5 KB of tensors and 64 empty layer names: D 256 from wte and d_ff 1 from layer 0
     // would build 64 layers of D 256, 17M parameters, had the names been believed.
-    std::vector<std::pair<std::string, Shape>> crafted = {
-        {"wte.weight", {1, 256}}, {"wpe.weight", {1, 256}}, {"h.0.mlp.c_fc.weight", {256, 1}}};
+    std::vector<std::pair<std::string, Shape>> crafted = {{"wte.weight", {1, 256}},
+                                                          {"wpe.weight", {1, 256}},
+                                                          {"h.0.mlp.c_fc.weight", {256, 1}}};
     for (int l = 0; l < 64; ++l) crafted.push_back({fmt::format("h.{}.ln_1.weight", l), {0}});
     write_f16(dir.file("crafted.safetensors"), crafted);
     std::size_t before = allocations();
-    CHECK(error_of([&] { models::load_gpt2(dir.file("crafted.safetensors")); }) ==
-          "GPT-2 weights: " + dir.file("crafted.safetensors") +
-              ": holds 768 values, fewer than the 1.696e+07 parameters of a GPT-2 of vocab 1, context 1, d_model 256, 64 "
-              "layers and d_ff 1");
+    CHECK(
+        error_of([&] { models::load_gpt2(dir.file("crafted.safetensors")); }) ==
+        "GPT-2 weights: " + dir.file("crafted.safetensors") +
+            ": holds 768 values, fewer than the 1.696e+07 parameters of a GPT-2 of vocab 1, context 1, d_model 256, 64 "
+            "layers and d_ff 1");
     CHECK(allocations() == before);
 
     // A real model's file with one tensor of its last layer misshapen: refused, nothing allocated.
@@ -240,7 +253,8 @@ TEST_CASE("a crafted safetensors file is refused from its header, before any ten
     nn::write_safetensors(folder.weights, tensors);
     before = allocations();
     CHECK(error_of([&] { models::load_gpt2(folder.weights); }) ==
-          "GPT-2 weights: " + folder.weights + ": tensor 'h.1.mlp.c_proj.weight' is [64, 96], the model needs [96, 64]");
+          "GPT-2 weights: " + folder.weights +
+              ": tensor 'h.1.mlp.c_proj.weight' is [64, 96], the model needs [96, 64]");
     CHECK(allocations() == before);
     // A file from save_gpt2_weights holds exactly the parameters, and loads.
     tensors["h.1.mlp.c_proj.weight"] = zeros({96, 64});

@@ -62,7 +62,8 @@ TEST_CASE("a tiny GPT learns a repeated sentence to near-zero loss and then reci
     CHECK(loss < 0.05);
     // Greedy continuation of "the c" (ids of t h e ' ' c) is "at sat on the mat"
     Generator gen(0);
-    std::vector<std::int64_t> out = models::generate(*model, {0, 1, 2, 11, 4}, {.max_new_tokens = 6, .temperature = 0}, gen);
+    std::vector<std::int64_t> out =
+        models::generate(*model, {0, 1, 2, 11, 4}, {.max_new_tokens = 6, .temperature = 0}, gen);
     CHECK(out == std::vector<std::int64_t>{5, 0, 11, 6, 5, 0});  // "at sat"
 }
 

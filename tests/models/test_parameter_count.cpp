@@ -14,7 +14,8 @@
 
 namespace {
 
-template <class Model, class Config> void check_count(const std::string& what, const Config& c) {
+template <class Model, class Config>
+void check_count(const std::string& what, const Config& c) {
     INFO(what);
     CHECK(c.parameter_count() == static_cast<double>(Model(c).parameter_count()));
 }

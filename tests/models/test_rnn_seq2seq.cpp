@@ -128,9 +128,9 @@ TEST_CASE("the RNN encoder-decoder counts its parameters, names them and refuses
                                             "attention.w_q", "attention.w_k", "attention.v", "decoder.w_ih.weight",
                                             "decoder.w_ih.bias", "decoder.w_hh.weight", "decoder.w_hh.bias",
                                             "generator.proj.weight", "generator.proj.bias"});
-    CHECK(m.decoder->w_ih->weight.shape() == Shape{12, 7});  // the decoder reads [E y ; c], E + H wide
-    CHECK(m.generator->proj->weight.shape() == Shape{8, 8});  // W_o reads [s ; c], 2H wide
-    CHECK_THROWS_AS(m.encode(ids({0, 0}, {1, 2})), ValueError);     // a source of padding only
+    CHECK(m.decoder->w_ih->weight.shape() == Shape{12, 7});      // the decoder reads [E y ; c], E + H wide
+    CHECK(m.generator->proj->weight.shape() == Shape{8, 8});     // W_o reads [s ; c], 2H wide
+    CHECK_THROWS_AS(m.encode(ids({0, 0}, {1, 2})), ValueError);  // a source of padding only
     CHECK_THROWS_AS(m.encode(ids({1, 2}, {2})), ShapeError);
     CHECK_THROWS_AS(m.forward(ids({1, 2}, {1, 2}), ids({1, 2}, {2, 1})), ShapeError);  // batches differ
     CHECK_THROWS_AS(m.forward(ids({1, 2}, {1, 2}), ids({1, 8}, {1, 2})), IndexError);  // a token outside the vocabulary

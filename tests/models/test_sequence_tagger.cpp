@@ -27,7 +27,8 @@ std::pair<std::int64_t, std::int64_t> influenced(const models::SequenceTagger& m
     std::int64_t first = -1, last = -1;
     for (std::int64_t t = 0; t < T; ++t) {
         bool changed = false;
-        for (std::int64_t j = 0; j < 7; ++j) changed = changed || ya[static_cast<std::size_t>(t * 7 + j)] != yb[static_cast<std::size_t>(t * 7 + j)];
+        for (std::int64_t j = 0; j < 7; ++j)
+            changed = changed || ya[static_cast<std::size_t>(t * 7 + j)] != yb[static_cast<std::size_t>(t * 7 + j)];
         if (changed && first < 0) first = t;
         if (changed) last = t;
     }
@@ -80,9 +81,10 @@ TEST_CASE("dilated convolutions reach k^N - 1 back up to int64's limit, and are 
     REQUIRE_THROWS_AS(nn::Conv1d(1, 1, 3, huge / 2 + 1), ValueError);  // its causal padding (k - 1) r
 }
 
-TEST_CASE("bidirectional with a fixed pattern (004 §15.6.1), a token reaches in one layer its block (block-local), "
-          "its residue (strided), and in two every output (hybrid)",
-          "[model]") {
+TEST_CASE(
+    "bidirectional with a fixed pattern (004 §15.6.1), a token reaches in one layer its block (block-local), "
+    "its residue (strided), and in two every output (hybrid)",
+    "[model]") {
     using Kind = nn::AttentionPattern::Kind;
     const std::int64_t T = 16, s = 5, L = 4;
     auto changed = [&](Kind kind, std::int64_t layers) {  // which outputs change with the token at s

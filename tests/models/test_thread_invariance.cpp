@@ -64,8 +64,7 @@ void check_same_bits_on_1_2_3_8_threads(nn::Module& model, const std::function<T
 
 }  // namespace
 
-TEST_CASE("the text classifier's loss and gradients are the same to the bit on 1, 2, 3 and 8 threads",
-          "[threads]") {
+TEST_CASE("the text classifier's loss and gradients are the same to the bit on 1, 2, 3 and 8 threads", "[threads]") {
     models::TextClassifierConfig c;
     c.vocab = 300, c.max_len = 64, c.d_model = 64, c.n_layers = 2, c.heads = 4, c.d_ff = 256, c.classes = 7, c.seed = 3;
     models::TextClassifier model(c);

@@ -97,7 +97,8 @@ TEST_CASE("the text classifier ignores padding: a text padded longer gives the s
     }
 }
 
-TEST_CASE("without positions the text classifier is permutation-invariant (002's equivariance, then pooling)", "[model]") {
+TEST_CASE("without positions the text classifier is permutation-invariant (002's equivariance, then pooling)",
+          "[model]") {
     for (Pooling pooling : {Pooling::cls, Pooling::mean}) {
         INFO("pooling " << models::pooling_name(pooling));
         models::TextClassifier m(tiny_text(pooling));
@@ -125,8 +126,8 @@ TEST_CASE("the text classifier: [CLASS] only with cls pooling, and typed errors"
     CHECK(cls.pos->weight.size(0) == 9);  // max_len + 1 for [CLASS]
     CHECK_FALSE(avg.class_token.defined());
     CHECK(avg.pos->weight.size(0) == 8);
-    CHECK_THROWS_AS(cls.forward(zeros({1, 9}, Dtype::int64)), ShapeError);     // longer than max_len
-    CHECK_THROWS_AS(cls.forward(zeros({1, 3})), DtypeError);                   // not token ids
+    CHECK_THROWS_AS(cls.forward(zeros({1, 9}, Dtype::int64)), ShapeError);  // longer than max_len
+    CHECK_THROWS_AS(cls.forward(zeros({1, 3})), DtypeError);                // not token ids
     CHECK_THROWS_WITH(avg.forward(zeros({1, 3}, Dtype::int64)), Catch::Contains("all padding"));
     auto c = tiny_text(Pooling::cls);
     c.pad = 9;

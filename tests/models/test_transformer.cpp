@@ -51,7 +51,8 @@ TEST_CASE("parameters are named as the notes draw the model", "[model]") {
     CHECK(post->parameter_count() == model->parameter_count() - 4 * 8);  // no final norms in post-norm
 }
 
-TEST_CASE("shared embeddings tie source, target and generator to one matrix (001 'Embeddings and Softmax')", "[model]") {
+TEST_CASE("shared embeddings tie source, target and generator to one matrix (001 'Embeddings and Softmax')",
+          "[model]") {
     auto c = tiny(nn::Norm::pre);
     c.share_embeddings = true;
     auto shared = models::make_transformer(c);
@@ -82,16 +83,14 @@ TEST_CASE("without positions the encoder is permutation-equivariant, and every c
         for (std::size_t i = 0; i < of_permuted.to_vector().size(); ++i)
             gap = std::max(gap, std::abs(of_permuted.to_vector()[i] - R_memory.to_vector()[i]));
         INFO(nn::positions_name(kind) << ": largest |E(RX) - R E(X)| = " << gap);
-        if (kind == nn::Positions::none)
-            CHECK(gap < 1e-12);  // E(RX) = R E(X): the encoder cannot tell the order
-        else
-            CHECK(gap > 1e-3);
+        if (kind == nn::Positions::none) CHECK(gap < 1e-12);  // E(RX) = R E(X): the encoder cannot tell the order
+        else CHECK(gap > 1e-3);
     }
 }
 
 TEST_CASE("cached decoding adds each code at the token's own position: decode_step equals decode", "[model]") {
-    for (nn::Positions kind : {nn::Positions::none, nn::Positions::learned, nn::Positions::binary,
-                               nn::Positions::concatenated}) {
+    for (nn::Positions kind :
+         {nn::Positions::none, nn::Positions::learned, nn::Positions::binary, nn::Positions::concatenated}) {
         auto c = tiny(nn::Norm::pre);
         c.positions = kind, c.max_len = 16;
         auto model = models::make_transformer(c);
@@ -102,7 +101,8 @@ TEST_CASE("cached decoding adds each code at the token's own position: decode_st
         Tensor whole = model->decode(memory, Tensor(), tgt, models::target_mask(tgt, 0));
         models::DecoderCache cache = model->new_cache();
         std::vector<Tensor> steps;
-        for (std::int64_t t = 0; t < 5; ++t) steps.push_back(model->decode_step(memory, Tensor(), narrow(tgt, 1, t, 1), t, cache));
+        for (std::int64_t t = 0; t < 5; ++t)
+            steps.push_back(model->decode_step(memory, Tensor(), narrow(tgt, 1, t, 1), t, cache));
         INFO(nn::positions_name(kind));
         require_values(concat(steps, 1), whole.to_vector(), 1e-10);
     }

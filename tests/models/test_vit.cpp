@@ -38,12 +38,14 @@ TEST_CASE("the patch embedding prepends [CLASS] and adds E_pos (002)", "[model]"
     Tensor z = embed.forward(zeros({2, 1, 8, 8}));
     CHECK(z.shape() == Shape{2, 5, 8});
     // A black image: every patch row is E's bias + E_pos; row 0 is x_class + E_pos[0].
-    require_values(narrow(narrow(z, 0, 1, 1), 1, 0, 1), (reshape(embed.class_token, {1, 1, 8}) +
-                                                          narrow(embed.position->weight, 0, 0, 1)).to_vector(), 1e-6);
-    require_values(narrow(narrow(z, 0, 0, 1), 1, 2, 1), (embed.proj->bias + narrow(embed.position->weight, 0, 2, 1)).to_vector(), 1e-6);
+    require_values(narrow(narrow(z, 0, 1, 1), 1, 0, 1),
+                   (reshape(embed.class_token, {1, 1, 8}) + narrow(embed.position->weight, 0, 0, 1)).to_vector(), 1e-6);
+    require_values(narrow(narrow(z, 0, 0, 1), 1, 2, 1),
+                   (embed.proj->bias + narrow(embed.position->weight, 0, 2, 1)).to_vector(), 1e-6);
 }
 
-TEST_CASE("attention rollout: rows of the product are distributions; identity attention keeps only the residual", "[model]") {
+TEST_CASE("attention rollout: rows of the product are distributions; identity attention keeps only the residual",
+          "[model]") {
     models::ViT vit(tiny());
     vit.forward(randn({3, 1, 8, 8}, autograd::default_generator()));
     Tensor r = models::attention_rollout(vit);
@@ -68,8 +70,7 @@ TEST_CASE("the ViT rejects images of the wrong size", "[errors]") {
     CHECK_THROWS_AS(models::ViT(c), ValueError);
 }
 
-TEST_CASE("with_new_head keeps the pre-trained body and draws a new head for the new classes (004 15.5.6)",
-          "[model]") {
+TEST_CASE("with_new_head keeps the pre-trained body and draws a new head for the new classes (004 15.5.6)", "[model]") {
     models::ViT pretrained(tiny());  // 3 classes, seed 2
     {
         // "Pre-training" moves every parameter, the layer norms' gamma = 1 and beta = 0 too.

@@ -15,7 +15,9 @@ void quadrant_batch(std::int64_t n, Generator& g, Tensor& images, Tensor& labels
         std::int64_t q = g.randint(4);
         labels.data<std::int64_t>()[i] = q;
         for (std::int64_t r = 0; r < 4; ++r)
-            for (std::int64_t c = 0; c < 4; ++c) images.set({i, 0, (q / 2) * 4 + r, (q % 2) * 4 + c}, 1.0 + images.at({i, 0, (q / 2) * 4 + r, (q % 2) * 4 + c}));
+            for (std::int64_t c = 0; c < 4; ++c)
+                images.set({i, 0, (q / 2) * 4 + r, (q % 2) * 4 + c},
+                           1.0 + images.at({i, 0, (q / 2) * 4 + r, (q % 2) * 4 + c}));
     }
 }
 }  // namespace

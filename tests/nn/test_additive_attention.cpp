@@ -64,7 +64,8 @@ TEST_CASE("multi-head attention with additive scores: each head is additive atte
     Tensor q = mha.w_q->forward(x), k = mha.w_k->forward(memory), v = mha.w_v->forward(memory);
     std::vector<Tensor> heads;
     for (std::int64_t h = 0; h < 2; ++h) {
-        Tensor p = nn::additive_attention_weights(narrow(q, 2, 4 * h, 4), narrow(k, 2, 4 * h, 4), select(mha.v, 0, h), pad);
+        Tensor p =
+            nn::additive_attention_weights(narrow(q, 2, 4 * h, 4), narrow(k, 2, 4 * h, 4), select(mha.v, 0, h), pad);
         require_values(select(mha.last_attention(), 1, h), p.to_vector(), 1e-14);
         heads.push_back(matmul(p, narrow(v, 2, 4 * h, 4)));
     }

@@ -123,9 +123,9 @@ TEST_CASE("strided attention and its masks reject bad strides and key masks", "[
                     ValueError);
     CHECK_THROWS_AS(nn::strided_mask(4, 0), ValueError);
     CHECK_THROWS_AS(nn::strided_mask(0, 2), ValueError);
-    CHECK_THROWS_AS(
-        mha.self_attention(x, zeros({2, 1, 3}, Dtype::int64), nn::AttentionPattern::block_local(2, both_ways)),
-        ShapeError);
+    CHECK_THROWS_AS(mha.self_attention(x, zeros({2, 1, 3}, Dtype::int64),
+                                       nn::AttentionPattern::block_local(2, both_ways)),
+                    ShapeError);
     CHECK_THROWS_AS(mha.self_attention(x, zeros({2, 4}, Dtype::int64), nn::AttentionPattern::strided(2, both_ways)),
                     ShapeError);
     CHECK_THROWS_AS(mha.self_attention(x, zeros({2, 1, 4}), nn::AttentionPattern::strided(2, both_ways)), DtypeError);

@@ -55,9 +55,9 @@ TEST_CASE("block-local attention: a token in another block changes nothing, one 
 
 TEST_CASE("block-local attention and masks reject a block size that is not positive", "[errors]") {
     nn::MultiHeadAttention mha(4, 2);
-    CHECK_THROWS_AS(
-        mha.self_attention(zeros({1, 4, 4}), Tensor(), nn::AttentionPattern::block_local(0, nn::Direction::causal)),
-        ValueError);
+    CHECK_THROWS_AS(mha.self_attention(zeros({1, 4, 4}), Tensor(),
+                                       nn::AttentionPattern::block_local(0, nn::Direction::causal)),
+                    ValueError);
     CHECK_THROWS_AS(nn::block_local_mask(4, 0), ValueError);
     CHECK_THROWS_AS(nn::causal_mask(0), ValueError);
     CHECK_THROWS_AS(nn::causal_mask(2, -1), ValueError);

@@ -150,7 +150,8 @@ struct Crafted {
         put<std::int64_t>(step);
         put<std::uint32_t>(records);
     }
-    template <class T> Crafted& put(T v) {
+    template <class T>
+    Crafted& put(T v) {
         bytes.append(reinterpret_cast<const char*>(&v), sizeof v);
         return *this;
     }
@@ -203,7 +204,9 @@ TEST_CASE("record sizes from a file are checked for overflow before any allocati
 
     // The fuzzer's 138-byte file: 2^61 - 2 float64s, whose byte count wraps to
     // 2^64 - 16, and a valid checksum. It crashed in malloc.
-    write_all(path, Crafted(1).record("src_embed.weight", 1, {2186255, 1054699936290}).put_bytes(std::string(64, '\0')).sealed());
+    write_all(
+        path,
+        Crafted(1).record("src_embed.weight", 1, {2186255, 1054699936290}).put_bytes(std::string(64, '\0')).sealed());
     REQUIRE(fs::file_size(path) == 138);
     CHECK(load_error(path, m) ==
           fmt::format("load_checkpoint: {} is truncated: 'src_embed.weight' of shape [2186255, 1054699936290] needs "
@@ -213,11 +216,13 @@ TEST_CASE("record sizes from a file are checked for overflow before any allocati
     // Sizes whose product overflows int64 (numel), with and without elements.
     write_all(path, Crafted(1).record("w", 0, {std::int64_t{1} << 32, std::int64_t{1} << 32}).sealed());
     CHECK(load_error(path, m) ==
-          fmt::format("load_checkpoint: {} is corrupted: 'w' has shape [4294967296, 4294967296], too large to index", path));
+          fmt::format("load_checkpoint: {} is corrupted: 'w' has shape [4294967296, 4294967296], too large to index",
+                      path));
     write_all(path, Crafted(1).record("w", 0, {0, std::int64_t{1} << 40, std::int64_t{1} << 40}).sealed());
     CHECK(load_error(path, m) ==
-          fmt::format("load_checkpoint: {} is corrupted: 'w' has shape [0, 1099511627776, 1099511627776], too large to index",
-                      path));
+          fmt::format(
+              "load_checkpoint: {} is corrupted: 'w' has shape [0, 1099511627776, 1099511627776], too large to index",
+              path));
     write_all(path, Crafted(1).record("w", 0, {2, -2}).sealed());
     CHECK(load_error(path, m) ==
           fmt::format("load_checkpoint: {} is corrupted: 'w' has shape [2, -2] with a negative size", path));
@@ -225,7 +230,8 @@ TEST_CASE("record sizes from a file are checked for overflow before any allocati
     // A record count that cannot fit is refused before reserving for it.
     write_all(path, Crafted(0xffffffffu).sealed());
     CHECK(load_error(path, m) ==
-          fmt::format("load_checkpoint: {} is corrupted: 4294967295 records cannot fit in the 0 bytes that remain", path));
+          fmt::format("load_checkpoint: {} is corrupted: 4294967295 records cannot fit in the 0 bytes that remain",
+                      path));
 
     // A name length past the end.
     write_all(path, Crafted(1).put<std::uint8_t>(0).put<std::uint32_t>(0xfffffff0u).put_bytes("short name").sealed());
@@ -302,11 +308,13 @@ TEST_CASE("a device or a FIFO at the path is never replaced by a checkpoint", "[
     // A character device of our own, as /dev/null is (the real one is never put at risk by a test).
     std::string device = dir.file("null");
     if (::mknod(device.c_str(), S_IFCHR | 0666, makedev(1, 3)) == 0) {
-        CHECK_THROWS_WITH(nn::save_checkpoint(device, a), Catch::Contains(device + " exists and is not a regular file"));
+        CHECK_THROWS_WITH(nn::save_checkpoint(device, a),
+                          Catch::Contains(device + " exists and is not a regular file"));
         CHECK(fs::is_character_file(device));
     }
     std::vector<std::string> left = listing(dir.path);
-    CHECK(std::count_if(left.begin(), left.end(), [](const std::string& n) { return n.find(".tmp.") != std::string::npos; }) == 0);
+    CHECK(std::count_if(left.begin(), left.end(),
+                        [](const std::string& n) { return n.find(".tmp.") != std::string::npos; }) == 0);
 }
 
 TEST_CASE("a failed save leaves the previous checkpoint intact and no temporary file", "[io][errors]") {
@@ -332,7 +340,8 @@ TEST_CASE("a failed save leaves the previous checkpoint intact and no temporary 
     // A folder holds the name: nothing replaces it, and the temporary file is removed.
     std::string folder = dir.file("taken");
     fs::create_directories(folder + "/inside");
-    CHECK_THROWS_WITH(nn::save_checkpoint(folder, small), Catch::Contains(folder + " exists and is not a regular file"));
+    CHECK_THROWS_WITH(nn::save_checkpoint(folder, small),
+                      Catch::Contains(folder + " exists and is not a regular file"));
     CHECK(listing(dir.path) == std::vector<std::string>{"m.lckpt", "taken"});
 }
 

@@ -35,7 +35,8 @@ TEST_CASE("the conformer's convolution module by hand: GLU, depthwise taps, Laye
     require_values(conv(x), {0.5, 0, 0.5, 0, n + 0.5, 0}, 1e-12);
 }
 
-TEST_CASE("the convolution module's parameters: pointwise D -> 2D and D -> D, k D + D depthwise, the norm", "[module]") {
+TEST_CASE("the convolution module's parameters: pointwise D -> 2D and D -> D, k D + D depthwise, the norm",
+          "[module]") {
     nn::ConformerConvolution conv(6, 5);
     CHECK(conv.depthwise->weight.shape() == Shape{5, 6});
     CHECK(conv.pointwise_in->weight.shape() == Shape{12, 6});

@@ -14,10 +14,15 @@
 
 using namespace autograd;
 
-TEST_CASE("Xavier/Glorot uniform: bound a = sqrt(6 / (fan_in + fan_out)), fans from [out, in] and receptive fields (001 make_model)",
-          "[module]") {
+TEST_CASE(
+    "Xavier/Glorot uniform: bound a = sqrt(6 / (fan_in + fan_out)), fans from [out, in] and receptive fields (001 "
+    "make_model)",
+    "[module]") {
     Generator gen(1);
-    struct Case { Shape shape; double fan_in, fan_out; };
+    struct Case {
+        Shape shape;
+        double fan_in, fan_out;
+    };
     for (const Case& c : {Case{{300, 200}, 200, 300}, Case{{40, 50, 3}, 150, 120}}) {
         Tensor w = Tensor::empty(c.shape, Dtype::float64);
         nn::init::xavier_uniform_(w, gen);
@@ -26,16 +31,18 @@ TEST_CASE("Xavier/Glorot uniform: bound a = sqrt(6 / (fan_in + fan_out)), fans f
         double lo = *std::min_element(v.begin(), v.end()), hi = *std::max_element(v.begin(), v.end());
         double var = 0;
         for (double x : v) var += x * x / static_cast<double>(v.size());
-        INFO("shape " << shape_str(c.shape) << ": bound " << a << ", range [" << lo << ", " << hi << "], variance " << var);
+        INFO("shape " << shape_str(c.shape) << ": bound " << a << ", range [" << lo << ", " << hi << "], variance "
+                      << var);
         CHECK(lo >= -a);
         CHECK(hi <= a);
-        CHECK(hi > 0.99 * a);   // the draws fill the whole interval, not a narrower one
+        CHECK(hi > 0.99 * a);  // the draws fill the whole interval, not a narrower one
         CHECK(lo < -0.99 * a);
         CHECK(var == Approx(2 / (c.fan_in + c.fan_out)).epsilon(0.03));  // a^2 / 3
     }
 }
 
-TEST_CASE("LayerNorm puts eps inside the square root: (a - mu) / sqrt(v + eps) (003), not / (sigma + eps)", "[module]") {
+TEST_CASE("LayerNorm puts eps inside the square root: (a - mu) / sqrt(v + eps) (003), not / (sigma + eps)",
+          "[module]") {
     // A row of tiny variance tells the two apart: a = [0, 1e-3], mu = 5e-4, v = 2.5e-7 (biased, over d).
     nn::LayerNorm ln(2, 1e-5);
     ln.to(Dtype::float64);
@@ -46,7 +53,8 @@ TEST_CASE("LayerNorm puts eps inside the square root: (a - mu) / sqrt(v + eps) (
     require_values(y, {-inside, inside}, 1e-12);
 }
 
-TEST_CASE("dropout acts on the sublayer's output before the residual sum: x + dropout(F(LN(x))) (001, 003)", "[module]") {
+TEST_CASE("dropout acts on the sublayer's output before the residual sum: x + dropout(F(LN(x))) (001, 003)",
+          "[module]") {
     manual_seed(3);
     nn::SublayerConnection sub(8, 0.5, nn::Norm::pre);
     sub.to(Dtype::float64);
@@ -63,7 +71,8 @@ TEST_CASE("dropout acts on the sublayer's output before the residual sum: x + dr
     CHECK(dropped < 28);
 }
 
-TEST_CASE("attention dropout acts on the weights P, before P V (001's full post: p_attn = dropout(p_attn))", "[module]") {
+TEST_CASE("attention dropout acts on the weights P, before P V (001's full post: p_attn = dropout(p_attn))",
+          "[module]") {
     // One head, D = 1, W_Q = W_K = 0 so P is uniform, 1/3 per key; W_V = W_O = 1 and no biases:
     // out_t = sum_j dropout(P)_tj v_j. With v = [1, 10, 100] each kept subset of keys is readable.
     manual_seed(5);
@@ -76,7 +85,7 @@ TEST_CASE("attention dropout acts on the weights P, before P V (001's full post:
     }
     Tensor v = tensor({1, 10, 100}, {1, 3, 1}, Dtype::float64);
     Tensor out = mha(tensor({0, 0, 0, 0, 0, 0, 0, 0}, {1, 8, 1}, Dtype::float64), v, v);  // 8 queries
-    require_values(mha.last_attention(), std::vector<double>(24, 1.0 / 3), 1e-15);  // P before dropout
+    require_values(mha.last_attention(), std::vector<double>(24, 1.0 / 3), 1e-15);        // P before dropout
     bool partial = false;
     for (double o : out.to_vector()) {
         // o = (2 / 3) * (sum of a subset of {1, 10, 100}): one digit per key, each 0 or 1.

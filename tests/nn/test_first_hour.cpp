@@ -32,8 +32,8 @@ TEST_CASE("a PyTorch user's first hour: Sequential, BCE with logits, indexing, <
     Tensor accuracy = model(x).gt(zeros({})).eq(y.gt(zeros({}))).to(Dtype::float32).mean();
     CHECK(accuracy.item() >= 0.95);
 
-    Tensor first = x[0];                          // x[0]: [2]
-    Tensor every_other = x.slice(0, 0, kEnd, 2);  // x[::2]: [32, 2]
+    Tensor first = x[0];                                        // x[0]: [2]
+    Tensor every_other = x.slice(0, 0, kEnd, 2);                // x[::2]: [32, 2]
     Tensor picked = x.gather(1, zeros({64, 1}, Dtype::int64));  // x[:, 0:1]
     std::ostringstream os;
     os << first.pow(2).sum() << " " << every_other.shape()[0] << " " << picked.argmax(0);

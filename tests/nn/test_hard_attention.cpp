@@ -8,14 +8,13 @@
 
 using namespace autograd;
 
-TEST_CASE("hard attention by hand: the glimpse v_z, log p(z), and the estimator's gradient (004 §15.4.7)",
-          "[module]") {
+TEST_CASE("hard attention by hand: the glimpse v_z, log p(z), and the estimator's gradient (004 §15.4.7)", "[module]") {
     // Row 0: s = (0, ln 2, 0), so p = (1/4, 1/2, 1/4); z = 1, reward 1. Row 1: s = 0, p = 1/3 each;
     // z = 2, reward 0. Baseline b = 1/4, so r - b = 3/4 and -1/4.
     Tensor s = tensor({0, std::log(2.0), 0, 0, 0, 0}, {2, 3}, Dtype::float64).requires_grad_();
     Tensor v = tensor({1, 0, 0, 1, 1, 1, 2, 0, 0, 2, 2, 2}, {2, 3, 2}, Dtype::float64).requires_grad_();
     nn::Glimpse g = nn::glimpse(s, v, tensor({1, 2}, {2}, Dtype::int64));
-    require_values(g.value, {0, 1, 2, 2}, 1e-15);                          // v_{0,1} and v_{1,2}
+    require_values(g.value, {0, 1, 2, 2}, 1e-15);  // v_{0,1} and v_{1,2}
     require_values(g.log_prob, {std::log(0.5), std::log(1.0 / 3)}, 1e-15);
 
     // L = -(1/2) [(3/4) ln(1/2) + (-1/4) ln(1/3)] = -(1/2) [-0.51986 + 0.27465] = 0.12260

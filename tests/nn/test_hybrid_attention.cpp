@@ -13,7 +13,8 @@ constexpr auto both_ways = nn::Direction::bidirectional;
 
 // Full attention with head h under row h of `masks` [H, T, T] (AND key_mask): each head's
 // columns of Q, K and V through the fused op alone, the heads side by side, then W^O.
-Tensor masked_per_head(const nn::MultiHeadAttention& mha, const Tensor& x, const Tensor& masks, const Tensor& key_mask) {
+Tensor masked_per_head(const nn::MultiHeadAttention& mha, const Tensor& x, const Tensor& masks,
+                       const Tensor& key_mask) {
     const Tensor q = mha.w_q->forward(x), k = mha.w_k->forward(x), v = mha.w_v->forward(x);
     std::vector<Tensor> z;
     for (std::int64_t h = 0; h < mha.heads; ++h) {
@@ -49,26 +50,26 @@ std::vector<std::vector<bool>> reach(const Tensor& masks, std::int64_t layers) {
 
 TEST_CASE("hybrid_mask(4, L 2, S 2, H): the first H - H/2 heads in blocks of 2, the others every 2nd key", "[module]") {
     require_values(nn::hybrid_mask(4, 2, 2, 3, both_ways), {1, 1, 0, 0,  // heads 0 and 1: blocks {0,1}, {2,3}
-                                                         1, 1, 0, 0,  //
-                                                         0, 0, 1, 1,  //
-                                                         0, 0, 1, 1,  //
-                                                         1, 1, 0, 0,  //
-                                                         1, 1, 0, 0,  //
-                                                         0, 0, 1, 1,  //
-                                                         0, 0, 1, 1,  //
-                                                         1, 0, 1, 0,  // head 2: residues {0,2}, {1,3}
-                                                         0, 1, 0, 1,  //
-                                                         1, 0, 1, 0,  //
-                                                         0, 1, 0, 1},
+                                                            1, 1, 0, 0,  //
+                                                            0, 0, 1, 1,  //
+                                                            0, 0, 1, 1,  //
+                                                            1, 1, 0, 0,  //
+                                                            1, 1, 0, 0,  //
+                                                            0, 0, 1, 1,  //
+                                                            0, 0, 1, 1,  //
+                                                            1, 0, 1, 0,  // head 2: residues {0,2}, {1,3}
+                                                            0, 1, 0, 1,  //
+                                                            1, 0, 1, 0,  //
+                                                            0, 1, 0, 1},
                    0);
     require_values(nn::hybrid_mask(4, 2, 2, 2), {1, 0, 0, 0,  // head 0, causal blocks
-                                              1, 1, 0, 0,  //
-                                              0, 0, 1, 0,  //
-                                              0, 0, 1, 1,  //
-                                              1, 0, 0, 0,  // head 1, causal stride
-                                              0, 1, 0, 0,  //
-                                              1, 0, 1, 0,  //
-                                              0, 1, 0, 1},
+                                                 1, 1, 0, 0,  //
+                                                 0, 0, 1, 0,  //
+                                                 0, 0, 1, 1,  //
+                                                 1, 0, 0, 0,  // head 1, causal stride
+                                                 0, 1, 0, 0,  //
+                                                 1, 0, 1, 0,  //
+                                                 0, 1, 0, 1},
                    0);
     CHECK(nn::hybrid_mask(4, 2, 2, 3).shape() == Shape{3, 4, 4});
 }
@@ -83,8 +84,8 @@ TEST_CASE("hybrid attention computed per group equals full attention under each 
             pad.set({1, 0, T - 1}, 0.0);  // the second sequence's last key is padding
             for (nn::Direction d : {nn::Direction::causal, both_ways})
                 for (auto [L, S] : {std::pair<std::int64_t, std::int64_t>{3, 3}, {3, 2}}) {
-                    INFO("H = " << H << ", T = " << T << (d == both_ways ? ", bidirectional" : ", causal") << ", L = " << L
-                                << ", S = " << S);
+                    INFO("H = " << H << ", T = " << T << (d == both_ways ? ", bidirectional" : ", causal")
+                                << ", L = " << L << ", S = " << S);
                     Tensor local = mha.self_attention(x, Tensor(), nn::AttentionPattern::hybrid(L, S, d));
                     CHECK(local.shape() == x.shape());
                     require_values(local, masked_per_head(mha, x, nn::hybrid_mask(T, L, S, H, d), Tensor()).to_vector(),
@@ -121,9 +122,10 @@ TEST_CASE("hybrid attention with additive scores equals full attention under eac
     }
 }
 
-TEST_CASE("hybrid pattern with S <= L: both ways every position reaches every other in two layers, causal never "
-          "a larger residue",
-          "[module]") {
+TEST_CASE(
+    "hybrid pattern with S <= L: both ways every position reaches every other in two layers, causal never "
+    "a larger residue",
+    "[module]") {
     for (std::int64_t n : {9, 8}) {  // L = 3 divides 9; 8 leaves a short last block
         INFO("n = " << n << ", L = S = 3");
         const auto two = reach(nn::hybrid_mask(n, 3, 3, 2, both_ways), 2);
@@ -156,11 +158,13 @@ TEST_CASE("hybrid pattern with S <= L: both ways every position reaches every ot
 
 TEST_CASE("hybrid attention and its mask reject one head and bad sizes", "[errors]") {
     Tensor x = zeros({2, 4, 4});
-    CHECK_THROWS_AS(nn::MultiHeadAttention(4, 1).self_attention(
-                        x, Tensor(), nn::AttentionPattern::hybrid(2, 2, nn::Direction::causal)),
+    CHECK_THROWS_AS(nn::MultiHeadAttention(4, 1).self_attention(x, Tensor(),
+                                                                nn::AttentionPattern::hybrid(2, 2,
+                                                                                             nn::Direction::causal)),
                     ValueError);
-    CHECK_THROWS_AS(nn::MultiHeadAttention(4, 2).self_attention(
-                        x, Tensor(), nn::AttentionPattern::hybrid(0, 2, nn::Direction::causal)),
+    CHECK_THROWS_AS(nn::MultiHeadAttention(4, 2).self_attention(x, Tensor(),
+                                                                nn::AttentionPattern::hybrid(0, 2,
+                                                                                             nn::Direction::causal)),
                     ValueError);
     CHECK_THROWS_AS(nn::MultiHeadAttention(4, 2).self_attention(  // a stride of 0 is the block's length
                         x, Tensor(), nn::AttentionPattern::hybrid(2, -1, nn::Direction::causal)),

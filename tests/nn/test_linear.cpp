@@ -28,9 +28,9 @@ TEST_CASE("Linear maps a vector of in_features to out_features, as F.linear does
     Tensor x = tensor({1, -1}, {2}).requires_grad_();
     Tensor y = lin(x);
     CHECK(y.shape() == Shape{3});
-    require_values(y, {9, 19, 29});  // [1 - 2, 3 - 4, 5 - 6] + b
-    (y * tensor({1, 2, 3}, {3})).sum().backward();  // dy = [1, 2, 3]
-    require_values(x.grad(), {1 + 6 + 15, 2 + 8 + 18});  // dy W
+    require_values(y, {9, 19, 29});                            // [1 - 2, 3 - 4, 5 - 6] + b
+    (y * tensor({1, 2, 3}, {3})).sum().backward();             // dy = [1, 2, 3]
+    require_values(x.grad(), {1 + 6 + 15, 2 + 8 + 18});        // dy W
     require_values(lin.weight.grad(), {1, -1, 2, -2, 3, -3});  // dy^T x
     require_values(lin.bias.grad(), {1, 2, 3});
     CHECK_THROWS_WITH(lin(zeros({5})), "linear: input [5] does not end in in_features = 2");

@@ -36,7 +36,7 @@ TEST_CASE("a -inf log-probability where the target puts no weight does not make 
     Tensor logp = tensor({std::log(0.5), std::log(0.5), -inf, -inf, -inf, -inf}, {2, 3}, Dtype::float64);
     Tensor t = tensor({1, -100}, Dtype::int64);  // row 1 is ignored; class 2 of row 0 has probability 0
     CHECK(nn::nll_loss(logp, t).item() == Approx(std::log(2.0)));
-    nn::LabelSmoothingLoss crit(3, 2, 0.0);     // the padding class 2 gets no weight
+    nn::LabelSmoothingLoss crit(3, 2, 0.0);  // the padding class 2 gets no weight
     CHECK(crit(logp, tensor({1, 2}, Dtype::int64)).item() == Approx(std::log(2.0)));
 }
 

@@ -42,7 +42,8 @@ TEST_CASE("MoE output equals the gate-weighted sum of the chosen experts, comput
             if (e != a && logits.at({n, e}) > logits.at({n, b})) b = e;
         double wa = 1 / (1 + std::exp(logits.at({n, b}) - logits.at({n, a}))), wb = 1 - wa;  // softmax of two
         Tensor xn = narrow(x, 0, n, 1);
-        Tensor expect = (*moe.experts)[static_cast<std::size_t>(a)](xn) * wa + (*moe.experts)[static_cast<std::size_t>(b)](xn) * wb;
+        Tensor expect =
+            (*moe.experts)[static_cast<std::size_t>(a)](xn) * wa + (*moe.experts)[static_cast<std::size_t>(b)](xn) * wb;
         require_values(narrow(y, 0, n, 1), expect.to_vector(), 1e-12);
     }
 }

@@ -68,9 +68,7 @@ TEST_CASE("under SkipInitGuard the random initialisers draw nothing and leave th
         require_values(t, {1, 1, 1, 1});
         nn::init::zeros_(t);  // not random: still runs
         require_values(t, {0, 0, 0, 0});
-        {
-            nn::init::SkipInitGuard nested;
-        }
+        { nn::init::SkipInitGuard nested; }
         CHECK(nn::init::skipping_init());  // the inner guard restores the outer one's state
     }
     CHECK_FALSE(nn::init::skipping_init());

@@ -156,12 +156,15 @@ TEST_CASE("restoring optimizer state checks names, shapes and dtypes first", "[e
     CHECK(opt.named_state()[0].second.to_vector() == before[0].second.to_vector());
 }
 
-TEST_CASE("Adam counts steps per parameter: one first updated at step 3 is corrected as at its step 1 (PyTorch)", "[optim]") {
+TEST_CASE("Adam counts steps per parameter: one first updated at step 3 is corrected as at its step 1 (PyTorch)",
+          "[optim]") {
     for (bool decoupled : {false, true}) {
         Tensor a = param_with_grad();
         Tensor late = tensor({1, -2}, Dtype::float64).requires_grad_();
         std::unique_ptr<nn::optim::Optimizer> opt;
-        if (decoupled) opt = std::make_unique<nn::optim::AdamW>(std::vector<Tensor>{a, late}, nn::optim::AdamWOptions{.lr = 0.1, .weight_decay = 0});
+        if (decoupled)
+            opt = std::make_unique<nn::optim::AdamW>(std::vector<Tensor>{a, late},
+                                                     nn::optim::AdamWOptions{.lr = 0.1, .weight_decay = 0});
         else opt = std::make_unique<nn::optim::Adam>(std::vector<Tensor>{a, late}, nn::optim::AdamOptions{.lr = 0.1});
         opt->step();
         opt->step();
@@ -176,8 +179,7 @@ TEST_CASE("Adam counts steps per parameter: one first updated at step 3 is corre
     }
 }
 
-TEST_CASE("Adam and AdamW over many parameters at once equal each parameter stepped alone, on any threads",
-          "[optim]") {
+TEST_CASE("Adam and AdamW over many parameters at once equal each parameter stepped alone, on any threads", "[optim]") {
     // The step numbers every element of every parameter one after another and splits that range
     // over the threads: parameters of many sizes put the split inside some and between others.
     const std::vector<std::int64_t> sizes{1, 7, 20000, 3, 50000, 16};

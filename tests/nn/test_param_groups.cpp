@@ -92,7 +92,8 @@ TEST_CASE("weight_decay_groups decays matrices and embeddings, not biases or Lay
 
 TEST_CASE("parameter groups reject a parameter twice and a negative lr or weight decay", "[errors]") {
     Tensor a = param_with_grad(), b = param_with_grad();
-    CHECK_THROWS_WITH(nn::optim::SGD({{{a}}, {{b, a}}}), "Optimizer: parameter 2 [2] of group 1 appears twice (it would be updated twice per step)");
+    CHECK_THROWS_WITH(nn::optim::SGD({{{a}}, {{b, a}}}),
+                      "Optimizer: parameter 2 [2] of group 1 appears twice (it would be updated twice per step)");
     CHECK_THROWS_AS(nn::optim::SGD({{{a}, -0.1}}), ValueError);
     CHECK_THROWS_WITH(nn::optim::AdamW({{{a}, 0.1, -1.0}}), Catch::Contains("group 0's weight decay -1"));
     nn::optim::SGD sgd(std::vector<nn::optim::ParamGroup>{{{a}}, {{b}}});
@@ -118,7 +119,8 @@ TEST_CASE("a schedule's set_lr keeps each group's ratio to the base rate; scale_
     CHECK_THROWS_AS(sgd.scale_lr(-1), ValueError);
     // with base 0 a group's own lr has no ratio to keep
     nn::optim::SGD zero_base(std::vector<nn::optim::ParamGroup>{{{a}}, {{b}, 0.1}}, {.lr = 0});
-    CHECK_THROWS_WITH(zero_base.set_lr(0.01), "Optimizer: set_lr(0.01): group 1 has lr 0.1 of its own but the base "
-                                              "rate was 0, so there is no ratio to keep; use scale_lr(factor)");
+    CHECK_THROWS_WITH(zero_base.set_lr(0.01),
+                      "Optimizer: set_lr(0.01): group 1 has lr 0.1 of its own but the base "
+                      "rate was 0, so there is no ratio to keep; use scale_lr(factor)");
     CHECK(*zero_base.param_groups()[1].lr == 0.1);  // unchanged
 }

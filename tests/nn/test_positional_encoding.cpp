@@ -124,13 +124,14 @@ TEST_CASE("the concatenated sinusoid puts eq. 15.57 of width K beside the embedd
     CHECK(pe.input_width() == 4);
     Tensor x = tensor({1, 2, 3, 4, 5, 6, 7, 8}, {1, 2, 4});
     // K = 2 is eq. 15.57's one pair at frequency 1: [sin i, cos i] for i = 3, 4.
-    require_values(pe.forward(x, 3), {1, 2, 3, 4, std::sin(3.0), std::cos(3.0), 5, 6, 7, 8, std::sin(4.0), std::cos(4.0)},
-                   1e-6);
+    require_values(pe.forward(x, 3),
+                   {1, 2, 3, 4, std::sin(3.0), std::cos(3.0), 5, 6, 7, 8, std::sin(4.0), std::cos(4.0)}, 1e-6);
     // The embeddings pass unchanged: no position can overwrite a token's coordinate.
     nn::ConcatenatedPositionalEncoding wide(8, 4, 0.0, 10);
     require_values(narrow(wide(ones({2, 3, 4})), 2, 0, 4), std::vector<double>(24, 1.0));
     nn::SinusoidalPositionalEncoding code(4, 0.0, 10);
-    require_values(narrow(wide(ones({2, 3, 4})), 2, 4, 4), broadcast_to(narrow(code.table, 0, 0, 3), {2, 3, 4}).to_vector());
+    require_values(narrow(wide(ones({2, 3, 4})), 2, 4, 4),
+                   broadcast_to(narrow(code.table, 0, 0, 3), {2, 3, 4}).to_vector());
 }
 
 TEST_CASE("adding a code zero where the embeddings are not is concatenating them (000 §15.5.3)", "[module]") {
@@ -142,8 +143,8 @@ TEST_CASE("adding a code zero where the embeddings are not is concatenating them
     autograd::Generator gen(54);
     nn::Embedding narrow_table(vocab, D - K, false, gen);  // E' [V, D - K]
     nn::ConcatenatedPositionalEncoding concatenated(D, K, 0.0, max_len);
-    nn::Embedding wide_table(vocab, D, false, gen);        // E = [E' ; 0]
-    nn::LearnedPositionalEmbedding added(max_len, D, gen); // W_pos = [0 ; P_K]
+    nn::Embedding wide_table(vocab, D, false, gen);         // E = [E' ; 0]
+    nn::LearnedPositionalEmbedding added(max_len, D, gen);  // W_pos = [0 ; P_K]
     {
         NoGradGuard no_grad;
         wide_table.weight.copy_(concat({narrow_table.weight, zeros({vocab, K})}, 1));
@@ -152,7 +153,8 @@ TEST_CASE("adding a code zero where the embeddings are not is concatenating them
     Tensor ids = tensor({1, 5, 2, 2, 0, 3, 4, 1}, {2, 4}, Dtype::int64);
     for (std::int64_t start : {0, 5}) {
         INFO("positions from " << start);
-        require_values(added.forward(wide_table(ids), start), concatenated.forward(narrow_table(ids), start).to_vector(), 0);
+        require_values(added.forward(wide_table(ids), start),
+                       concatenated.forward(narrow_table(ids), start).to_vector(), 0);
     }
 }
 
@@ -183,7 +185,8 @@ TEST_CASE("every code takes its documented width and rejects others; kinds by na
         CHECK_THROWS_AS(pe->forward(zeros({2, 6, width + 1})), ShapeError);
         if (kind != nn::Positions::none) CHECK_THROWS_AS(pe->forward(zeros({2, 6, width}), 1), ShapeError);
     }
-    CHECK_THROWS_WITH(nn::parse_positions("rotary"), Catch::Contains("choose none, sinusoidal, learned, binary or concatenated"));
+    CHECK_THROWS_WITH(nn::parse_positions("rotary"),
+                      Catch::Contains("choose none, sinusoidal, learned, binary or concatenated"));
     CHECK_THROWS_AS(nn::ConcatenatedPositionalEncoding(8, 3), ValueError);  // K odd: sin and cos come in pairs
     CHECK_THROWS_AS(nn::ConcatenatedPositionalEncoding(8, 8), ValueError);  // no room left for the tokens
     CHECK_THROWS_AS(nn::BinaryPositionalEncoding(0), ValueError);

@@ -62,7 +62,8 @@ TEST_CASE("safetensors written by Lectern read back bit for bit, header aligned 
     auto back = nn::read_safetensors(path, Dtype::float64);
     REQUIRE(back.size() == 3);
     CHECK(back.at("empty").shape() == Shape{0, 3});
-    for (int i = 0; i < 12; ++i) CHECK(back.at("b.weight").data<double>()[i] == tensors.at("b.weight").data<float>()[i]);
+    for (int i = 0; i < 12; ++i)
+        CHECK(back.at("b.weight").data<double>()[i] == tensors.at("b.weight").data<float>()[i]);
     for (int i = 0; i < 5; ++i) CHECK(back.at("a").data<double>()[i] == tensors.at("a").data<double>()[i]);
     std::filesystem::remove(path);
 }
@@ -86,8 +87,8 @@ TEST_CASE("write_safetensors lays out the bytes as the format says, checked agai
     const std::string header =
         R"({"a":{"dtype":"F64","shape":[],"data_offsets":[0,8]},"b":{"dtype":"F32","shape":[2],"data_offsets":[8,16]}})";
     REQUIRE(header.size() == 107);
-    const std::string expected = std::string("\x70\0\0\0\0\0\0\0", 8)  // 112, u64 little-endian
-                                 + header + "     "                    // padded to 112
+    const std::string expected = std::string("\x70\0\0\0\0\0\0\0", 8)      // 112, u64 little-endian
+                                 + header + "     "                        // padded to 112
                                  + std::string("\0\0\0\0\0\0\xe0\x3f", 8)  // 0.5 as f64: 0x3fe0000000000000
                                  + std::string("\0\0\x80\x3f", 4)          // 1.0f: 0x3f800000
                                  + std::string("\0\0\0\xc0", 4);           // -2.0f: 0xc0000000
@@ -114,8 +115,8 @@ TEST_CASE("write_safetensors stores F16 and BF16 rounded to nearest even, and re
     //   even: infinity 0x7c00; 1 + 2^-11 is half an ulp above 1: even, 0x3c00; 1 + 3 2^-11 is
     //   1.5 ulps: even, 0x3c02; 2^-24 the smallest subnormal 0x0001, 1.5 2^-24 ties to 0x0002;
     //   1/3 = 0x3555; -1e-9 underflows to -0, 0x8000; 70000 past the largest: 0x7c00.
-    const std::vector<double> v = {1, -2, 65504, 65520, 1 + 0x1p-11, 1 + 3 * 0x1p-11, 0x1p-24, 3 * 0x1p-25,
-                                   1.0 / 3, -1e-9, 70000};
+    const std::vector<double> v = {1,       -2,          65504,   65520, 1 + 0x1p-11, 1 + 3 * 0x1p-11,
+                                   0x1p-24, 3 * 0x1p-25, 1.0 / 3, -1e-9, 70000};
     const std::string f16 = scratch("f16");
     nn::write_safetensors(f16, {{"h", tensor(v)}}, nn::SafetensorsStore::f16);
     CHECK(half_words(f16, R"({"h":{"dtype":"F16","shape":[11],"data_offsets":[0,22]}})") ==
@@ -160,7 +161,8 @@ TEST_CASE("a malformed safetensors file gets one line naming the tensor", "[io][
         CHECK_THAT(message_of(scratch("tiny")), Catch::Contains("truncated: 3 bytes"));
     }
     CHECK_THAT(message_of(file_of("huge_header", ok, eight, 1ull << 40)), Catch::Contains("the header is too large"));
-    CHECK_THAT(message_of(file_of("long_header", ok, eight, ok.size() + 9)), Catch::Contains("is truncated: the header needs"));
+    CHECK_THAT(message_of(file_of("long_header", ok, eight, ok.size() + 9)),
+               Catch::Contains("is truncated: the header needs"));
     CHECK_THAT(message_of(file_of("json", "{\"w\":", eight)), Catch::Contains("not JSON"));
     // Found by fuzz_safetensors: the JSON parser's message quotes the bytes it read, control bytes included.
     const std::string control = message_of(file_of("control", "{\"w\":[2,\x7f]}", eight));
@@ -172,16 +174,21 @@ TEST_CASE("a malformed safetensors file gets one line naming the tensor", "[io][
                Catch::Contains("tensor 'w': F32 [3] needs 12 bytes"));
     CHECK_THAT(message_of(file_of("negative", R"({"w":{"dtype":"F32","shape":[-2],"data_offsets":[0,8]}})", eight)),
                Catch::Contains("tensor 'w': shape [-2] holds a size"));
-    CHECK_THAT(message_of(file_of("overflow", R"({"w":{"dtype":"F64","shape":[4294967296,4294967296],"data_offsets":[0,8]}})", eight)),
+    CHECK_THAT(message_of(file_of("overflow",
+                                  R"({"w":{"dtype":"F64","shape":[4294967296,4294967296],"data_offsets":[0,8]}})",
+                                  eight)),
                Catch::Contains("tensor 'w': shape [4294967296,4294967296] overflows"));
     CHECK_THAT(message_of(file_of("past_end", R"({"w":{"dtype":"F32","shape":[4],"data_offsets":[0,16]}})", eight)),
                Catch::Contains("tensor 'w': data_offsets [0, 16] fall outside the 8 bytes"));
-    CHECK_THAT(message_of(file_of("overlap", R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},)"
-                                             R"("b":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})", eight)),
+    CHECK_THAT(message_of(file_of("overlap",
+                                  R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},)"
+                                  R"("b":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})",
+                                  eight)),
                Catch::Contains("tensor 'b': data_offsets start at 4") && Catch::Contains("overlap"));
     CHECK_THAT(message_of(file_of("gap", R"({"w":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})", eight)),
                Catch::Contains("tensor 'w'") && Catch::Contains("a gap"));
-    CHECK_THAT(message_of(file_of("oversized", ok, eight + "junk")), Catch::Contains("4 bytes of data follow the last tensor"));
+    CHECK_THAT(message_of(file_of("oversized", ok, eight + "junk")),
+               Catch::Contains("4 bytes of data follow the last tensor"));
     CHECK_THAT(message_of(file_of("offsets", R"({"w":{"dtype":"F32","shape":[2],"data_offsets":[0]}})", eight)),
                Catch::Contains("tensor 'w': data_offsets must be [begin, end]"));
     CHECK_THAT(message_of(scratch("missing_file")), Catch::Contains("cannot open"));
@@ -199,7 +206,8 @@ TEST_CASE("a safetensors path that is a FIFO, a folder or a device is refused be
         CHECK(message_of("/dev/zero") == "safetensors: cannot open /dev/zero: not a regular file");
 }
 
-TEST_CASE("a safetensors header too large, too deep or naming a key twice is refused before it is parsed whole", "[io][errors]") {
+TEST_CASE("a safetensors header too large, too deep or naming a key twice is refused before it is parsed whole",
+          "[io][errors]") {
     const std::string eight(8, '\0');
     // A real header is at most a few hundred KB (GPT-2 1558M's: 60 KB); 8 MB is the most read.
     const std::string limit = std::to_string(8u << 20);
@@ -212,12 +220,17 @@ TEST_CASE("a safetensors header too large, too deep or naming a key twice is ref
     CHECK(message_of(file_of("shape_in_shape", R"({"w":{"dtype":"F32","shape":[[2]],"data_offsets":[0,8]}})", eight)) ==
           "safetensors: " + scratch("shape_in_shape") + ": the header nests deeper than 3 levels");
     // A tensor named twice would be read as whichever the parser kept.
-    CHECK(message_of(file_of("twice", R"({"w":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},)"
-                                      R"("w":{"dtype":"F64","shape":[1],"data_offsets":[0,8]}})", eight)) ==
+    CHECK(message_of(file_of("twice",
+                             R"({"w":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},)"
+                             R"("w":{"dtype":"F64","shape":[1],"data_offsets":[0,8]}})",
+                             eight)) ==
           "safetensors: " + scratch("twice") + ": the header names the key \"w\" twice in one object");
-    CHECK_THAT(message_of(file_of("field_twice", R"({"w":{"dtype":"F32","shape":[2],"shape":[1],"data_offsets":[0,8]}})", eight)),
+    CHECK_THAT(message_of(file_of("field_twice",
+                                  R"({"w":{"dtype":"F32","shape":[2],"shape":[1],"data_offsets":[0,8]}})", eight)),
                Catch::EndsWith("the header names the key \"shape\" twice in one object"));
     // One key in several objects is no repetition.
-    CHECK(message_of(file_of("two_tensors", R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},)"
-                                            R"("b":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})", eight)) == "(no error)");
+    CHECK(message_of(file_of("two_tensors",
+                             R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},)"
+                             R"("b":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})",
+                             eight)) == "(no error)");
 }

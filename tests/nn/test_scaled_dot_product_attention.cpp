@@ -53,8 +53,9 @@ TEST_CASE("attention masks by value: causal, padding, and a fully masked row of 
     require_values(z, {0, 10 * r2[0] + 20 * r2[1], 10 * r3[0] + 20 * r3[1]}, 1e-12);
 }
 
-TEST_CASE("multi-head attention equals its heads computed one by one from slices of the weights (001; 004 eq. 15.55-15.56)",
-          "[module]") {
+TEST_CASE(
+    "multi-head attention equals its heads computed one by one from slices of the weights (001; 004 eq. 15.55-15.56)",
+    "[module]") {
     // Keys and values of the query's width D, then of their own widths (003: d_X != d_Y; kdim, vdim).
     const std::int64_t B = 2, T = 4, S = 3, D = 6, H = 3, dk = D / H;
     for (auto [kdim, vdim] : {std::pair<std::int64_t, std::int64_t>{D, D}, {5, 2}}) {
@@ -72,8 +73,8 @@ TEST_CASE("multi-head attention equals its heads computed one by one from slices
         };
         for (std::int64_t i = 0; i < H; ++i)
             heads.push_back(nn::scaled_dot_product_attention(project(x, *mha.w_q, i, dk),
-                                                              project(keys, *mha.w_k, i, dk),
-                                                              project(values, *mha.w_v, i, dk), mask));
+                                                             project(keys, *mha.w_k, i, dk),
+                                                             project(values, *mha.w_v, i, dk), mask));
         // MultiHead = Concat(head_1, ..., head_h) W^O.
         Tensor want = mha.w_o->forward(concat(heads, 2));
         INFO("kdim " << kdim << ", vdim " << vdim);
@@ -93,7 +94,8 @@ TEST_CASE("without the 1/sqrt(D_K) scaling the weights start sharp and their gra
     Tensor q = randn({n, 1, dk}, gen, Dtype::float64), k = randn({n, keys, dk}, gen, Dtype::float64);
     auto sharpness = [](const Tensor& p) {
         Tensor s2 = sum(p * p, -1), s3 = sum(p * p * p, -1);
-        return std::pair{mean(max(p, -1)).item(), mean(sqrt(relu(s2 - 2.0 * s3 + s2 * s2))).item()};  // >= 0 but for rounding
+        return std::pair{mean(max(p, -1)).item(),
+                         mean(sqrt(relu(s2 - 2.0 * s3 + s2 * s2))).item()};  // >= 0 but for rounding
     };
     auto [max_scaled, slope_scaled] = sharpness(nn::attention_weights(q, k));
     auto [max_unscaled, slope_unscaled] = sharpness(softmax(matmul(q, k, false, true), -1));
@@ -104,8 +106,7 @@ TEST_CASE("without the 1/sqrt(D_K) scaling the weights start sharp and their gra
     CHECK(slope_unscaled < 0.7 * slope_scaled);
 }
 
-TEST_CASE("q.k has variance d_k through Lectern's own projections, and the scaled score variance 1 (001)",
-          "[module]") {
+TEST_CASE("q.k has variance d_k through Lectern's own projections, and the scaled score variance 1 (001)", "[module]") {
     // With x ~ N(0, 1) of width D and projections initialised N(0, 1/D), q and k have unit-variance
     // entries, so q.k sums d_k products of variance 1: var = d_k; dividing by sqrt(d_k) restores 1.
     const std::int64_t D = 64, dk = 64, n = 4000;

@@ -35,13 +35,14 @@ TEST_CASE("Sequential runs its steps in order, named 0, 1, ... as PyTorch names 
     y.sum().backward();
     auto& first = dynamic_cast<nn::Linear&>(mlp[0]);
     auto& last = dynamic_cast<nn::Linear&>(mlp[2]);
-    require_values(last.weight.grad(), {0, 1});            // relu(h)
-    require_values(first.bias.grad(), {0, 3});              // W2^T through relu's mask [0, 1]
-    require_values(first.weight.grad(), {0, 0, 3, 6});      // [0, 3] x^T
-    require_values(x.grad(), {6, 0});                       // W1^T [0, 3]
+    require_values(last.weight.grad(), {0, 1});         // relu(h)
+    require_values(first.bias.grad(), {0, 3});          // W2^T through relu's mask [0, 1]
+    require_values(first.weight.grad(), {0, 0, 3, 6});  // [0, 3] x^T
+    require_values(x.grad(), {6, 0});                   // W1^T [0, 3]
 
     nn::Sequential outer;
-    outer.push_back(std::make_shared<nn::Sequential>(linear(2, 2, {1, 0, 0, 1}, {0, 0}))).push_back(std::make_shared<nn::Tanh>());
+    outer.push_back(std::make_shared<nn::Sequential>(linear(2, 2, {1, 0, 0, 1}, {0, 0})))
+        .push_back(std::make_shared<nn::Tanh>());
     CHECK(outer.named_parameters()[0].first == "0.0.weight");
     CHECK(nn::Sequential()(x).to_vector() == x.to_vector());  // no step: the identity
 }

@@ -10,8 +10,7 @@
 
 using namespace autograd;
 
-TEST_CASE("unscaled attention is softmax(Q K^T): 002's worked example without the division by sqrt(D_K)",
-          "[module]") {
+TEST_CASE("unscaled attention is softmax(Q K^T): 002's worked example without the division by sqrt(D_K)", "[module]") {
     // 002 "Self-Attention: Step-by-Step": scores 102 and 99; unscaled their softmax is (1, e^-3) / (1 + e^-3).
     Tensor q = tensor({1, 1, 1}, {1, 1, 3}, Dtype::float64);
     Tensor k = tensor({34, 34, 34, 33, 33, 33}, {1, 2, 3}, Dtype::float64);
@@ -38,10 +37,10 @@ TEST_CASE("multi-head attention without the scale equals scaled attention with W
     Tensor causal = nn::subsequent_mask(5);
     require_values(unscaled.self_attention(x, causal), scaled.self_attention(x, causal).to_vector(), 1e-12);
     require_values(unscaled(x, x, x, causal), scaled(x, x, x, causal).to_vector(), 1e-12);
-    require_values(
-        unscaled.self_attention(x, Tensor(), nn::AttentionPattern::block_local(2, nn::Direction::causal)),
-        scaled.self_attention(x, Tensor(), nn::AttentionPattern::block_local(2, nn::Direction::causal)).to_vector(),
-        1e-12);
+    require_values(unscaled.self_attention(x, Tensor(), nn::AttentionPattern::block_local(2, nn::Direction::causal)),
+                   scaled.self_attention(x, Tensor(), nn::AttentionPattern::block_local(2, nn::Direction::causal))
+                       .to_vector(),
+                   1e-12);
 }
 
 TEST_CASE("003's dot-product attention: softmax(X X^T) X, each token weighting itself by |x|^2", "[module]") {
@@ -65,5 +64,6 @@ TEST_CASE("dot-product attention and the scale reject bad input", "[errors]") {
     CHECK_THROWS_AS(nn::dot_product_attention(zeros({2, 3}), zeros({2, 4})), ShapeError);
     CHECK_THROWS_AS(nn::dot_product_attention(zeros({3}), zeros({3})), ShapeError);
     Tensor q = zeros({1, 2, 4});
-    CHECK_THROWS_AS(multi_head_attention(q, q, q, 2, Tensor(), 0.0, false, default_generator(), std::nan("")), ValueError);
+    CHECK_THROWS_AS(multi_head_attention(q, q, q, 2, Tensor(), 0.0, false, default_generator(), std::nan("")),
+                    ValueError);
 }

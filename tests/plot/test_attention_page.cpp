@@ -76,7 +76,8 @@ TEST_CASE("a token or title holding markup stays text on the attention page", "[
     CHECK(html.find("alert(1)") != std::string::npos);
     CHECK(html.find("<b>") == std::string::npos);
     CHECK(html.find("<title>&lt;b&gt;bold&lt;/b&gt; &amp; &quot;quoted&quot;</title>") != std::string::npos);
-    page.kinds[0].keys[0] = std::string(1, static_cast<char>(0xff));  // not UTF-8: shown as U+FFFD, the JSON stays valid
+    page.kinds[0].keys[0] =
+        std::string(1, static_cast<char>(0xff));  // not UTF-8: shown as U+FFFD, the JSON stays valid
     CHECK(plot::render_page(page).find("\"\xef\xbf\xbd\"") != std::string::npos);
 }
 
@@ -105,18 +106,22 @@ TEST_CASE("an attention page is page.html with its marks filled in", "[plot]") {
 TEST_CASE("an attention page that cannot be drawn is refused with one line", "[plot]") {
     plot::AttentionPage page = two_layers();
     page.kinds[0].weights[7] = std::numeric_limits<double>::quiet_NaN();
-    CHECK(refusal(page) == "cannot draw \"Copy task\": cross-attention: layer 0, head 1, query 0, key 1 holds nan, "
-                           "not an attention weight in [0, 1]");
+    CHECK(refusal(page) ==
+          "cannot draw \"Copy task\": cross-attention: layer 0, head 1, query 0, key 1 holds nan, "
+          "not an attention weight in [0, 1]");
     page = two_layers();
     page.kinds[0].weights[23] = 1.5;
-    CHECK(refusal(page) == "cannot draw \"Copy task\": cross-attention: layer 1, head 1, query 1, key 2 holds 1.5, "
-                           "not an attention weight in [0, 1]");
+    CHECK(refusal(page) ==
+          "cannot draw \"Copy task\": cross-attention: layer 1, head 1, query 1, key 2 holds 1.5, "
+          "not an attention weight in [0, 1]");
     page = two_layers();
     page.kinds[0].queries.clear();
-    CHECK(refusal(page) == "cannot draw \"Copy task\": cross-attention: 0 query tokens and 3 key tokens, nothing to show");
+    CHECK(refusal(page) ==
+          "cannot draw \"Copy task\": cross-attention: 0 query tokens and 3 key tokens, nothing to show");
     page = two_layers();
     page.kinds[0].weights.pop_back();
-    CHECK(refusal(page) == "cannot draw \"Copy task\": cross-attention: 23 weights for 2 layers x 2 heads x 2 queries x 3 keys");
+    CHECK(refusal(page) ==
+          "cannot draw \"Copy task\": cross-attention: 23 weights for 2 layers x 2 heads x 2 queries x 3 keys");
     page.kinds.clear();
     CHECK(refusal(page) == "cannot draw \"Copy task\": no attention to show");
 }

@@ -120,7 +120,8 @@ TEST_CASE("a legend's box covers no point and no line, else it stands beside the
     const plot::LineLayout u = plot::line_layout(zigzag, {0, 100, 0, 120}, char_mm);
     CHECK(u.legend_box.y1 < u.frame.y0);
     CHECK(u.legend_box.y0 >= 0);
-    CHECK(u.frame.x1 - u.frame.x0 == Approx(100 - 14 * 0.62 * char_mm));  // the frame kept its width (margins of 11 + 3 characters)
+    CHECK(u.frame.x1 - u.frame.x0 ==
+          Approx(100 - 14 * 0.62 * char_mm));  // the frame kept its width (margins of 11 + 3 characters)
     CHECK_FALSE(plot::covers(u.legend_box, u.drawn));
 }
 
@@ -177,7 +178,8 @@ TEST_CASE("panels that share their series and have no room inside share one lege
     CHECK(box.x0 >= 0);
     CHECK(box.x1 <= width_mm);
     for (std::size_t i = 0; i < f.panels.size(); ++i) {
-        const plot::LineLayout l = plot::line_layout(std::get<plot::LinePlot>(f.panels[i]), layout.cells[i], char_mm, false);
+        const plot::LineLayout l =
+            plot::line_layout(std::get<plot::LinePlot>(f.panels[i]), layout.cells[i], char_mm, false);
         CHECK_FALSE(l.legend);
         CHECK(box.y1 < l.frame.y0);
     }
@@ -209,7 +211,8 @@ TEST_CASE("a colour bar in a small panel labels values a line and a half apart, 
     std::vector<plot::Rect> bars;
     for (std::size_t at = svg.find("<image x=\""); at != std::string::npos; at = svg.find("<image x=\"", at + 1)) {
         double x = 0, y = 0, w = 0, h = 0;
-        REQUIRE(std::sscanf(svg.c_str() + at, "<image x=\"%lf\" y=\"%lf\" width=\"%lf\" height=\"%lf\"", &x, &y, &w, &h) == 4);
+        REQUIRE(std::sscanf(svg.c_str() + at, "<image x=\"%lf\" y=\"%lf\" width=\"%lf\" height=\"%lf\"", &x, &y, &w,
+                            &h) == 4);
         if (w < h / 4) bars.push_back({x + 0.5, x + w - 0.5, y + 0.5, y + h - 0.5});
     }
     REQUIRE(bars.size() == 8);
@@ -252,8 +255,9 @@ TEST_CASE("a title wider than its page or its panel shrinks to fit, the others k
         FAIL("no text \"" << words << "\"");
         return Placed{};
     };
-    const std::string wide = "Generation recomputed, with 000's cache of inputs and with the key/value cache "
-                             "(GPT, 4 layers, d_model 128, 4 heads)",
+    const std::string wide =
+                          "Generation recomputed, with 000's cache of inputs and with the key/value cache "
+                          "(GPT, 4 layers, d_model 128, 4 heads)",
                       short_title = "Loss";
     plot::LinePlot left = falling_loss(), right = falling_loss();
     left.title = short_title, right.title = "Validation perplexity (no smoothing), mean over every seed we ran";
@@ -268,8 +272,9 @@ TEST_CASE("a title wider than its page or its panel shrinks to fit, the others k
 }
 
 TEST_CASE("a bar chart names its bars", "[plot]") {
-    const std::string svg = plot::render({"", 1, 400, 300, {plot::BarChart{"Routing", "expert", "tokens", {"e0", "e1"}, {3, 9}}}},
-                                         plot::Format::svg);
+    const std::string svg =
+        plot::render({"", 1, 400, 300, {plot::BarChart{"Routing", "expert", "tokens", {"e0", "e1"}, {3, 9}}}},
+                     plot::Format::svg);
     for (const char* words : {"Routing", "expert", "tokens", "e0", "e1"}) CHECK(svg_shows(svg, words));
 }
 
@@ -305,7 +310,8 @@ TEST_CASE("data that cannot be drawn is refused in one line naming the panel", "
     loss = falling_loss();
     loss.curves[1].y[0] = 0;  // a loss of 0 has no place on a log axis
     refuses(loss, "curve \"held-out\" has y = 0 on a log axis");
-    refuses(plot::LinePlot{"Empty", "x", "y", {plot::Curve{"none", {}, {}}}}, "cannot draw \"Empty\": no points to plot");
+    refuses(plot::LinePlot{"Empty", "x", "y", {plot::Curve{"none", {}, {}}}},
+            "cannot draw \"Empty\": no points to plot");
     refuses(plot::LinePlot{"Ragged", "x", "y", {plot::Curve{"c", {1, 2}, {1}}}}, "has 2 x values and 1 y values");
     plot::HeatMap m = attention();
     m.values[4] = inf;
@@ -323,14 +329,17 @@ TEST_CASE("data that cannot be drawn is refused in one line naming the panel", "
     m.rows = 0, m.values.clear();
     refuses(m, "a 0 x 3 matrix has nothing to plot");
     refuses(plot::BarChart{"Bars", "x", "y", {}, {}}, "cannot draw \"Bars\": no bars to plot");
-    refuses(plot::BarChart{"Bars", "x", "y", {"a", "b"}, {1, 2}, {0.1}}, "cannot draw \"Bars\": 1 error bars for 2 bars");
+    refuses(plot::BarChart{"Bars", "x", "y", {"a", "b"}, {1, 2}, {0.1}},
+            "cannot draw \"Bars\": 1 error bars for 2 bars");
     refuses(plot::BarChart{"Bars", "x", "y", {"a"}, {1}, {nan}}, "the error bars holds nan");
-    CHECK_THROWS_WITH(plot::render({"Nothing", 1, 400, 300, {}}, plot::Format::png), "cannot draw \"Nothing\": no panels");
+    CHECK_THROWS_WITH(plot::render({"Nothing", 1, 400, 300, {}}, plot::Format::png),
+                      "cannot draw \"Nothing\": no panels");
 }
 
 TEST_CASE("a heat map draws every cell, the last row and column too, masked ones grey", "[plot]") {
     // one row of three cells: 0 (white), masked, and 1 (the palette's darkest blue, #07306B)
-    plot::HeatMap m{"three cells", "key", "query", 1, 3, {0, 0, 1}, {}, {}, {0, 1, "weight", plot::Palette::sequential}, false, {}};
+    plot::HeatMap m{"three cells", "key", "query", 1, 3, {0, 0, 1}, {}, {}, {0, 1, "weight", plot::Palette::sequential},
+                    false,         {}};
     m.masked = {false, true, false};
     const plot::Raster r = plot::heat_map_raster(m);
     REQUIRE(r.pixels.size() == 3);
@@ -352,7 +361,9 @@ TEST_CASE("a grid of heat maps as SVG is within twice its PNG, its words still t
         m.rows = m.cols = 24;
         m.values.clear(), m.row_labels.clear(), m.col_labels.clear();
         for (int i = 0; i < 24 * 24; ++i) m.values.push_back(std::fmod(0.37 * i * (k + 1), 1.0));
-        for (int i = 0; i < 24; ++i) m.row_labels.push_back(std::string(1, static_cast<char>('a' + i))), m.col_labels.push_back(m.row_labels.back());
+        for (int i = 0; i < 24; ++i)
+            m.row_labels.push_back(std::string(1, static_cast<char>('a' + i))),
+                m.col_labels.push_back(m.row_labels.back());
         f.panels.push_back(m);
     }
     const std::string svg = plot::render(f, plot::Format::svg), png = plot::render(f, plot::Format::png);
@@ -378,8 +389,10 @@ TEST_CASE("dashed lines in an SVG are whole polylines with a dash array, within 
 }
 
 TEST_CASE("a confusion matrix writes each share in its cell", "[plot]") {
-    plot::HeatMap m{"Confusion", "predicted", "true", 2, 2, {0.75, 0.25, 0.1, 0.9}, {"a", "b"}, {"a", "b"},
-                    {0, 1, "share", plot::Palette::sequential}, true, {}};
+    plot::HeatMap m{"Confusion", "predicted", "true",
+                    2,           2,           {0.75, 0.25, 0.1, 0.9},
+                    {"a", "b"},  {"a", "b"},  {0, 1, "share", plot::Palette::sequential},
+                    true,        {}};
     m.cell_values = true;
     const std::string svg = plot::render({"", 1, 400, 300, {m}}, plot::Format::svg);
     for (const char* v : {"0.75", "0.25", "0.10", "0.90"}) CHECK(svg_shows(svg, v));

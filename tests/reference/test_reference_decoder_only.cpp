@@ -30,8 +30,10 @@ TEST_CASE("block-local attention matches PyTorch's full attention under the bloc
     mha.to(Dtype::float64);
     ref.load_parameters(mha);
     Tensor x = ref.input("x");
-    Tensor y = mha.self_attention(
-        x, Tensor(), nn::AttentionPattern::block_local(2, nn::Direction::causal));  // per block, the last one padded
+    Tensor y =
+        mha.self_attention(x, Tensor(),
+                           nn::AttentionPattern::block_local(2,
+                                                             nn::Direction::causal));  // per block, the last one padded
     ref.compare("out.y", y);
     ref.compare_gradients(y, {{"x", x}}, &mha);
 }

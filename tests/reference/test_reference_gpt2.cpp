@@ -122,18 +122,22 @@ TEST_CASE("GPT-2 weights with a missing, misshapen or unexpected tensor get one 
     CHECK_THAT(load_error(without), Catch::Contains("has no tensor 'h.1.mlp.c_fc.bias'"));
     auto misshapen = tensors;
     misshapen["h.0.attn.c_attn.weight"] = zeros({192, 64});  // stored [out, in]: not Conv1D's layout
-    CHECK_THAT(load_error(misshapen), Catch::Contains("tensor 'h.0.attn.c_attn.weight' is [192, 64], the model needs [64, 192]"));
+    CHECK_THAT(load_error(misshapen),
+               Catch::Contains("tensor 'h.0.attn.c_attn.weight' is [192, 64], the model needs [64, 192]"));
     auto extra = tensors;
     extra["h.0.attn.c_q.weight"] = zeros({64, 64});
     CHECK_THAT(load_error(extra), Catch::Contains("unexpected tensor 'h.0.attn.c_q.weight'"));
 }
 
-TEST_CASE("a GPT-2 with 2 heads of 32 is read from the config.json beside it and gives Python's logits", "[model][io]") {
+TEST_CASE("a GPT-2 with 2 heads of 32 is read from the config.json beside it and gives Python's logits",
+          "[model][io]") {
     // Hugging Face's folder: model.safetensors beside config.json. The shapes cannot
     // show the heads, eps or GELU: only config.json can.
     const testing::TempDir dir("gpt2-heads2");
-    std::filesystem::copy_file(std::string(LECTERN_REFERENCE_DIR) + "/gpt2_heads2.safetensors", dir.file("model.safetensors"));
-    std::filesystem::copy_file(std::string(LECTERN_REFERENCE_DIR) + "/gpt2_heads2.config.json", dir.file("config.json"));
+    std::filesystem::copy_file(std::string(LECTERN_REFERENCE_DIR) + "/gpt2_heads2.safetensors",
+                               dir.file("model.safetensors"));
+    std::filesystem::copy_file(std::string(LECTERN_REFERENCE_DIR) + "/gpt2_heads2.config.json",
+                               dir.file("config.json"));
     const nn::SafetensorsFile file(dir.file("model.safetensors"));
     const models::GPT2Configuration found = models::find_gpt2_config(file);
     CHECK(found.config_json == dir.file("config.json"));
@@ -168,12 +172,14 @@ TEST_CASE("a GPT-2 with 2 heads of 32 is read from the config.json beside it and
 TEST_CASE("without config.json GPT-2's heads are inferred as D / 64, and the program is told", "[model][io]") {
     const testing::TempDir dir("gpt2-no-config");
     std::filesystem::copy_file(kWeights, dir.file("model.safetensors"));
-    const models::GPT2Configuration found = models::find_gpt2_config(nn::SafetensorsFile(dir.file("model.safetensors")));
+    const models::GPT2Configuration found =
+        models::find_gpt2_config(nn::SafetensorsFile(dir.file("model.safetensors")));
     CHECK(found.config_json.empty());
     CHECK(found.config.heads == 1);
-    CHECK(found.description == "no config.json beside " + dir.file("model.safetensors") +
-                                   ": heads inferred as D / 64 = 1; GPT-2's tanh GELU, layer-norm eps 1e-5 and tied head "
-                                   "assumed");
+    CHECK(found.description ==
+          "no config.json beside " + dir.file("model.safetensors") +
+              ": heads inferred as D / 64 = 1; GPT-2's tanh GELU, layer-norm eps 1e-5 and tied head "
+              "assumed");
     // A config.json named explicitly is read wherever it is.
     testing::write_all(dir.file("heads4.json"), R"({"n_embd": 64, "n_head": 4, "n_layer": 2, "n_positions": 12,
                                                     "n_inner": 256, "vocab_size": 50})");

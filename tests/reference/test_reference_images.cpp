@@ -20,8 +20,10 @@ TEST_CASE("conv2d matches PyTorch's conv2d: stride 1, and stride 2 with padding 
 }
 
 TEST_CASE("max and average pooling match PyTorch's, with windows apart and overlapping", "[reference]") {
-    for (auto [name, kernel, stride] : {std::tuple{"max_pool2d", 2, 2}, {"max_pool2d_overlapping", 3, 2},
-                                        {"avg_pool2d", 2, 2}, {"avg_pool2d_overlapping", 3, 1}}) {
+    for (auto [name, kernel, stride] : {std::tuple{"max_pool2d", 2, 2},
+                                        {"max_pool2d_overlapping", 3, 2},
+                                        {"avg_pool2d", 2, 2},
+                                        {"avg_pool2d_overlapping", 3, 1}}) {
         reference::Case ref(name);
         Tensor x = ref.input("x");
         Tensor y = std::string(name).starts_with("max") ? max_pool2d(x, kernel, stride) : avg_pool2d(x, kernel, stride);

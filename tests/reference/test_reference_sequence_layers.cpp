@@ -38,8 +38,8 @@ TEST_CASE("multi-head attention with additive scores matches PyTorch, causal", "
 }
 
 TEST_CASE("conv1d matches PyTorch's conv1d: causal, and same-padded with dilation 2", "[reference]") {
-    for (auto [name, dilation, padding] : {std::tuple{"conv1d_causal", 1, ConvPadding::causal},
-                                           {"conv1d_same_dilated", 2, ConvPadding::same}}) {
+    for (auto [name, dilation, padding] :
+         {std::tuple{"conv1d_causal", 1, ConvPadding::causal}, {"conv1d_same_dilated", 2, ConvPadding::same}}) {
         reference::Case ref(name);
         nn::Conv1d conv(3, 4, 3, dilation, padding);
         conv.to(Dtype::float64);

@@ -56,7 +56,8 @@ TEST_CASE("attention whose shape disagrees with its tokens is refused with one l
 
 TEST_CASE("an attention page with a NaN weight is refused and writes nothing", "[figures][io]") {
     testing::TempDir dir("attention-page");
-    plot::AttentionKind kind = run::attention_kind("self-attention", two_layers(), {"h", " ", "\n"}, {"a", "b", "c", "d"});
+    plot::AttentionKind kind =
+        run::attention_kind("self-attention", two_layers(), {"h", " ", "\n"}, {"a", "b", "c", "d"});
     const std::string good = dir.file("good.html"), bad = dir.file("bad.html");
     CHECK(run::write_attention_page(good, {"Self-attention", {kind}}) == good);
     CHECK(std::filesystem::file_size(good) > 1000);

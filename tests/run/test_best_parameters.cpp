@@ -17,7 +17,8 @@ namespace {
 // The score each step's evaluation reports: the best is step 2's (step 4 only ties it).
 const std::vector<double> kScores = {1, 3, 2, 3, 0, 1};
 
-run::CheckpointFlags checkpoint(const std::string& save, const std::string& save_every = "", const std::string& resume = "") {
+run::CheckpointFlags checkpoint(const std::string& save, const std::string& save_every = "",
+                                const std::string& resume = "") {
     run::CheckpointFlags flags;
     flags.save = save, flags.save_every = save_every, flags.resume = resume;
     return flags;
@@ -35,8 +36,10 @@ Run train(const run::CheckpointFlags& flags, const std::string& copy_to = "", st
     Generator gen(1);
     nn::Linear model(1, 1, false, gen);
     nn::optim::SGD opt(model.parameters(), {.lr = 0.1});
-    run::TrainingLoop loop(model, opt, {.steps = 6, .epoch_steps = 1, .unit = "x", .lr = [](std::int64_t) { return 0.1; }, .epoch_lines = false},
-                           flags, {});
+    run::TrainingLoop
+        loop(model, opt,
+             {.steps = 6, .epoch_steps = 1, .unit = "x", .lr = [](std::int64_t) { return 0.1; }, .epoch_lines = false},
+             flags, {});
     run::BestParameters best(loop, model, "model");
     Run r;
     r.weights.push_back(model.weight.item());
@@ -45,7 +48,9 @@ Run train(const run::CheckpointFlags& flags, const std::string& copy_to = "", st
         r.weights[static_cast<std::size_t>(step)] = model.weight.item();
         if (step == copy_at) std::filesystem::copy_file(flags.save, copy_to);
     };
-    loop.evaluate = [&](std::int64_t, std::int64_t step) { best.offer(step, {kScores[static_cast<std::size_t>(step - 1)]}); };
+    loop.evaluate = [&](std::int64_t, std::int64_t step) {
+        best.offer(step, {kScores[static_cast<std::size_t>(step - 1)]});
+    };
     loop.run([&](std::int64_t) {
         Tensor d = model.weight - 5.0;
         return run::StepLoss{sum(d * d), 1, 1};
@@ -74,7 +79,8 @@ TEST_CASE("the loop ends with the parameters of the best validation score, and s
     CHECK(best.step == 2);
     CHECK(best.steps == 6);
     CHECK(best.score == std::vector<double>{3});
-    CHECK_THROWS_WITH(run::recorded_best(record, "other", "run.ckpt"), Catch::Contains("run.ckpt holds no chosen step"));
+    CHECK_THROWS_WITH(run::recorded_best(record, "other", "run.ckpt"),
+                      Catch::Contains("run.ckpt holds no chosen step"));
 }
 
 TEST_CASE("a run resumed after the best step keeps it, and ends as one never stopped", "[best]") {

@@ -40,15 +40,15 @@ TEST_CASE("an output may not be a device, a FIFO, a folder, an input or another 
     fs::create_symlink(input, link);
     REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
     run::register_input(input);
-    CHECK_THROWS_WITH(run::check_output_file("--save", "/dev/null"), Catch::Contains("is not a regular file"));  // only looked at
+    CHECK_THROWS_WITH(run::check_output_file("--save", "/dev/null"),
+                      Catch::Contains("is not a regular file"));  // only looked at
     CHECK_THROWS_WITH(run::check_output_file("--save", fifo), Catch::Contains("is not a regular file"));
     CHECK_THROWS_WITH(run::check_output_file("--csv", dir.path.string()), Catch::Contains("is a folder"));
     CHECK_THROWS_WITH(run::check_output_file("--save", input), Catch::Contains("is an input of this run"));
     CHECK_THROWS_WITH(run::check_output_file("--save", link), Catch::Contains("the same file as " + input));
     // Two outputs with one name, the second one not yet existing.
     run::check_output_file("--save", dir.file("m.ckpt"));
-    CHECK_THROWS_WITH(run::check_output_file("--csv", dir.file("./m.ckpt")),
-                      Catch::Contains("already another output"));
+    CHECK_THROWS_WITH(run::check_output_file("--csv", dir.file("./m.ckpt")), Catch::Contains("already another output"));
     // Checked again when written, whatever the flags said.
     CHECK_THROWS_WITH(run::write_output(link, "x"), Catch::Contains("an input of this run"));
     CHECK(read_all(input) == "the training text");
@@ -60,7 +60,8 @@ TEST_CASE("a write that fails is an error naming the file, and the old file surv
     const std::string csv = dir.file("loss.csv");
     run::write_output(csv, "step,loss\n");
     const std::string big(1 << 16, 'x');
-    with_file_limit(4096, [&] { CHECK_THROWS_WITH(run::write_output(csv, big), Catch::Contains("cannot write " + csv)); });
+    with_file_limit(4096,
+                    [&] { CHECK_THROWS_WITH(run::write_output(csv, big), Catch::Contains("cannot write " + csv)); });
     CHECK(read_all(csv) == "step,loss\n");
 }
 
@@ -98,7 +99,8 @@ TEST_CASE("recorded flags are adopted when not given and refused when given othe
     auto loader = make(h2, d2, u2);
     const char* load_argv[] = {"p", "--dropout", "0.10"};  // the same value, written otherwise
     loader->parse(3, const_cast<char**>(load_argv));
-    auto adopted = run::adopt_flags(*loader, record, "copy_task", model_flags({"--heads", "--dropout", "--untie"}), "--load", "m");
+    auto adopted =
+        run::adopt_flags(*loader, record, "copy_task", model_flags({"--heads", "--dropout", "--untie"}), "--load", "m");
     CHECK(adopted == std::vector<std::string>{"--heads 8", "--untie=true"});
     CHECK(h2 == 8);
     CHECK(u2);
@@ -145,7 +147,8 @@ TEST_CASE("a checkpoint of the current format missing a recorded flag is refused
     CHECK(dropout == 0.2);
 }
 
-TEST_CASE("a flag declared with its meaning when absent takes it from a checkpoint without its record", "[io][errors]") {
+TEST_CASE("a flag declared with its meaning when absent takes it from a checkpoint without its record",
+          "[io][errors]") {
     std::int64_t heads = 4;
     std::string positions = "learned";
     CLI::App app;
@@ -231,7 +234,8 @@ TEST_CASE("a preset is read from the command line, else from the checkpoint resu
     nn::save_checkpoint(ckpt, nn::Linear(2, 2, true, gen), nullptr, &record);
     const std::vector<std::string> names = {"default", "long", "quick"};
     auto chosen = [&](std::vector<const char*> argv) {
-        const run::EarlyFlags early = run::early_flags(static_cast<int>(argv.size()), const_cast<char**>(argv.data()), names);
+        const run::EarlyFlags early =
+            run::early_flags(static_cast<int>(argv.size()), const_cast<char**>(argv.data()), names);
         nn::RunRecord saved;
         if (!early.checkpoint.empty() && std::filesystem::exists(early.checkpoint))
             saved = nn::CheckpointFile(early.checkpoint).run_record();
@@ -240,7 +244,7 @@ TEST_CASE("a preset is read from the command line, else from the checkpoint resu
     CHECK(chosen({"p"}) == "default");
     CHECK(chosen({"p", "--preset", "long"}) == "long");
     CHECK(chosen({"p", "--quick", "--seed", "3"}) == "quick");
-    CHECK(chosen({"p", "--resume", ckpt.c_str()}) == "quick");      // a resumed quick run keeps quick's defaults
+    CHECK(chosen({"p", "--resume", ckpt.c_str()}) == "quick");  // a resumed quick run keeps quick's defaults
     CHECK(chosen({"p", "--load", ckpt.c_str()}) == "quick");
     CHECK(chosen({"p", "--resume", ckpt.c_str(), "--preset", "long"}) == "long");  // the refusal is the checks' job
     CHECK(chosen({"p", "--resume", dir.file("missing.ckpt").c_str()}) == "default");
@@ -255,11 +259,11 @@ TEST_CASE("streamed text holds back the bytes of a character a token split, and 
     CHECK(StreamedText::complete_prefix("caf") == 3);
     CHECK(StreamedText::complete_prefix("caf\xC3") == 3);
     CHECK(StreamedText::complete_prefix("caf\xC3\xA9") == 5);
-    CHECK(StreamedText::complete_prefix("\xE2\x82") == 0);          // two bytes of the euro sign's three
+    CHECK(StreamedText::complete_prefix("\xE2\x82") == 0);  // two bytes of the euro sign's three
     CHECK(StreamedText::complete_prefix("\xE2\x82\xAC") == 3);
-    CHECK(StreamedText::complete_prefix("a\xF0\x9F\x98") == 1);      // three of an emoji's four
+    CHECK(StreamedText::complete_prefix("a\xF0\x9F\x98") == 1);  // three of an emoji's four
     CHECK(StreamedText::complete_prefix("a\xF0\x9F\x98\x80") == 5);
-    CHECK(StreamedText::complete_prefix("\xFF") == 1);               // never a character: nothing to wait for
+    CHECK(StreamedText::complete_prefix("\xFF") == 1);  // never a character: nothing to wait for
     CHECK(StreamedText::complete_prefix("\x80\x80") == 2);
 }
 
@@ -267,10 +271,11 @@ TEST_CASE("streamed text keeps a crafted token's escape codes off the terminal, 
     using run::StreamedText;
     CHECK(StreamedText::terminal_safe("line one\n\tcaf\xC3\xA9") == "line one\n\tcaf\xC3\xA9");
     CHECK(StreamedText::terminal_safe("\x1B[2J") == "\\x1B[2J");          // ESC: clear the screen
-    CHECK(StreamedText::terminal_safe("ok\rforged") == "ok\\x0Dforged");   // a carriage return rewrites the line
+    CHECK(StreamedText::terminal_safe("ok\rforged") == "ok\\x0Dforged");  // a carriage return rewrites the line
     CHECK(StreamedText::terminal_safe("\x7F") == "\\x7F");
-    CHECK(StreamedText::terminal_safe("\xC2\x9B" "2J") == "\\xC2\\x9B2J");  // CSI as a C1 control
-    CHECK(StreamedText::terminal_safe("\xC2\xA0") == "\xC2\xA0");          // a no-break space stays
+    CHECK(StreamedText::terminal_safe("\xC2\x9B"
+                                      "2J") == "\\xC2\\x9B2J");    // CSI as a C1 control
+    CHECK(StreamedText::terminal_safe("\xC2\xA0") == "\xC2\xA0");  // a no-break space stays
 }
 
 // Another run holding FILE.lock is played by a second open of the file in this process: flock
@@ -282,9 +287,9 @@ TEST_CASE("a --save another run holds is refused naming its pid; released, it is
     REQUIRE(other >= 0);
     REQUIRE(flock(other, LOCK_EX | LOCK_NB) == 0);
     REQUIRE(write(other, "4242\n", 5) == 5);
-    CHECK_THROWS_WITH(run::lock_output("--save", save),
-                      "--save: " + save + " is being written by another run, pid 4242 (it holds " + lock +
-                          "): wait for it to end, or save elsewhere");
+    CHECK_THROWS_WITH(run::lock_output("--save", save), "--save: " + save +
+                                                            " is being written by another run, pid 4242 (it holds " +
+                                                            lock + "): wait for it to end, or save elsewhere");
     close(other);  // the other run ends (or is killed: the kernel lets go the same way)
     REQUIRE_NOTHROW(run::lock_output("--save", save));
     CHECK(testing::read_all(lock) == std::to_string(getpid()) + "\n");
@@ -299,8 +304,9 @@ TEST_CASE("a FILE.lock that is not a run's pid is left as it is, and the run ref
     const std::string save = dir.file("m.ckpt"), lock = save + ".lock";
     testing::write_all(lock, "precious lock");
     CHECK_THROWS_WITH(run::lock_output("--save", save),
-                      "--save: " + lock + " exists and is not a run's lock file (a pid); it is never replaced: move it, "
-                                          "or save elsewhere");
+                      "--save: " + lock +
+                          " exists and is not a run's lock file (a pid); it is never replaced: move it, "
+                          "or save elsewhere");
     CHECK(testing::read_all(lock) == "precious lock");
     testing::write_all(lock, "4242\n");  // what a run killed with kill -9 leaves
     REQUIRE_NOTHROW(run::lock_output("--save", save));

@@ -21,10 +21,13 @@ std::vector<std::string> train_two_steps(const run::CheckpointFlags& checkpoint,
     Generator gen(1);
     nn::Linear model(2, 1, true, gen);
     nn::optim::SGD opt(model.parameters(), {.lr = 0.1});
-    run::TrainingLoop loop(model, opt, {.steps = 2, .epoch_steps = 2, .unit = "row", .lr = [](std::int64_t) { return 0.1; }},
+    run::TrainingLoop loop(model, opt,
+                           {.steps = 2, .epoch_steps = 2, .unit = "row", .lr = [](std::int64_t) { return 0.1; }},
                            checkpoint, nn::RunRecord{});
     loop.after_step = [&](std::int64_t step) { loop.curve("zeta").emplace_back(static_cast<double>(step), 1.0); };
-    loop.evaluate = [&](std::int64_t, std::int64_t step) { loop.curve("alpha").emplace_back(static_cast<double>(step), 2.0); };
+    loop.evaluate = [&](std::int64_t, std::int64_t step) {
+        loop.curve("alpha").emplace_back(static_cast<double>(step), 2.0);
+    };
     loop.run([&](std::int64_t) {
         Tensor error = model(ones({4, 2})) - 1.0;
         return run::StepLoss{(error * error).mean(), 4, 4};
@@ -37,7 +40,8 @@ std::vector<std::string> train_two_steps(const run::CheckpointFlags& checkpoint,
 
 }  // namespace
 
-TEST_CASE("a resumed run keeps its curves in the order they were first named, and so its CSV's columns", "[train][io]") {
+TEST_CASE("a resumed run keeps its curves in the order they were first named, and so its CSV's columns",
+          "[train][io]") {
     testing::TempDir dir("training-loop");
     const std::string saved = dir.file("run.ckpt");
     run::CheckpointFlags save, resume;

@@ -45,9 +45,9 @@ void attention_head_backward(MatrixView<const float> dZ, MatrixView<const float>
     if (!dQ.data && !dK.data) return;
     const MatrixView<float> dP = packed_view(scratch.s.get(), P.rows, P.cols);
     const MatrixView<float> dS = packed_view(scratch.ds.get(), P.rows, P.cols);
-    product_abt(dZ, V, dP, pack);                                                 // dP~ = dZ V^T
+    product_abt(dZ, V, dP, pack);                                                // dP~ = dZ V^T
     if (drop) apply_dropout(*drop, dP.data, dP.data, dP.rows * dP.cols, first);  // dP = dP~ f
-    for (std::int64_t i = 0; i < dP.rows; ++i)  // dS = scale P (dP - sum(dP P))
+    for (std::int64_t i = 0; i < dP.rows; ++i)                                   // dS = scale P (dP - sum(dP P))
         masked_softmax_row_backward(dP.row(i), P.row(i), dS.row(i), dP.cols, scale);
     if (dQ.data) product_ab<float>(dS, K, dQ, pack);   // dQ = dS K
     if (dK.data) product_atb<float>(dS, Q, dK, pack);  // dK = dS^T Q

@@ -16,7 +16,7 @@ void broadcast_binary_into(const Tensor& a, const Tensor& b, Tensor& out, F f) {
     const T* pa = a.data<T>();
     const T* pb = b.data<T>();
     T* __restrict__ po = out.data<T>();  // a new tensor
-    if (a.shape() == b.shape()) {  // the common case: one flat loop
+    if (a.shape() == b.shape()) {        // the common case: one flat loop
         parallel_for(out.numel(), 1, [&](std::int64_t begin, std::int64_t end) {
             for (std::int64_t i = begin; i < end; ++i) po[i] = f(pa[i], pb[i]);
         });

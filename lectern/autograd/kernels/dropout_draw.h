@@ -15,10 +15,10 @@
 namespace autograd::detail {
 
 struct DropoutDraw {
-    std::uint64_t key;        // one draw of the generator per call
-    std::uint32_t keep_below; // (1 - p) 2^32 rounded up; at most 2^32 - 1 (for p under 2^-32,
-                              // a drop chance of 2^-32), so the test is a 32-bit compare
-    double kept;              // 1 / (1 - p)
+    std::uint64_t key;         // one draw of the generator per call
+    std::uint32_t keep_below;  // (1 - p) 2^32 rounded up; at most 2^32 - 1 (for p under 2^-32,
+                               // a drop chance of 2^-32), so the test is a 32-bit compare
+    double kept;               // 1 / (1 - p)
 
     DropoutDraw(double p, std::uint64_t key_)
         : key(key_),

@@ -23,8 +23,8 @@ inline std::int64_t padded_width(std::int64_t n) { return (n + kLanes - 1) / kLa
 // is padding): b points at B[0][j], whose rows are ldb apart. Its vectors are written out
 // (lanes.h): GCC vectorises the plain loops over x with gathers instead.
 template <int R, int W, class T>
-inline void head_tile(std::int64_t k, const T* a, std::int64_t a_row, std::int64_t a_col, const T* b,
-                      std::int64_t ldb, T* c, std::int64_t ldc, std::int64_t width) {
+inline void head_tile(std::int64_t k, const T* a, std::int64_t a_row, std::int64_t a_col, const T* b, std::int64_t ldb,
+                      T* c, std::int64_t ldc, std::int64_t width) {
     using V = Lanes<T>;
     V acc[R][W] = {};
     for (std::int64_t x = 0; x < k; ++x) {
@@ -63,10 +63,17 @@ void head_columns(std::int64_t m, std::int64_t k, const T* a, std::int64_t a_row
     const T* ai = a + i * a_row;
     T* ci = c + i * ldc;
     switch (m - i) {
-        case 3: head_tile<3, W>(k, ai, a_row, a_col, b, ldb, ci, ldc, width); break;
-        case 2: head_tile<2, W>(k, ai, a_row, a_col, b, ldb, ci, ldc, width); break;
-        case 1: head_tile<1, W>(k, ai, a_row, a_col, b, ldb, ci, ldc, width); break;
-        default: break;
+        case 3:
+            head_tile<3, W>(k, ai, a_row, a_col, b, ldb, ci, ldc, width);
+            break;
+        case 2:
+            head_tile<2, W>(k, ai, a_row, a_col, b, ldb, ci, ldc, width);
+            break;
+        case 1:
+            head_tile<1, W>(k, ai, a_row, a_col, b, ldb, ci, ldc, width);
+            break;
+        default:
+            break;
     }
 }
 
@@ -74,14 +81,20 @@ void head_columns(std::int64_t m, std::int64_t k, const T* a, std::int64_t a_row
 // or B in place when n is a multiple of 8); C's rows are ldc apart. Columns go in blocks
 // of up to three registers, rows in tiles of four: twelve running sums.
 template <class T>
-void head_product(std::int64_t m, std::int64_t n, std::int64_t k, const T* a, std::int64_t a_row,
-                  std::int64_t a_col, const T* b, std::int64_t ldb, T* c, std::int64_t ldc) {
+void head_product(std::int64_t m, std::int64_t n, std::int64_t k, const T* a, std::int64_t a_row, std::int64_t a_col,
+                  const T* b, std::int64_t ldb, T* c, std::int64_t ldc) {
     for (std::int64_t j = 0; j < n; j += 3 * kLanes) {
         const std::int64_t width = std::min(3 * kLanes, n - j);
         switch (padded_width(width) / kLanes) {
-            case 3: head_columns<3>(m, k, a, a_row, a_col, b + j, ldb, c + j, ldc, width); break;
-            case 2: head_columns<2>(m, k, a, a_row, a_col, b + j, ldb, c + j, ldc, width); break;
-            default: head_columns<1>(m, k, a, a_row, a_col, b + j, ldb, c + j, ldc, width); break;
+            case 3:
+                head_columns<3>(m, k, a, a_row, a_col, b + j, ldb, c + j, ldc, width);
+                break;
+            case 2:
+                head_columns<2>(m, k, a, a_row, a_col, b + j, ldb, c + j, ldc, width);
+                break;
+            default:
+                head_columns<1>(m, k, a, a_row, a_col, b + j, ldb, c + j, ldc, width);
+                break;
         }
     }
 }

@@ -16,8 +16,8 @@ namespace autograd::detail {
 
 // D a multiple of kLanes.
 inline float layer_norm_row_lanes(const float* __restrict__ a, const float* __restrict__ gamma,
-                                  const float* __restrict__ beta, float eps, std::int64_t D,
-                                  float* __restrict__ a_hat, float* __restrict__ s) {
+                                  const float* __restrict__ beta, float eps, std::int64_t D, float* __restrict__ a_hat,
+                                  float* __restrict__ s) {
     using V = Lanes<float>;
     V sum{};
     for (std::int64_t j = 0; j < D; j += kLanes) sum += load_lanes(a + j);
@@ -37,11 +37,11 @@ inline float layer_norm_row_lanes(const float* __restrict__ a, const float* __re
 }
 
 inline float layer_norm_row_sums(const float* __restrict__ a, const float* __restrict__ gamma,
-                                 const float* __restrict__ beta, float eps, std::int64_t D,
-                                 float* __restrict__ a_hat, float* __restrict__ s) {
+                                 const float* __restrict__ beta, float eps, std::int64_t D, float* __restrict__ a_hat,
+                                 float* __restrict__ s) {
     const float mu = eight_way_sum<float>(D, [&](std::int64_t j) { return a[j]; }) / static_cast<float>(D);
-    const float v = eight_way_sum<float>(D, [&](std::int64_t j) { return (a[j] - mu) * (a[j] - mu); }) /
-                    static_cast<float>(D);
+    const float v =
+        eight_way_sum<float>(D, [&](std::int64_t j) { return (a[j] - mu) * (a[j] - mu); }) / static_cast<float>(D);
     const float rstd = 1 / std::sqrt(v + eps);
     for (std::int64_t j = 0; j < D; ++j) {
         a_hat[j] = (a[j] - mu) * rstd;

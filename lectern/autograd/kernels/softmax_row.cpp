@@ -65,8 +65,9 @@ void masked_row(const float* __restrict__ s, float* __restrict__ p, std::int64_t
     // No mask, or one flag for the row that keeps it: then no test per key.
     const bool keep_all = keep == nullptr || (keep_step == 0 && kept(0));
     const float max_s =
-        keep_all ? eight_way_max<float>(len, minus_inf, [&](std::int64_t j) { return sign * s[j]; })
-                 : eight_way_max<float>(len, minus_inf, [&](std::int64_t j) { return kept(j) ? sign * s[j] : minus_inf; });
+        keep_all
+            ? eight_way_max<float>(len, minus_inf, [&](std::int64_t j) { return sign * s[j]; })
+            : eight_way_max<float>(len, minus_inf, [&](std::int64_t j) { return kept(j) ? sign * s[j] : minus_inf; });
     if (max_s == minus_inf) {  // every key masked
         for (std::int64_t j = 0; j < len; ++j) p[j] = 0;
         return;

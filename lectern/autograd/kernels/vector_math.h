@@ -67,7 +67,8 @@ inline Lanes<float> exp_f32_lanes(Lanes<float> x) {
 inline float erf_f32(float x, float* gauss) {
     const float a = std::fabs(x);
     const float t = 1.0f / (1.0f + 0.3275911f * a);
-    const float poly = t * (0.254829592f + t * (-0.284496736f + t * (1.421413741f + t * (-1.453152027f + t * 1.061405429f))));
+    const float poly =
+        t * (0.254829592f + t * (-0.284496736f + t * (1.421413741f + t * (-1.453152027f + t * 1.061405429f))));
     *gauss = exp_f32(-a * a);
     return std::copysign(1.0f - poly * *gauss, x);
 }

@@ -37,7 +37,7 @@ struct Sizes {
     // Distance between rows of q, k and v (and of their gradients): H d_k and H d_v when
     // each is a tensor of its own, 3 H d_k when they are the thirds of one qkv tensor.
     std::int64_t q_ld, k_ld, v_ld;
-    double score_scale;  // the factor on Q K^T: 1 / sqrt(d_k), or the caller's
+    double score_scale;                           // the factor on Q K^T: 1 / sqrt(d_k), or the caller's
     std::int64_t z_ld() const { return H * dv; }  // of z and dz
     std::int64_t pairs() const { return B * H; }
     std::int64_t p_size() const { return Tq * Tk; }  // one head's P
@@ -52,17 +52,25 @@ struct Sizes {
     // Head h of batch entry b, bh = b H + h: where its Q_i, K_i, V_i and Z_i (or their
     // gradients) lie in q, k, v and z, and its P in the [B, H, Tq, Tk] weights.
     template <class T>
-    MatrixView<T> q_of(T* q, std::int64_t bh) const { return {q + bh / H * Tq * q_ld + bh % H * dk, Tq, dk, q_ld}; }
+    MatrixView<T> q_of(T* q, std::int64_t bh) const {
+        return {q + bh / H * Tq * q_ld + bh % H * dk, Tq, dk, q_ld};
+    }
     template <class T>
-    MatrixView<T> k_of(T* k, std::int64_t bh) const { return {k + bh / H * Tk * k_ld + bh % H * dk, Tk, dk, k_ld}; }
+    MatrixView<T> k_of(T* k, std::int64_t bh) const {
+        return {k + bh / H * Tk * k_ld + bh % H * dk, Tk, dk, k_ld};
+    }
     template <class T>
-    MatrixView<T> v_of(T* v, std::int64_t bh) const { return {v + bh / H * Tk * v_ld + bh % H * dv, Tk, dv, v_ld}; }
+    MatrixView<T> v_of(T* v, std::int64_t bh) const {
+        return {v + bh / H * Tk * v_ld + bh % H * dv, Tk, dv, v_ld};
+    }
     template <class T>
     MatrixView<T> z_of(T* z, std::int64_t bh) const {
         return {z + bh / H * Tq * z_ld() + bh % H * dv, Tq, dv, z_ld()};
     }
     template <class T>
-    MatrixView<T> p_of(T* p, std::int64_t bh) const { return packed_view(p + bh * p_size(), Tq, Tk); }
+    MatrixView<T> p_of(T* p, std::int64_t bh) const {
+        return packed_view(p + bh * p_size(), Tq, Tk);
+    }
 };
 
 // Where q, k and v start (three tensors, or the thirds of one), and their gradients'
@@ -97,8 +105,7 @@ using detail::DropoutOnP;
 template <class T>
 auto factor_of(const DropoutOnP& drop, std::int64_t first) {
     return [&drop, first](std::int64_t e) {
-        return drop ? detail::dropout_factor(drop->key, drop->keep_below, static_cast<T>(drop->kept), first + e)
-                    : T(1);
+        return drop ? detail::dropout_factor(drop->key, drop->keep_below, static_cast<T>(drop->kept), first + e) : T(1);
     };
 }
 
@@ -151,8 +158,7 @@ void attention_backward(const T* dz, const Operands<T>& in, const T* p, const Si
             const std::int64_t first = bh * s.p_size();
             if constexpr (std::is_same_v<T, double>)
                 reference::attention_head_backward(dZ, Q, K, V, P, scale, factor_of<T>(drop, first), dQ, dK, dV);
-            else
-                detail::attention_head_backward(dZ, Q, K, V, P, scale, drop, first, dQ, dK, dV, *scratch);
+            else detail::attention_head_backward(dZ, Q, K, V, P, scale, drop, first, dQ, dK, dV, *scratch);
         }
     });
 }
@@ -168,17 +174,17 @@ void check_mask(const char* op, const Tensor& mask, const Sizes& s) {
     check_dtype(op, mask, Dtype::int64, "mask");
     const Shape want{s.B, s.Tq, s.Tk};
     bool fits_want = mask.dim() <= 3;  // each of its dims, right-aligned, 1 or want's
-    for (int d = 1; fits_want && d <= mask.dim(); ++d)
-        fits_want = mask.size(-d) == 1 || mask.size(-d) == want[3 - d];
+    for (int d = 1; fits_want && d <= mask.dim(); ++d) fits_want = mask.size(-d) == 1 || mask.size(-d) == want[3 - d];
     if (!fits_want)
-        throw ShapeError(fmt::format("{}: mask {} does not broadcast to [B, Tq, Tk] = {}", op,
-                                     shape_str(mask.shape()), shape_str(want)));
+        throw ShapeError(fmt::format("{}: mask {} does not broadcast to [B, Tq, Tk] = {}", op, shape_str(mask.shape()),
+                                     shape_str(want)));
 }
 
 // The factor on the scores: the caller's, which must be finite, or 1 / sqrt(d_k).
 double score_scale(const char* op, std::optional<double> scale, std::int64_t dk) {
     if (!scale) return 1 / std::sqrt(static_cast<double>(dk));
-    if (!std::isfinite(*scale)) throw ValueError(fmt::format("{}: the scale on the scores must be finite, got {}", op, *scale));
+    if (!std::isfinite(*scale))
+        throw ValueError(fmt::format("{}: the scale on the scores must be finite, got {}", op, *scale));
     return *scale;
 }
 
@@ -196,12 +202,15 @@ Sizes check_attention(const Tensor& q, const Tensor& k, const Tensor& v, std::in
                v.size(2) > 0 && v.size(2) % heads == 0;
     };
     if (!fits())
-        throw ShapeError(fmt::format("multi_head_attention: q {}, k {} and v {} are not [B, Tq, {} d_k], [B, Tk, {} "
-                                     "d_k] and [B, Tk, {} d_v] with d_k, d_v > 0",
-                                     shape_str(q.shape()), shape_str(k.shape()), shape_str(v.shape()), heads, heads,
-                                     heads));
-    const Sizes s{q.size(0),         q.size(1), k.size(1), heads,     q.size(2) / heads,
-                  v.size(2) / heads, q.size(2), k.size(2), v.size(2), score_scale("multi_head_attention", scale, q.size(2) / heads)};
+        throw ShapeError(
+            fmt::format("multi_head_attention: q {}, k {} and v {} are not [B, Tq, {} d_k], [B, Tk, {} "
+                        "d_k] and [B, Tk, {} d_v] with d_k, d_v > 0",
+                        shape_str(q.shape()), shape_str(k.shape()), shape_str(v.shape()), heads, heads, heads));
+    const Sizes s{q.size(0),         q.size(1),
+                  k.size(1),         heads,
+                  q.size(2) / heads, v.size(2) / heads,
+                  q.size(2),         k.size(2),
+                  v.size(2),         score_scale("multi_head_attention", scale, q.size(2) / heads)};
     check_mask("multi_head_attention", mask, s);
     return s;
 }
@@ -215,8 +224,11 @@ Sizes check_self_attention(const Tensor& qkv, std::int64_t heads, const Tensor& 
         throw ShapeError(fmt::format("multi_head_self_attention: qkv {} is not [B, T, 3 x {} d_k] with d_k > 0",
                                      shape_str(qkv.shape()), heads));
     const std::int64_t D = qkv.size(2) / 3;
-    const Sizes s{qkv.size(0), qkv.size(1), qkv.size(1), heads, D / heads, D / heads, 3 * D, 3 * D, 3 * D,
-                  score_scale("multi_head_self_attention", scale, D / heads)};
+    const Sizes s{qkv.size(0), qkv.size(1),
+                  qkv.size(1), heads,
+                  D / heads,   D / heads,
+                  3 * D,       3 * D,
+                  3 * D,       score_scale("multi_head_self_attention", scale, D / heads)};
     check_mask("multi_head_self_attention", mask, s);
     return s;
 }
@@ -295,8 +307,7 @@ AttentionOutput multi_head_self_attention(const Tensor& qkv, std::int64_t heads,
             using T = decltype(zero);
             const T* x = qkv.data<T>();
             T* dx = dqkv.data<T>();
-            attention_backward<T>(dz.data<T>(), {x, x + D, x + 2 * D}, p.data<T>(), s, drop,
-                                  {dx, dx + D, dx + 2 * D});
+            attention_backward<T>(dz.data<T>(), {x, x + D, x + 2 * D}, p.data<T>(), s, drop, {dx, dx + D, dx + 2 * D});
         });
         return std::vector{dqkv};
     });

@@ -26,18 +26,19 @@ bool sums_leading_dims(const Shape& x, const Shape& shape) {
 Tensor broadcast_to(const Tensor& x, const Shape& shape) {
     check_floating("broadcast_to", x);
     if (broadcast_shapes("broadcast_to", x.shape(), shape) != shape)
-        throw ShapeError(fmt::format("broadcast_to: shape {} cannot be broadcast to {}", shape_str(x.shape()),
-                                     shape_str(shape)));
+        throw ShapeError(
+            fmt::format("broadcast_to: shape {} cannot be broadcast to {}", shape_str(x.shape()), shape_str(shape)));
     Tensor y = Tensor::empty(shape, x.dtype());
     dispatch_floating(x.dtype(), [&](auto zero) {
         using T = decltype(zero);
         const T* src = x.data<T>();
         T* dst = y.data<T>();
-        detail::parallel_for_each_broadcast_row(
-            shape, broadcast_strides(x.shape(), shape), Shape(shape.size(), 0),
-            [&](std::int64_t o, std::int64_t a, std::int64_t, std::int64_t len, std::int64_t step, std::int64_t) {
-                for (std::int64_t i = 0; i < len; ++i) dst[o + i] = src[a + i * step];
-            });
+        detail::parallel_for_each_broadcast_row(shape, broadcast_strides(x.shape(), shape), Shape(shape.size(), 0),
+                                                [&](std::int64_t o, std::int64_t a, std::int64_t, std::int64_t len,
+                                                    std::int64_t step, std::int64_t) {
+                                                    for (std::int64_t i = 0; i < len; ++i)
+                                                        dst[o + i] = src[a + i * step];
+                                                });
     });
     Shape x_shape = x.shape();
     return record("broadcast_to", {x}, y, [x_shape](const Tensor& dy) { return std::vector{sum_to(dy, x_shape)}; });
@@ -47,8 +48,8 @@ Tensor broadcast_to(const Tensor& x, const Shape& shape) {
 Tensor sum_to(const Tensor& x, const Shape& shape) {
     check_floating("sum_to", x);
     if (broadcast_shapes("sum_to", shape, x.shape()) != x.shape())
-        throw ShapeError(fmt::format("sum_to: shape {} does not broadcast to {}", shape_str(shape),
-                                     shape_str(x.shape())));
+        throw ShapeError(
+            fmt::format("sum_to: shape {} does not broadcast to {}", shape_str(shape), shape_str(x.shape())));
     if (shape == x.shape()) return x;
     Tensor y = zeros(shape, x.dtype());
     dispatch_floating(x.dtype(), [&](auto zero) {

@@ -25,12 +25,24 @@ Tensor compare(const char* op, const Tensor& a, const Tensor& b, Relation relati
 
 }  // namespace
 
-Tensor eq(const Tensor& a, const Tensor& b) { return compare("eq", a, b, [](auto x, auto z) { return x == z; }); }
-Tensor ne(const Tensor& a, const Tensor& b) { return compare("ne", a, b, [](auto x, auto z) { return x != z; }); }
-Tensor lt(const Tensor& a, const Tensor& b) { return compare("lt", a, b, [](auto x, auto z) { return x < z; }); }
-Tensor gt(const Tensor& a, const Tensor& b) { return compare("gt", a, b, [](auto x, auto z) { return x > z; }); }
-Tensor le(const Tensor& a, const Tensor& b) { return compare("le", a, b, [](auto x, auto z) { return x <= z; }); }
-Tensor ge(const Tensor& a, const Tensor& b) { return compare("ge", a, b, [](auto x, auto z) { return x >= z; }); }
+Tensor eq(const Tensor& a, const Tensor& b) {
+    return compare("eq", a, b, [](auto x, auto z) { return x == z; });
+}
+Tensor ne(const Tensor& a, const Tensor& b) {
+    return compare("ne", a, b, [](auto x, auto z) { return x != z; });
+}
+Tensor lt(const Tensor& a, const Tensor& b) {
+    return compare("lt", a, b, [](auto x, auto z) { return x < z; });
+}
+Tensor gt(const Tensor& a, const Tensor& b) {
+    return compare("gt", a, b, [](auto x, auto z) { return x > z; });
+}
+Tensor le(const Tensor& a, const Tensor& b) {
+    return compare("le", a, b, [](auto x, auto z) { return x <= z; });
+}
+Tensor ge(const Tensor& a, const Tensor& b) {
+    return compare("ge", a, b, [](auto x, auto z) { return x >= z; });
+}
 
 Tensor logical_and(const Tensor& a, const Tensor& b) {
     return compare("logical_and", a, b, [](auto x, auto z) { return x != 0 && z != 0; });

@@ -19,6 +19,6 @@ Tensor ge(const Tensor& a, const Tensor& b);  // [a >= b]
 Tensor logical_and(const Tensor& a, const Tensor& b);  // [a != 0 and b != 0]
 Tensor logical_or(const Tensor& a, const Tensor& b);   // [a != 0 or b != 0]
 Tensor logical_xor(const Tensor& a, const Tensor& b);  // [(a != 0) != (b != 0)]
-Tensor logical_not(const Tensor& x);                    // [x == 0]
+Tensor logical_not(const Tensor& x);                   // [x == 0]
 
 }  // namespace autograd

@@ -25,10 +25,8 @@ void copy_slab(const Tensor& x, const Tensor& y, int d, std::int64_t start, std:
         for (std::int64_t o = begin; o < end; ++o) {
             char* slab_x = px + o * row_x + start * a.inner * elem;
             char* slab_y = py + o * row_y;
-            if (into_x)
-                std::memcpy(slab_x, slab_y, static_cast<std::size_t>(row_y));
-            else
-                std::memcpy(slab_y, slab_x, static_cast<std::size_t>(row_y));
+            if (into_x) std::memcpy(slab_x, slab_y, static_cast<std::size_t>(row_y));
+            else std::memcpy(slab_y, slab_x, static_cast<std::size_t>(row_y));
         }
     });
 }

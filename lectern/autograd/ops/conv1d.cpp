@@ -13,8 +13,8 @@ namespace {
 
 // windows[b, t, j, :] = x[b, t + j r - left, :] (zeros outside), one (b, t) row per index.
 template <class T>
-void gather_windows(const T* x, T* w, std::int64_t B, std::int64_t len, std::int64_t C, std::int64_t k,
-                    std::int64_t r, std::int64_t left) {
+void gather_windows(const T* x, T* w, std::int64_t B, std::int64_t len, std::int64_t C, std::int64_t k, std::int64_t r,
+                    std::int64_t left) {
     parallel_for(B * len, k * C, [&](std::int64_t begin, std::int64_t end) {
         for (std::int64_t row = begin; row < end; ++row) {
             const std::int64_t b = row / len, t = row % len;
@@ -53,7 +53,8 @@ void scatter_windows(const T* dw, T* dx, std::int64_t B, std::int64_t len, std::
 std::int64_t window_span(const char* op, std::int64_t kernel, std::int64_t dilation) {
     constexpr std::int64_t kMost = std::int64_t{1} << 62;
     if (kernel - 1 > kMost / dilation)
-        throw ValueError(fmt::format("{}: kernel {} with dilation {} spans more than 2^62 positions", op, kernel, dilation));
+        throw ValueError(
+            fmt::format("{}: kernel {} with dilation {} spans more than 2^62 positions", op, kernel, dilation));
     return (kernel - 1) * dilation;
 }
 
@@ -63,9 +64,10 @@ Tensor conv_windows(const Tensor& x, std::int64_t kernel, std::int64_t dilation,
     check_floating("conv_windows", x);
     if (x.dim() != 3) throw ShapeError(fmt::format("conv_windows: x must be [B, T, C], got {}", shape_str(x.shape())));
     if (kernel <= 0 || dilation <= 0 || left < 0 || left > window_span("conv_windows", kernel, dilation))
-        throw ValueError(fmt::format("conv_windows: needs kernel > 0, dilation > 0 and 0 <= left <= (kernel - 1) "
-                                     "dilation, got kernel {}, dilation {}, left {}",
-                                     kernel, dilation, left));
+        throw ValueError(
+            fmt::format("conv_windows: needs kernel > 0, dilation > 0 and 0 <= left <= (kernel - 1) "
+                        "dilation, got kernel {}, dilation {}, left {}",
+                        kernel, dilation, left));
     const std::int64_t B = x.size(0), len = x.size(1), C = x.size(2);
     Tensor w = Tensor::empty({B, len, kernel, C}, x.dtype());
     dispatch_floating(x.dtype(), [&](auto zero) {

@@ -31,20 +31,23 @@ Conv2dShape shape_of(const char* op, const Tensor& x, const Tensor& w, const Ten
     check_floating(op, x);
     check_same_dtype(op, x, w);
     if (b.defined()) check_same_dtype(op, x, b);
-    if (x.dim() != 4 || w.dim() != 4 || w.size(1) != x.size(1) || (b.defined() && (b.dim() != 1 || b.size(0) != w.size(0))))
-        throw ShapeError(fmt::format("{}: needs x [B, C, H, W], weight [O, C, kh, kw] and bias [O] agreeing on C and O, "
-                                     "got x {}, weight {}, bias {}",
-                                     op, shape_str(x.shape()), shape_str(w.shape()),
-                                     b.defined() ? shape_str(b.shape()) : "none"));
+    if (x.dim() != 4 || w.dim() != 4 || w.size(1) != x.size(1) ||
+        (b.defined() && (b.dim() != 1 || b.size(0) != w.size(0))))
+        throw ShapeError(
+            fmt::format("{}: needs x [B, C, H, W], weight [O, C, kh, kw] and bias [O] agreeing on C and O, "
+                        "got x {}, weight {}, bias {}",
+                        op, shape_str(x.shape()), shape_str(w.shape()), b.defined() ? shape_str(b.shape()) : "none"));
     // Padding as wide as the kernel would add outputs that see nothing but zeros.
     if (stride <= 0 || padding < 0 || w.size(0) <= 0 || w.size(1) <= 0 || w.size(2) <= padding || w.size(3) <= padding)
-        throw ValueError(fmt::format("{}: needs stride > 0, 0 <= padding < kernel and a weight of positive sizes, got "
-                                     "stride {}, padding {}, weight {}",
-                                     op, stride, padding, shape_str(w.shape())));
+        throw ValueError(
+            fmt::format("{}: needs stride > 0, 0 <= padding < kernel and a weight of positive sizes, got "
+                        "stride {}, padding {}, weight {}",
+                        op, stride, padding, shape_str(w.shape())));
     const Conv2dShape s{x.size(0), x.size(1), x.size(2), x.size(3), w.size(0), w.size(2), w.size(3), stride, padding};
     if (s.H + 2 * padding < s.kh || s.W + 2 * padding < s.kw)
-        throw ShapeError(fmt::format("{}: the kernel {}x{} is larger than the padded image {}x{} (x {}, padding {})", op,
-                                     s.kh, s.kw, s.H + 2 * padding, s.W + 2 * padding, shape_str(x.shape()), padding));
+        throw ShapeError(fmt::format("{}: the kernel {}x{} is larger than the padded image {}x{} (x {}, padding {})",
+                                     op, s.kh, s.kw, s.H + 2 * padding, s.W + 2 * padding, shape_str(x.shape()),
+                                     padding));
     return s;
 }
 
@@ -69,14 +72,15 @@ void backward(const T* dy, const T* x, const T* w, const Conv2dShape& s, T* dx, 
     } else {
         const std::int64_t K = s.C * s.kh * s.kw, P = s.Ho() * s.Wo();
         const std::array<PartSums<T>, 2> sums{{{dw, dw ? s.O * K : 0}, {db, db ? s.O : 0}}};
-        parallel_sums(s.B, s.O * K * P / 4 + 2 * K * P, sums, [&](const std::array<T*, 2>& part, std::int64_t n0,
-                                                                   std::int64_t n1) {
-            std::vector<T> cols(static_cast<std::size_t>(K * P)), dcols(static_cast<std::size_t>(K * P));
-            for (std::int64_t n = n0; n < n1; ++n)
-                detail::conv2d_image_backward(dy + n * s.O * P, x + n * s.C * s.H * s.W, w, s, cols.data(), dcols.data(),
-                                              dx ? dx + n * s.C * s.H * s.W : nullptr, dw ? part[0] : nullptr,
-                                              db ? part[1] : nullptr);
-        });
+        parallel_sums(s.B, s.O * K * P / 4 + 2 * K * P, sums,
+                      [&](const std::array<T*, 2>& part, std::int64_t n0, std::int64_t n1) {
+                          std::vector<T> cols(static_cast<std::size_t>(K * P)), dcols(static_cast<std::size_t>(K * P));
+                          for (std::int64_t n = n0; n < n1; ++n)
+                              detail::conv2d_image_backward(dy + n * s.O * P, x + n * s.C * s.H * s.W, w, s,
+                                                            cols.data(), dcols.data(),
+                                                            dx ? dx + n * s.C * s.H * s.W : nullptr,
+                                                            dw ? part[0] : nullptr, db ? part[1] : nullptr);
+                      });
     }
 }
 

@@ -52,8 +52,8 @@ CrossEntropyForward cross_entropy_forward(const Tensor& logits, const Tensor& ta
     return out;
 }
 
-Tensor cross_entropy_backward(const Tensor& dloss, const Tensor& probs, const Tensor& target,
-                              std::int64_t ignore_index, double eps, std::int64_t count) {
+Tensor cross_entropy_backward(const Tensor& dloss, const Tensor& probs, const Tensor& target, std::int64_t ignore_index,
+                              double eps, std::int64_t count) {
     if (count == 0) return zeros(probs.shape(), dloss.dtype());
     // Every row is written once, here: a counted row by the formula, an ignored one with zeros.
     Tensor dz = Tensor::empty(probs.shape(), dloss.dtype());
@@ -65,10 +65,8 @@ Tensor cross_entropy_backward(const Tensor& dloss, const Tensor& probs, const Te
         parallel_for(rows, 2 * C, [&](std::int64_t begin, std::int64_t end) {
             for (std::int64_t r = begin; r < end; ++r) {
                 T* dz_row = dz.data<T>() + r * C;
-                if (t[r] == ignore_index)
-                    std::fill(dz_row, dz_row + C, T(0));
-                else
-                    reference::cross_entropy_row_backward(probs.data<T>() + r * C, C, t[r], eps, scale, dz_row);
+                if (t[r] == ignore_index) std::fill(dz_row, dz_row + C, T(0));
+                else reference::cross_entropy_row_backward(probs.data<T>() + r * C, C, t[r], eps, scale, dz_row);
             }
         });
     });

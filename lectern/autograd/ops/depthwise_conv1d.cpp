@@ -33,8 +33,8 @@ void depthwise_forward(const T* x, const T* w, const T* bias, std::int64_t B, st
 
 // dx[b, s, c] = sum_j w[j, c] dy[b, s - j + left, c], one (b, s) row per index, taps in order.
 template <class T>
-void depthwise_backward_input(const T* dy, const T* w, std::int64_t B, std::int64_t len, std::int64_t C,
-                              std::int64_t k, std::int64_t left, T* dx) {
+void depthwise_backward_input(const T* dy, const T* w, std::int64_t B, std::int64_t len, std::int64_t C, std::int64_t k,
+                              std::int64_t left, T* dx) {
     parallel_for(B * len, k * C, [&](std::int64_t begin, std::int64_t end) {
         for (std::int64_t row = begin; row < end; ++row) {
             const std::int64_t b = row / len, s = row % len;
@@ -77,9 +77,10 @@ void check_depthwise(const Tensor& x, const Tensor& weight, const Tensor& bias) 
     check_floating("depthwise_conv1d", weight);
     check_same_dtype("depthwise_conv1d", x, weight);
     if (x.dim() != 3 || weight.dim() != 2 || weight.size(1) != x.size(2) || weight.size(0) < 1)
-        throw ShapeError(fmt::format("depthwise_conv1d: x [B, T, C] and weight [k, C] (k >= 1) must agree on C, got x "
-                                     "{} and weight {}",
-                                     shape_str(x.shape()), shape_str(weight.shape())));
+        throw ShapeError(
+            fmt::format("depthwise_conv1d: x [B, T, C] and weight [k, C] (k >= 1) must agree on C, got x "
+                        "{} and weight {}",
+                        shape_str(x.shape()), shape_str(weight.shape())));
     if (bias.defined()) {
         check_floating("depthwise_conv1d", bias);
         check_same_dtype("depthwise_conv1d", x, bias);
@@ -109,7 +110,8 @@ Tensor depthwise_conv1d(const Tensor& x, const Tensor& weight, const Tensor& bia
         Tensor dw = weight.requires_grad() ? Tensor::empty(weight.shape(), x.dtype()) : Tensor();
         dispatch_floating(x.dtype(), [&](auto zero) {
             using T = decltype(zero);
-            if (dx.defined()) depthwise_backward_input(dy.data<T>(), weight.data<T>(), B, len, C, k, left, dx.data<T>());
+            if (dx.defined())
+                depthwise_backward_input(dy.data<T>(), weight.data<T>(), B, len, C, k, left, dx.data<T>());
             if (dw.defined()) depthwise_backward_weight(dy.data<T>(), x.data<T>(), B, len, C, k, left, dw.data<T>());
         });
         std::vector<Tensor> grads{dx, dw};

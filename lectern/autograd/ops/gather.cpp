@@ -17,13 +17,14 @@ int check_index(const char* op, const Tensor& x, std::int64_t dim, const Tensor&
     const int d = normalize_dim(op, dim, x.dim());
     if (index.dim() != x.dim() || (src.defined() && src.dim() != x.dim()))
         throw ShapeError(fmt::format("{}: index {} must have the rank of x {}{}", op, shape_str(index.shape()),
-                                     shape_str(x.shape()), src.defined() ? " and of src " + shape_str(src.shape()) : ""));
+                                     shape_str(x.shape()),
+                                     src.defined() ? " and of src " + shape_str(src.shape()) : ""));
     for (int k = 0; k < x.dim(); ++k) {
         if ((k != d && index.size(k) > x.size(k)) || (src.defined() && index.size(k) > src.size(k)))
-            throw ShapeError(fmt::format("{}: index {} is larger than {} {} along dim {}", op, shape_str(index.shape()),
-                                         src.defined() && index.size(k) > src.size(k) ? "src" : "x",
-                                         shape_str(src.defined() && index.size(k) > src.size(k) ? src.shape() : x.shape()),
-                                         k));
+            throw ShapeError(
+                fmt::format("{}: index {} is larger than {} {} along dim {}", op, shape_str(index.shape()),
+                            src.defined() && index.size(k) > src.size(k) ? "src" : "x",
+                            shape_str(src.defined() && index.size(k) > src.size(k) ? src.shape() : x.shape()), k));
     }
     const std::int64_t* idx = index.data<std::int64_t>();
     for (std::int64_t p = 0; p < index.numel(); ++p)
@@ -62,9 +63,8 @@ void place(Tensor& into, int d, const Tensor& index, const Tensor& from, bool ad
         using T = decltype(zero);
         T* out = into.data<T>();
         const T* in = from.data<T>();
-        for_each_entry(index, d, into.shape(), from.shape(), [&](std::int64_t, std::int64_t at, std::int64_t q) {
-            out[at] = add ? out[at] + in[q] : in[q];
-        });
+        for_each_entry(index, d, into.shape(), from.shape(),
+                       [&](std::int64_t, std::int64_t at, std::int64_t q) { out[at] = add ? out[at] + in[q] : in[q]; });
     });
 }
 
@@ -75,9 +75,8 @@ Tensor pick(const Tensor& from, int d, const Tensor& index) {
         using T = decltype(zero);
         const T* in = from.data<T>();
         T* out = y.data<T>();
-        for_each_entry(index, d, from.shape(), index.shape(), [&](std::int64_t p, std::int64_t at, std::int64_t) {
-            out[p] = in[at];
-        });
+        for_each_entry(index, d, from.shape(), index.shape(),
+                       [&](std::int64_t p, std::int64_t at, std::int64_t) { out[p] = in[at]; });
     });
     return y;
 }

@@ -63,10 +63,10 @@ Tensor glu(const Tensor& x, std::int64_t dim) {
     if (x.dim() == 0) throw ShapeError("glu: x must have at least one dim, got a 0-d tensor");
     const std::int64_t d = normalize_dim("glu", dim, x.dim());
     if (x.size(d) % 2 != 0)
-        throw ShapeError(fmt::format("glu: dim {} of x {} must have an even size, to halve", dim, shape_str(x.shape())));
+        throw ShapeError(
+            fmt::format("glu: dim {} of x {} must have an even size, to halve", dim, shape_str(x.shape())));
     const Shape& xs = x.shape();
-    const Halves s{numel(Shape(xs.begin(), xs.begin() + d)), x.size(d) / 2,
-                   numel(Shape(xs.begin() + d + 1, xs.end()))};
+    const Halves s{numel(Shape(xs.begin(), xs.begin() + d)), x.size(d) / 2, numel(Shape(xs.begin() + d + 1, xs.end()))};
     Shape y_shape = xs;
     y_shape[static_cast<std::size_t>(d)] = s.H;
     Tensor y = Tensor::empty(y_shape, x.dtype());

@@ -98,7 +98,9 @@ Tensor index_select(const Tensor& x, std::int64_t dim, const Tensor& index) {
         return std::vector{index_select_backward(dy, x_shape, d, index)};
     });
     if (const std::shared_ptr<Node>& node = y.impl()->grad_fn)
-        node->add_to_grad = [d, index](const Tensor& dy, Tensor& grad) { index_select_scatter_add(dy, d, index, grad); };
+        node->add_to_grad = [d, index](const Tensor& dy, Tensor& grad) {
+            index_select_scatter_add(dy, d, index, grad);
+        };
     return y;
 }
 

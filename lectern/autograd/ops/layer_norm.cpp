@@ -41,10 +41,8 @@ template <class T>
 RowFunctions<T> row_functions(std::int64_t D) {
     if constexpr (std::is_same_v<T, double>)
         return {reference::layer_norm_row<double>, reference::layer_norm_row_backward<double>};
-    else if (D % detail::kLanes == 0)
-        return {detail::layer_norm_row_lanes, detail::layer_norm_row_backward_lanes};
-    else
-        return {detail::layer_norm_row_sums, detail::layer_norm_row_backward_sums};
+    else if (D % detail::kLanes == 0) return {detail::layer_norm_row_lanes, detail::layer_norm_row_backward_lanes};
+    else return {detail::layer_norm_row_sums, detail::layer_norm_row_backward_sums};
 }
 
 // The forward's output s and what the backward needs of it.
@@ -113,7 +111,8 @@ Tensor layer_norm(const Tensor& x, const Tensor& gamma, const Tensor& beta, doub
     LayerNormForward f = layer_norm_forward(x, gamma, beta, eps);
     return record("layer_norm", {x, gamma, beta}, f.s, [a_hat = f.a_hat, rstd = f.rstd, gamma, beta](const Tensor& ds) {
         LayerNormGrads g = layer_norm_backward(ds, a_hat, rstd, gamma);
-        return std::vector{g.da, gamma.requires_grad() ? g.dgamma : Tensor(), beta.requires_grad() ? g.dbeta : Tensor()};
+        return std::vector{g.da, gamma.requires_grad() ? g.dgamma : Tensor(),
+                           beta.requires_grad() ? g.dbeta : Tensor()};
     });
 }
 

@@ -20,11 +20,13 @@ Tensor fill_where(const Tensor& x, const Tensor& mask, double value) {
         const T* p = x.data<T>();
         T* q = y.data<T>();
         const T v = static_cast<T>(value);
-        detail::parallel_for_each_broadcast_row(
-            x.shape(), Shape(x.dim(), 0), broadcast_strides(mask.shape(), x.shape()),
-            [&](std::int64_t o, std::int64_t, std::int64_t im, std::int64_t len, std::int64_t, std::int64_t ms) {
-                for (std::int64_t k = 0; k < len; ++k) q[o + k] = pm[im + k * ms] ? v : p[o + k];
-            });
+        detail::parallel_for_each_broadcast_row(x.shape(), Shape(x.dim(), 0),
+                                                broadcast_strides(mask.shape(), x.shape()),
+                                                [&](std::int64_t o, std::int64_t, std::int64_t im, std::int64_t len,
+                                                    std::int64_t, std::int64_t ms) {
+                                                    for (std::int64_t k = 0; k < len; ++k)
+                                                        q[o + k] = pm[im + k * ms] ? v : p[o + k];
+                                                });
     });
     return y;
 }
@@ -39,8 +41,9 @@ Tensor masked_fill(const Tensor& x, const Tensor& mask, double value) {
         throw ShapeError(fmt::format("masked_fill: mask of shape {} does not broadcast to {}", shape_str(mask.shape()),
                                      shape_str(x.shape())));
     Tensor y = fill_where(x, mask, value);
-    return record("masked_fill", {x}, y, [mask](const Tensor& dy) { return std::vector{fill_where(dy, mask, 0.0)}; },
-                  std::isinf(value) ? AnomalyCheck::no_nan : AnomalyCheck::finite);  // -inf fills on purpose
+    return record(
+        "masked_fill", {x}, y, [mask](const Tensor& dy) { return std::vector{fill_where(dy, mask, 0.0)}; },
+        std::isinf(value) ? AnomalyCheck::no_nan : AnomalyCheck::finite);  // -inf fills on purpose
 }
 
 }  // namespace autograd

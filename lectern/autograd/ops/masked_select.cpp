@@ -37,7 +37,8 @@ Tensor place_rows(const Tensor& dy, const std::vector<std::int64_t>& picked, std
 }
 
 // y = the picked rows of x, recorded with their backward.
-Tensor picked_rows(const char* op, const Tensor& x, std::vector<std::int64_t> picked, std::int64_t inner, Shape y_shape) {
+Tensor picked_rows(const char* op, const Tensor& x, std::vector<std::int64_t> picked, std::int64_t inner,
+                   Shape y_shape) {
     Tensor y = pick_rows(x, picked, inner, y_shape);
     return record(op, {x}, y, [picked = std::move(picked), inner, x_shape = x.shape()](const Tensor& dy) {
         return std::vector{place_rows(dy, picked, inner, x_shape)};
@@ -50,9 +51,10 @@ void check_mask(const char* op, const Tensor& x, const Tensor& mask) {
     check_floating(op, x);
     check_defined(op, mask);
     if (mask.dtype() != Dtype::int64)
-        throw DtypeError(fmt::format("{}: mask must be int64 (nonzero keeps), got {} of shape {}; a comparison's "
-                                     "mask converts with .to(Dtype::int64)",
-                                     op, dtype_name(mask.dtype()), shape_str(mask.shape())));
+        throw DtypeError(
+            fmt::format("{}: mask must be int64 (nonzero keeps), got {} of shape {}; a comparison's "
+                        "mask converts with .to(Dtype::int64)",
+                        op, dtype_name(mask.dtype()), shape_str(mask.shape())));
 }
 
 }  // namespace
@@ -62,9 +64,10 @@ Tensor boolean_index(const Tensor& x, const Tensor& mask) {
     const Shape& xs = x.shape();
     const auto k = static_cast<std::size_t>(mask.dim());
     if (k > xs.size() || !std::equal(mask.shape().begin(), mask.shape().end(), xs.begin()))
-        throw ShapeError(fmt::format("x[mask]: mask of shape {} must have the shape of x's leading dims, x is {}; "
-                                     "for a mask that broadcasts, use masked_select",
-                                     shape_str(mask.shape()), shape_str(xs)));
+        throw ShapeError(
+            fmt::format("x[mask]: mask of shape {} must have the shape of x's leading dims, x is {}; "
+                        "for a mask that broadcasts, use masked_select",
+                        shape_str(mask.shape()), shape_str(xs)));
     const std::int64_t rows = mask.numel();
     const std::int64_t inner = numel(Shape(xs.begin() + static_cast<std::ptrdiff_t>(k), xs.end()));
     const std::int64_t* pm = mask.data<std::int64_t>();

@@ -53,8 +53,8 @@ MatmulSizes check_matmul(const Tensor& a, const Tensor& b, bool transpose_a, boo
                                      transpose_a ? "^T" : "", shape_str(b.shape()), transpose_b ? "^T" : ""));
     using detail::kBlasMax;
     if (m * std::max<std::int64_t>(numel(batch_of(a)), 1) > kBlasMax || n > kBlasMax || k > kBlasMax)
-        throw ShapeError(fmt::format("matmul: operands too large for BLAS: {} @ {}", shape_str(a.shape()),
-                                     shape_str(b.shape())));
+        throw ShapeError(
+            fmt::format("matmul: operands too large for BLAS: {} @ {}", shape_str(a.shape()), shape_str(b.shape())));
     return {m, n, k};
 }
 
@@ -78,7 +78,8 @@ Tensor matmul_forward(const Tensor& a, const Tensor& b, bool transpose_a, bool t
         }
         // Batched products: split over the threads by batch entry, each GEMM on one thread.
         // A multiply-add costs about an eighth of an elementwise kernel's element.
-        const Shape a_strides = broadcast_strides(batch_of(a), batch), b_strides = broadcast_strides(batch_of(b), batch);
+        const Shape a_strides = broadcast_strides(batch_of(a), batch),
+                    b_strides = broadcast_strides(batch_of(b), batch);
         parallel_for(numel(batch), m * n * k / 8, [&](std::int64_t begin, std::int64_t end) {
             for (std::int64_t i = begin; i < end; ++i) {
                 const T* ai = a.data<T>() + batch_offset(i, batch, a_strides) * m * k;

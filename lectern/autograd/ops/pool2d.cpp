@@ -23,8 +23,8 @@ Pool pool_of(const char* op, const Tensor& x, std::int64_t kernel, std::int64_t 
     if (x.dim() != 4) throw ShapeError(fmt::format("{}: x must be [B, C, H, W], got {}", op, shape_str(x.shape())));
     if (stride == 0) stride = kernel;
     if (kernel <= 0 || stride <= 0 || kernel > x.size(2) || kernel > x.size(3))
-        throw ValueError(fmt::format("{}: needs 0 < kernel <= H, W and stride > 0, got kernel {}, stride {} for x {}", op,
-                                     kernel, stride, shape_str(x.shape())));
+        throw ValueError(fmt::format("{}: needs 0 < kernel <= H, W and stride > 0, got kernel {}, stride {} for x {}",
+                                     op, kernel, stride, shape_str(x.shape())));
     return {x.size(0) * x.size(1), x.size(2), x.size(3), kernel, stride};
 }
 
@@ -42,7 +42,8 @@ void max_forward(const T* x, const Pool& p, T* y, std::int64_t* at) {
                     for (std::int64_t u = 0; u < p.k; ++u)
                         for (std::int64_t v = 0; v < p.k; ++v) {
                             const std::int64_t e = (i * p.s + u) * p.W + j * p.s + v;
-                            if (plane[e] > plane[best] || (plane[e] != plane[e] && plane[best] == plane[best])) best = e;
+                            if (plane[e] > plane[best] || (plane[e] != plane[e] && plane[best] == plane[best]))
+                                best = e;
                         }
                     y[(b * Ho + i) * Wo + j] = plane[best];
                     at[(b * Ho + i) * Wo + j] = best;

@@ -20,10 +20,8 @@ namespace {
 
 Shape reduced_shape(const Shape& s, int d, bool keepdim) {
     Shape out = s;
-    if (keepdim)
-        out[d] = 1;
-    else
-        out.erase(out.begin() + d);
+    if (keepdim) out[d] = 1;
+    else out.erase(out.begin() + d);
     return out;
 }
 
@@ -63,8 +61,9 @@ double squared_norm(const Tensor& x) {
         parallel_for(blocks, kBlock, [&](std::int64_t begin, std::int64_t end) {
             for (std::int64_t b = begin; b < end; ++b) {
                 const T* q = p + b * kBlock;
-                partial[static_cast<std::size_t>(b)] = detail::eight_way_sum<double>(
-                    std::min(kBlock, n - b * kBlock), [&](std::int64_t i) { return static_cast<double>(q[i]) * q[i]; });
+                partial[static_cast<std::size_t>(b)] =
+                    detail::eight_way_sum<double>(std::min(kBlock, n - b * kBlock),
+                                                  [&](std::int64_t i) { return static_cast<double>(q[i]) * q[i]; });
             }
         });
     });
@@ -91,8 +90,9 @@ Tensor sum(const Tensor& x, std::int64_t dim, bool keepdim) {
             }
     });
     Shape x_shape = x.shape();
-    return record("sum", {x}, y,
-                  [x_shape, d, keepdim](const Tensor& dy) { return std::vector{expand_back(dy, x_shape, d, keepdim)}; });
+    return record("sum", {x}, y, [x_shape, d, keepdim](const Tensor& dy) {
+        return std::vector{expand_back(dy, x_shape, d, keepdim)};
+    });
 }
 
 // y = sum(x) / numel;  dx = dy / numel repeated
@@ -228,7 +228,8 @@ Tensor mean(const Tensor& x, const Shape& dims, bool keepdim) {
     check_floating("mean", x);
     std::int64_t count = 1;
     for (int d : dims_descending("mean", dims, x.dim())) count *= x.size(d);
-    if (count == 0) throw ShapeError(fmt::format("mean: dims {} of {} are empty", shape_str(dims), shape_str(x.shape())));
+    if (count == 0)
+        throw ShapeError(fmt::format("mean: dims {} of {} are empty", shape_str(dims), shape_str(x.shape())));
     return div(sum(x, dims, keepdim), static_cast<double>(count));
 }
 
@@ -274,9 +275,10 @@ Tensor var(const Tensor& x, std::int64_t dim, bool keepdim, std::int64_t correct
     const int d = normalize_dim("var", dim, x.dim());
     const std::int64_t n = x.size(d);
     if (n - correction <= 0)
-        throw ShapeError(fmt::format("var: {} elements along dim {} of {} leave no degrees of freedom after a "
-                                     "correction of {}",
-                                     n, dim, shape_str(x.shape()), correction));
+        throw ShapeError(
+            fmt::format("var: {} elements along dim {} of {} leave no degrees of freedom after a "
+                        "correction of {}",
+                        n, dim, shape_str(x.shape()), correction));
     Tensor centred = x - mean(x, d, true);
     return div(sum(centred * centred, d, keepdim), static_cast<double>(n - correction));
 }

@@ -66,8 +66,7 @@ Tensor squeeze(const Tensor& x, std::int64_t dim) {
     check_defined("squeeze", x);
     Shape s = x.shape();
     int d = normalize_dim("squeeze", dim, x.dim());
-    if (s[d] != 1)
-        throw ShapeError(fmt::format("squeeze: dim {} of {} has size {}, not 1", dim, shape_str(s), s[d]));
+    if (s[d] != 1) throw ShapeError(fmt::format("squeeze: dim {} of {} has size {}, not 1", dim, shape_str(s), s[d]));
     s.erase(s.begin() + d);
     return reshape_recorded("squeeze", x, s);
 }

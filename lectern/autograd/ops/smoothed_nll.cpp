@@ -85,9 +85,10 @@ Tensor smoothed_nll(const Tensor& log_probs, const Tensor& target, double on, do
     const Smoothing s{on, off, zero_class, ignore_index, classes};
     const std::int64_t count = check_smoothed_nll(log_probs, target, s);
     Tensor loss = smoothed_nll_forward(log_probs, target, s, count);
-    return record("smoothed_nll", {log_probs}, loss, [shape = log_probs.shape(), target, s, count](const Tensor& dloss) {
-        return std::vector{smoothed_nll_backward(dloss, shape, target, s, count)};
-    });
+    return record("smoothed_nll", {log_probs}, loss,
+                  [shape = log_probs.shape(), target, s, count](const Tensor& dloss) {
+                      return std::vector{smoothed_nll_backward(dloss, shape, target, s, count)};
+                  });
 }
 
 }  // namespace autograd

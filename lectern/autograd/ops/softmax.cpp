@@ -93,9 +93,8 @@ Tensor log_softmax(const Tensor& x, std::int64_t dim) {
     int d = normalize_dim("log_softmax", dim, x.dim());
     AroundDim l = around_dim(x.shape(), d);
     Tensor y = softmax_forward(x, l, /*log=*/true);
-    return record("log_softmax", {x}, y, [y = y.detach(), l](const Tensor& dy) {
-        return std::vector{log_softmax_backward(dy, y, l)};
-    });
+    return record("log_softmax", {x}, y,
+                  [y = y.detach(), l](const Tensor& dy) { return std::vector{log_softmax_backward(dy, y, l)}; });
 }
 
 namespace {
@@ -114,10 +113,8 @@ Tensor masked_softmax_forward(const Tensor& scores, const Tensor& mask, double s
         using T = decltype(zero);
         using Row = void(const T*, T*, std::int64_t, const std::int64_t*, std::int64_t, T);
         Row* row_fn = nullptr;  // the row function, chosen once: float64 runs the reference
-        if constexpr (std::is_same_v<T, double>)
-            row_fn = reference::masked_softmax_row<double>;
-        else
-            row_fn = detail::softmax_row_for(/*masked=*/true, shape.back(), static_cast<float>(scale));
+        if constexpr (std::is_same_v<T, double>) row_fn = reference::masked_softmax_row<double>;
+        else row_fn = detail::softmax_row_for(/*masked=*/true, shape.back(), static_cast<float>(scale));
         // Each row of S with the mask's matching row (step 0 where the mask broadcasts).
         detail::parallel_for_each_broadcast_row(
             shape, Shape(shape.size(), 0), broadcast_strides(mask.shape(), shape),
@@ -143,8 +140,7 @@ Tensor masked_softmax_backward(const Tensor& dp, const Tensor& p, double scale) 
                 T* dsr = ds.data<T>() + r * len;
                 if constexpr (std::is_same_v<T, double>)
                     reference::masked_softmax_row_backward(dpr, pr, dsr, len, static_cast<T>(scale));
-                else
-                    detail::masked_softmax_row_backward(dpr, pr, dsr, len, static_cast<T>(scale));
+                else detail::masked_softmax_row_backward(dpr, pr, dsr, len, static_cast<T>(scale));
             }
         });
     });

@@ -28,7 +28,7 @@ Tensor topk_indices(const Tensor& x, int d, std::int64_t k, bool largest) {
         std::vector<std::int64_t> order(static_cast<std::size_t>(a.n));
         for (std::int64_t o = 0; o < a.outer; ++o)
             for (std::int64_t i = 0; i < a.inner; ++i) {
-                const T* row = px + o * a.n * a.inner + i;  // row[j * inner] is x[o, j, i]
+                const T* row = px + o * a.n * a.inner + i;          // row[j * inner] is x[o, j, i]
                 auto first = [&](std::int64_t p, std::int64_t q) {  // whether x at p comes before x at q
                     const T u = row[p * a.inner], v = row[q * a.inner];
                     if (std::isnan(u) != std::isnan(v)) return largest ? std::isnan(u) : std::isnan(v);
@@ -37,7 +37,8 @@ Tensor topk_indices(const Tensor& x, int d, std::int64_t k, bool largest) {
                 };
                 std::iota(order.begin(), order.end(), std::int64_t{0});
                 std::partial_sort(order.begin(), order.begin() + k, order.end(), first);
-                for (std::int64_t r = 0; r < k; ++r) out[(o * k + r) * a.inner + i] = order[static_cast<std::size_t>(r)];
+                for (std::int64_t r = 0; r < k; ++r)
+                    out[(o * k + r) * a.inner + i] = order[static_cast<std::size_t>(r)];
             }
     });
     return indices;

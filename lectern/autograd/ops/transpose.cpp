@@ -29,28 +29,30 @@ Tensor permute_copy(const Tensor& x, const std::vector<int>& dims) {
     auto* dst = static_cast<char*>(y.raw_data());
     // Each output row, a run along the innermost output dim, read with that dim's source stride.
     const auto elem_size = static_cast<std::int64_t>(elem);
-    detail::parallel_for_each_broadcast_row(
-        ys, src_strides, Shape(n, 0),
-        [&](std::int64_t out_off, std::int64_t off, std::int64_t, std::int64_t len, std::int64_t step, std::int64_t) {
-            char* out = dst + out_off * elem_size;
-            if (step == 1) {
-                std::memcpy(out, src + off * elem_size, static_cast<std::size_t>(len) * elem);
-            } else if (elem == 4) {
-                auto* o = reinterpret_cast<std::uint32_t*>(out);
-                const auto* s = reinterpret_cast<const std::uint32_t*>(src) + off;
-                for (std::int64_t i = 0; i < len; ++i) o[i] = s[i * step];
-            } else {
-                auto* o = reinterpret_cast<std::uint64_t*>(out);
-                const auto* s = reinterpret_cast<const std::uint64_t*>(src) + off;
-                for (std::int64_t i = 0; i < len; ++i) o[i] = s[i * step];
-            }
-        });
+    detail::parallel_for_each_broadcast_row(ys, src_strides, Shape(n, 0),
+                                            [&](std::int64_t out_off, std::int64_t off, std::int64_t, std::int64_t len,
+                                                std::int64_t step, std::int64_t) {
+                                                char* out = dst + out_off * elem_size;
+                                                if (step == 1) {
+                                                    std::memcpy(out, src + off * elem_size,
+                                                                static_cast<std::size_t>(len) * elem);
+                                                } else if (elem == 4) {
+                                                    auto* o = reinterpret_cast<std::uint32_t*>(out);
+                                                    const auto* s = reinterpret_cast<const std::uint32_t*>(src) + off;
+                                                    for (std::int64_t i = 0; i < len; ++i) o[i] = s[i * step];
+                                                } else {
+                                                    auto* o = reinterpret_cast<std::uint64_t*>(out);
+                                                    const auto* s = reinterpret_cast<const std::uint64_t*>(src) + off;
+                                                    for (std::int64_t i = 0; i < len; ++i) o[i] = s[i * step];
+                                                }
+                                            });
     return y;
 }
 
 std::vector<int> check_permutation(const Tensor& x, const Shape& dims) {
     if (static_cast<std::int64_t>(dims.size()) != x.dim())
-        throw ShapeError(fmt::format("permute: {} dims given for a tensor of shape {}", dims.size(), shape_str(x.shape())));
+        throw ShapeError(
+            fmt::format("permute: {} dims given for a tensor of shape {}", dims.size(), shape_str(x.shape())));
     std::vector<int> d(dims.size());
     std::vector<bool> seen(dims.size(), false);
     for (std::size_t i = 0; i < dims.size(); ++i) {

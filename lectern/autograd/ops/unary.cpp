@@ -49,21 +49,20 @@ Tensor unary(const char* op, const Tensor& x, F f, Grad grad) {
 
 // y = e^x;  dx = dy * y
 Tensor exp(const Tensor& x) {
-    return unary("exp", x, [](auto v) { return std::exp(v); }, [](auto dy, auto, auto y) { return dy * y; });
+    return unary(
+        "exp", x, [](auto v) { return std::exp(v); }, [](auto dy, auto, auto y) { return dy * y; });
 }
 
 // y = ln x;  dx = dy / x
 Tensor log(const Tensor& x) {
     return unary(
-        "log", x, [](auto v) { return std::log(v); },
-        [](auto dy, auto x, auto) { return dy * (1 / x); });
+        "log", x, [](auto v) { return std::log(v); }, [](auto dy, auto x, auto) { return dy * (1 / x); });
 }
 
 // y = sqrt x;  dx = dy / (2 y)
 Tensor sqrt(const Tensor& x) {
     return unary(
-        "sqrt", x, [](auto v) { return std::sqrt(v); },
-        [](auto dy, auto, auto y) { return dy * (1 / (2 * y)); });
+        "sqrt", x, [](auto v) { return std::sqrt(v); }, [](auto dy, auto, auto y) { return dy * (1 / (2 * y)); });
 }
 
 // y = x^p;  dx = dy * p x^(p-1)
@@ -80,8 +79,7 @@ Tensor pow(const Tensor& x, double p) {
 // y = tanh x;  dx = dy (1 - y^2)
 Tensor tanh(const Tensor& x) {
     return unary(
-        "tanh", x, [](auto v) { return std::tanh(v); },
-        [](auto dy, auto, auto y) { return dy * (1 - y * y); });
+        "tanh", x, [](auto v) { return std::tanh(v); }, [](auto dy, auto, auto y) { return dy * (1 - y * y); });
 }
 
 // y = 1 / (1 + e^-x);  dx = dy y (1 - y)
@@ -103,7 +101,9 @@ Tensor relu(const Tensor& x) {
 Tensor abs(const Tensor& x) {
     return unary(
         "abs", x, [](auto v) { return std::abs(v); },
-        [](auto dy, auto x, auto) { return x > 0 ? dy : x < 0 ? -dy : decltype(dy){0}; });
+        [](auto dy, auto x, auto) { return x > 0   ? dy
+                                           : x < 0 ? -dy
+                                                   : decltype(dy){0}; });
 }
 
 // y = sin x;  dx = dy cos x
@@ -137,8 +137,7 @@ Tensor silu(const Tensor& x) {
 // y = ln(1 + e^x) = max(x, 0) + ln(1 + e^-|x|);  dx = dy / (1 + e^-x) = dy sigmoid x
 Tensor softplus(const Tensor& x) {
     return unary(
-        "softplus", x,
-        [](auto v) { return std::max(v, decltype(v){0}) + std::log1p(std::exp(-std::abs(v))); },
+        "softplus", x, [](auto v) { return std::max(v, decltype(v){0}) + std::log1p(std::exp(-std::abs(v))); },
         [](auto dy, auto x, auto) { return dy / (1 + std::exp(-x)); });
 }
 

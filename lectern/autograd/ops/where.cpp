@@ -20,8 +20,7 @@ Tensor choose(const Tensor& pick, const Tensor& x, const Tensor& y) {
         const T* py = y.defined() ? y.data<T>() : nullptr;
         T* __restrict__ po = out.data<T>();  // a new tensor
         parallel_for(out.numel(), 1, [&](std::int64_t begin, std::int64_t end) {
-            for (std::int64_t i = begin; i < end; ++i)
-                po[i] = pm[i] != 0 ? (px ? px[i] : T(0)) : (py ? py[i] : T(0));
+            for (std::int64_t i = begin; i < end; ++i) po[i] = pm[i] != 0 ? (px ? px[i] : T(0)) : (py ? py[i] : T(0));
         });
     });
     return out;
@@ -40,10 +39,11 @@ Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b) {
     Tensor pick = broadcast_to(ne(cond, zeros({}, cond.dtype())).to(a.dtype()), shape);
     Tensor y = choose(pick, broadcast_to(a.detach(), shape), broadcast_to(b.detach(), shape));
     const bool need_a = a.requires_grad(), need_b = b.requires_grad();
-    return record("where", {a, b}, y, [pick, a_shape = a.shape(), b_shape = b.shape(), need_a, need_b](const Tensor& dy) {
-        return std::vector{need_a ? sum_to(choose(pick, dy, Tensor()), a_shape) : Tensor(),
-                           need_b ? sum_to(choose(pick, Tensor(), dy), b_shape) : Tensor()};
-    });
+    return record("where", {a, b}, y,
+                  [pick, a_shape = a.shape(), b_shape = b.shape(), need_a, need_b](const Tensor& dy) {
+                      return std::vector{need_a ? sum_to(choose(pick, dy, Tensor()), a_shape) : Tensor(),
+                                         need_b ? sum_to(choose(pick, Tensor(), dy), b_shape) : Tensor()};
+                  });
 }
 
 }  // namespace autograd

@@ -13,7 +13,7 @@ namespace autograd::reference {
 
 struct AdamStep {
     double lr, beta1, beta2, eps, weight_decay;
-    double t;  // this parameter's step count, from 1
+    double t;        // this parameter's step count, from 1
     bool decoupled;  // AdamW
 };
 
@@ -21,10 +21,8 @@ template <class T>
 void adam_update(T& p, T g, T& m, T& v, const AdamStep& a) {
     const T lr = static_cast<T>(a.lr), b1 = static_cast<T>(a.beta1), b2 = static_cast<T>(a.beta2);
     const T wd = static_cast<T>(a.weight_decay), eps = static_cast<T>(a.eps);
-    if (a.decoupled)
-        p -= lr * wd * p;
-    else
-        g += wd * p;
+    if (a.decoupled) p -= lr * wd * p;
+    else g += wd * p;
     m = b1 * m + (1 - b1) * g;
     v = b2 * v + (1 - b2) * g * g;
     const T m_hat = m / static_cast<T>(1 - std::pow(a.beta1, a.t));

@@ -18,16 +18,16 @@
 namespace autograd::reference {
 
 template <class T, class Factor>
-void attention_head(MatrixView<const T> Q, MatrixView<const T> K, MatrixView<const T> V, const MaskRows& mask,
-                    T scale, Factor f, MatrixView<T> Z, MatrixView<T> P) {
+void attention_head(MatrixView<const T> Q, MatrixView<const T> K, MatrixView<const T> V, const MaskRows& mask, T scale,
+                    Factor f, MatrixView<T> Z, MatrixView<T> P) {
     const std::int64_t Tq = Q.rows, Tk = K.rows;
     std::vector<T> s(Tq * Tk), p_dropped(Tq * Tk);
     MatrixView<T> S = packed_view(s.data(), Tq, Tk), Pd = packed_view(p_dropped.data(), Tq, Tk);
-    product_abt(Q, K, S);                                                                // S = Q K^T
+    product_abt(Q, K, S);  // S = Q K^T
     for (std::int64_t i = 0; i < Tq; ++i)
         masked_softmax_row(S.row(i), P.row(i), Tk, mask.row(i), mask.col_step, scale);  // P = softmax(M + scale S)
     for (std::int64_t e = 0; e < Tq * Tk; ++e) p_dropped[e] = P.data[e] * f(e);         // P~ = P f
-    product_ab<T>(Pd, V, Z);                                                             // Z = P~ V
+    product_ab<T>(Pd, V, Z);                                                            // Z = P~ V
 }
 
 // Writes each of dQ, dK and dV whose data is not null.
@@ -40,13 +40,13 @@ void attention_head_backward(MatrixView<const T> dZ, MatrixView<const T> Q, Matr
     MatrixView<T> Pd = packed_view(p_dropped.data(), Tq, Tk), dP = packed_view(dp.data(), Tq, Tk),
                   dS = packed_view(ds.data(), Tq, Tk);
     for (std::int64_t e = 0; e < Tq * Tk; ++e) p_dropped[e] = P.data[e] * f(e);  // P~ = P f
-    if (dV.data) product_atb<T>(Pd, dZ, dV);                                      // dV = P~^T dZ
-    product_abt(dZ, V, dP);                                                       // dP~ = dZ V^T
-    for (std::int64_t e = 0; e < Tq * Tk; ++e) dp[e] *= f(e);                     // dP = dP~ f
+    if (dV.data) product_atb<T>(Pd, dZ, dV);                                     // dV = P~^T dZ
+    product_abt(dZ, V, dP);                                                      // dP~ = dZ V^T
+    for (std::int64_t e = 0; e < Tq * Tk; ++e) dp[e] *= f(e);                    // dP = dP~ f
     for (std::int64_t i = 0; i < Tq; ++i)
         masked_softmax_row_backward(dP.row(i), P.row(i), dS.row(i), Tk, scale);  // dS = scale P (dP - sum(dP P))
-    if (dQ.data) product_ab<T>(dS, K, dQ);                                        // dQ = dS K
-    if (dK.data) product_atb<T>(dS, Q, dK);                                       // dK = dS^T Q
+    if (dQ.data) product_ab<T>(dS, K, dQ);                                       // dQ = dS K
+    if (dK.data) product_atb<T>(dS, Q, dK);                                      // dK = dS^T Q
 }
 
 }  // namespace autograd::reference

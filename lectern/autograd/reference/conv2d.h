@@ -36,7 +36,8 @@ void conv2d(const T* x, const T* w, const T* b, const Conv2dShape& s, T* y) {
                             for (std::int64_t v = 0; v < s.kw; ++v) {
                                 const std::int64_t q = j * s.stride + v - s.padding;
                                 if (q < 0 || q >= s.W) continue;
-                                acc += w[((o * s.C + c) * s.kh + u) * s.kw + v] * x[((n * s.C + c) * s.H + r) * s.W + q];
+                                acc +=
+                                    w[((o * s.C + c) * s.kh + u) * s.kw + v] * x[((n * s.C + c) * s.H + r) * s.W + q];
                             }
                         }
                     y[((n * s.O + o) * Ho + i) * Wo + j] = acc;

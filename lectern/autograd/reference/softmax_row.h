@@ -14,8 +14,7 @@
 namespace autograd::reference {
 
 template <class T>
-void masked_softmax_row(const T* s, T* p, std::int64_t len, const std::int64_t* keep, std::int64_t keep_step,
-                        T scale) {
+void masked_softmax_row(const T* s, T* p, std::int64_t len, const std::int64_t* keep, std::int64_t keep_step, T scale) {
     auto kept = [&](std::int64_t j) { return keep == nullptr || keep[j * keep_step] != 0; };
     // r: the kept score at which scale s is largest (the largest score for scale >= 0, the
     // smallest for scale < 0), so that its term is e^0 = 1 exactly.

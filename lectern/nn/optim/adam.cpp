@@ -44,7 +44,7 @@ struct AdamJob {
     const T* g;
     T* m;
     T* v;
-    double t;  // this parameter's own step (PyTorch's state['step'])
+    double t;                 // this parameter's own step (PyTorch's state['step'])
     double lr, weight_decay;  // its group's
     std::int64_t n;
 };
@@ -99,14 +99,16 @@ void Adam::update_all_of(const std::vector<std::size_t>& active) {
         if (param.dtype() != dtype_of<T>()) continue;
         Tensor grad = param.grad();
         jobs.push_back({param.data<T>(), grad.data<T>(), state("exp_avg", i).template data<T>(),
-                        state("exp_avg_sq", i).template data<T>(), static_cast<double>(param_step_count(i)),
-                        lr_of(i), weight_decay_of(i), param.numel()});
+                        state("exp_avg_sq", i).template data<T>(), static_cast<double>(param_step_count(i)), lr_of(i),
+                        weight_decay_of(i), param.numel()});
         first.push_back(first.back() + param.numel());
     }
     if (jobs.empty()) return;
-    const reference::AdamStep step{0, options.beta1, options.beta2, options.eps, 0, 0, decoupled_};  // lr, wd, t per job
+    const reference::AdamStep step{0, options.beta1, options.beta2, options.eps, 0,
+                                   0, decoupled_};  // lr, wd, t per job
     autograd::parallel_for(first.back(), 8, [&](std::int64_t begin, std::int64_t end) {
-        std::size_t j = static_cast<std::size_t>(std::upper_bound(first.begin(), first.end(), begin) - first.begin()) - 1;
+        std::size_t j =
+            static_cast<std::size_t>(std::upper_bound(first.begin(), first.end(), begin) - first.begin()) - 1;
         for (; j < jobs.size() && first[j] < end; ++j) {
             const std::int64_t lo = std::max(begin, first[j]) - first[j], hi = std::min(end, first[j + 1]) - first[j];
             adam_range(jobs[j], lo, hi, step);

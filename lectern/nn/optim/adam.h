@@ -25,7 +25,8 @@ class Adam : public Optimizer {
 public:
     Adam(std::vector<Tensor> params, AdamOptions options = {});
     Adam(const NamedParameters& params, AdamOptions options = {});  // errors name the parameters
-    Adam(std::vector<ParamGroup> groups, AdamOptions options = {});  // options' lr and weight decay: the groups' default
+    Adam(std::vector<ParamGroup> groups,
+         AdamOptions options = {});  // options' lr and weight decay: the groups' default
 
     AdamOptions options;
 

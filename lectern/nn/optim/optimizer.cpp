@@ -53,13 +53,15 @@ Optimizer::Optimizer(std::vector<ParamGroup> groups, double lr, double weight_de
             const std::string who = describe(p, params_.size(), group.names.empty() ? "" : group.names[k]);
             check_floating("Optimizer", p);
             if (!p.requires_grad())
-                throw ValueError(fmt::format("Optimizer: {} of group {} does not require grad (frozen?); pass only "
-                                             "the parameters to train",
-                                             who, g));
+                throw ValueError(
+                    fmt::format("Optimizer: {} of group {} does not require grad (frozen?); pass only "
+                                "the parameters to train",
+                                who, g));
             if (std::find(seen.begin(), seen.end(), p.impl()) != seen.end())
-                throw ValueError(fmt::format("Optimizer: {} of group {} appears twice (it would be updated twice per "
-                                             "step)",
-                                             who, g));
+                throw ValueError(
+                    fmt::format("Optimizer: {} of group {} appears twice (it would be updated twice per "
+                                "step)",
+                                who, g));
             seen.push_back(p.impl());
             params_.push_back(p);
             group_of_.push_back(g);
@@ -73,9 +75,10 @@ void Optimizer::set_lr(double lr) {
     check_lr(lr);
     for (std::size_t g = 0; g < groups_.size(); ++g)
         if (initial_lrs_[g] != initial_lr_ && initial_lr_ == 0)
-            throw ValueError(fmt::format("Optimizer: set_lr({}): group {} has lr {} of its own but the base rate was 0, "
-                                         "so there is no ratio to keep; use scale_lr(factor)",
-                                         lr, g, initial_lrs_[g]));
+            throw ValueError(
+                fmt::format("Optimizer: set_lr({}): group {} has lr {} of its own but the base rate was 0, "
+                            "so there is no ratio to keep; use scale_lr(factor)",
+                            lr, g, initial_lrs_[g]));
     lr_ = lr;
     for (std::size_t g = 0; g < groups_.size(); ++g)  // a group at the base rate takes lr exactly, unrounded
         groups_[g].lr = initial_lrs_[g] == initial_lr_ ? lr : initial_lrs_[g] * (lr / initial_lr_);
@@ -118,7 +121,8 @@ void Optimizer::zero_grad() {
 
 Tensor& Optimizer::state(const std::string& name, std::size_t i) {
     auto it = state_.find({name, i});
-    if (it == state_.end()) it = state_.emplace(std::pair{name, i}, zeros(params_[i].shape(), params_[i].dtype())).first;
+    if (it == state_.end())
+        it = state_.emplace(std::pair{name, i}, zeros(params_[i].shape(), params_[i].dtype())).first;
     return it->second;
 }
 
@@ -126,7 +130,9 @@ std::vector<std::pair<std::string, Tensor>> Optimizer::named_state() const {
     std::vector<std::pair<std::string, Tensor>> out;
     for (const auto& [key, t] : state_) out.emplace_back(fmt::format("{}.{}", key.first, key.second), t);
     for (std::size_t i = 0; i < params_.size(); ++i)
-        if (param_steps_[i] > 0) out.emplace_back(fmt::format("step.{}", i), tensor({static_cast<double>(param_steps_[i])}, {1}, Dtype::int64));
+        if (param_steps_[i] > 0)
+            out.emplace_back(fmt::format("step.{}", i),
+                             tensor({static_cast<double>(param_steps_[i])}, {1}, Dtype::int64));
     return out;
 }
 
@@ -145,10 +151,11 @@ void Optimizer::load_state(const std::vector<std::pair<std::string, Tensor>>& st
         if (dot == std::string::npos || first == last || ec != std::errc() || end != last)
             throw ValueError(fmt::format("Optimizer: state name '{}' is not <name>.<parameter index>", name));
         if (i >= params_.size())
-            throw ValueError(fmt::format("Optimizer: state '{}' is for parameter {}, but there are {}", name, i,
-                                         params_.size()));
+            throw ValueError(
+                fmt::format("Optimizer: state '{}' is for parameter {}, but there are {}", name, i, params_.size()));
         keys.emplace_back(name.substr(0, dot), i);
-        if (!seen.insert(keys.back()).second) throw ValueError(fmt::format("Optimizer: state '{}' appears twice", name));
+        if (!seen.insert(keys.back()).second)
+            throw ValueError(fmt::format("Optimizer: state '{}' appears twice", name));
         if (name.compare(0, dot, "step") == 0) {
             if (t.dtype() != Dtype::int64 || t.shape() != Shape{1} || t.data<std::int64_t>()[0] < 0)
                 throw ValueError(fmt::format("Optimizer: state '{}' must be one int64 count >= 0, got {} {}", name,
@@ -157,9 +164,9 @@ void Optimizer::load_state(const std::vector<std::pair<std::string, Tensor>>& st
             continue;
         }
         if (t.shape() != params_[i].shape() || t.dtype() != params_[i].dtype()) {
-            std::string msg = fmt::format("Optimizer: state '{}' is {} {}, parameter {} is {} {}", name,
-                                          dtype_name(t.dtype()), shape_str(t.shape()), i,
-                                          dtype_name(params_[i].dtype()), shape_str(params_[i].shape()));
+            std::string msg =
+                fmt::format("Optimizer: state '{}' is {} {}, parameter {} is {} {}", name, dtype_name(t.dtype()),
+                            shape_str(t.shape()), i, dtype_name(params_[i].dtype()), shape_str(params_[i].shape()));
             if (t.dtype() != params_[i].dtype()) throw DtypeError(msg);
             throw ShapeError(msg);
         }
@@ -175,18 +182,21 @@ void Optimizer::load_state(const std::vector<std::pair<std::string, Tensor>>& st
     for (const auto& [kind, i] : keys) {
         if (kind == "step") continue;
         if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end())
-            throw ValueError(fmt::format("Optimizer: state '{}.{}' is not this optimizer's (it keeps {})", kind, i, expected));
+            throw ValueError(
+                fmt::format("Optimizer: state '{}.{}' is not this optimizer's (it keeps {})", kind, i, expected));
         if (param_steps[i] == 0)
-            throw ValueError(fmt::format("Optimizer: state '{}.{}' is for parameter {}, which records no update "
-                                         "('step.{}' absent or 0)",
-                                         kind, i, i, i));
+            throw ValueError(
+                fmt::format("Optimizer: state '{}.{}' is for parameter {}, which records no update "
+                            "('step.{}' absent or 0)",
+                            kind, i, i, i));
     }
     for (std::size_t i = 0; i < params_.size(); ++i)
         for (const std::string& kind : kinds)
             if (param_steps[i] > 0 && !parsed.contains({kind, i}))
-                throw ValueError(fmt::format("Optimizer: state '{}.{}' is missing: parameter {} was updated {} times "
-                                             "(it keeps {})",
-                                             kind, i, i, param_steps[i], expected));
+                throw ValueError(
+                    fmt::format("Optimizer: state '{}.{}' is missing: parameter {} was updated {} times "
+                                "(it keeps {})",
+                                kind, i, i, param_steps[i], expected));
     state_ = std::move(parsed);
     param_steps_ = std::move(param_steps);
     steps_ = step_count;

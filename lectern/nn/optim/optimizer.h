@@ -57,7 +57,7 @@ public:
     // The groups with their lr and weight decay filled in; set_group_lr changes one.
     const std::vector<ParamGroup>& param_groups() const { return groups_; }
     void set_group_lr(std::size_t group, double lr);
-    std::int64_t step_count() const { return steps_; }             // optimizer steps taken
+    std::int64_t step_count() const { return steps_; }                                 // optimizer steps taken
     std::int64_t param_step_count(std::size_t i) const { return param_steps_.at(i); }  // updates of parameter i
 
     // Per-parameter state (momentum, moments) by name, e.g. "exp_avg.3", and
@@ -94,11 +94,11 @@ protected:
     std::vector<std::size_t> group_of_;  // params_[i] is in groups_[group_of_[i]]
     double lr_;
     std::int64_t steps_ = 0;
-    double initial_lr_;                 // the base rate at construction
+    double initial_lr_;                // the base rate at construction
     std::vector<double> initial_lrs_;  // each group's lr at construction (PyTorch's initial_lr)
 
 private:
-    std::vector<std::int64_t> param_steps_;  // updates of each parameter
+    std::vector<std::int64_t> param_steps_;                        // updates of each parameter
     std::map<std::pair<std::string, std::size_t>, Tensor> state_;  // (name, param index) -> tensor
 };
 

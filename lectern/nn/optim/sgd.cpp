@@ -10,7 +10,8 @@ SGD::SGD(std::vector<Tensor> params, SGDOptions o) : SGD(std::vector{ParamGroup{
 
 SGD::SGD(const NamedParameters& params, SGDOptions o) : SGD(std::vector{named_group(params)}, o) {}
 
-SGD::SGD(std::vector<ParamGroup> groups, SGDOptions o) : Optimizer(std::move(groups), o.lr, o.weight_decay), options(o) {
+SGD::SGD(std::vector<ParamGroup> groups, SGDOptions o)
+    : Optimizer(std::move(groups), o.lr, o.weight_decay), options(o) {
     if (o.momentum < 0 || o.weight_decay < 0 || o.dampening < 0)
         throw ValueError(fmt::format("SGD: momentum {}, dampening {} and weight_decay {} must be >= 0", o.momentum,
                                      o.dampening, o.weight_decay));
@@ -25,8 +26,8 @@ void SGD::update(std::size_t i, Tensor& param, const Tensor& grad) {
         T* p = param.data<T>();
         const T* g = grad.data<T>();
         T* b = options.momentum != 0 ? state("momentum_buffer", i).data<T>() : nullptr;
-        const T lr = static_cast<T>(lr_of(i)), wd = static_cast<T>(weight_decay_of(i)), mu = static_cast<T>(options.momentum),
-                damp = static_cast<T>(1 - options.dampening);
+        const T lr = static_cast<T>(lr_of(i)), wd = static_cast<T>(weight_decay_of(i)),
+                mu = static_cast<T>(options.momentum), damp = static_cast<T>(1 - options.dampening);
         for (std::int64_t k = 0, n = param.numel(); k < n; ++k) {
             T d = g[k] + wd * p[k];
             if (b) {

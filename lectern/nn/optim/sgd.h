@@ -17,7 +17,7 @@ struct SGDOptions {
 class SGD : public Optimizer {
 public:
     SGD(std::vector<Tensor> params, SGDOptions options = {});
-    SGD(const NamedParameters& params, SGDOptions options = {});  // errors name the parameters
+    SGD(const NamedParameters& params, SGDOptions options = {});   // errors name the parameters
     SGD(std::vector<ParamGroup> groups, SGDOptions options = {});  // options' lr and weight decay: the groups' default
     SGDOptions options;
 

@@ -28,7 +28,8 @@ std::string subword_label(const std::string& token) {
 }
 
 plot::Figure attention_grid(const std::string& title, const std::vector<Tensor>& layers,
-                            const std::vector<std::string>& queries, const std::vector<std::string>& keys, bool causal) {
+                            const std::vector<std::string>& queries, const std::vector<std::string>& keys,
+                            bool causal) {
     plot::Figure figure{title, 1, 0, 0, {}};
     const std::int64_t heads = layers.empty() ? 1 : layers[0].size(1);
     // A panel is as wide as its keys and as tall as its queries need, with
@@ -64,7 +65,8 @@ plot::Figure attention_grid(const std::string& title, const std::vector<Tensor>&
     // PLplot scales text with the page's mean side, so the text is set back by
     // it: a token's label keeps to the height of its cell.
     const double width = panel_width * static_cast<double>(across);
-    const double height = (cell * rows + 110) * static_cast<double>(layers.size() * static_cast<std::size_t>(heads / across)) + 50;
+    const double height =
+        (cell * rows + 110) * static_cast<double>(layers.size() * static_cast<std::size_t>(heads / across)) + 50;
     figure.width = static_cast<int>(width), figure.height = static_cast<int>(height);
     figure.text_size = std::min(0.7, 38 * cell / ((width + height) / 2));
     return figure;
@@ -95,18 +97,20 @@ std::vector<std::string> write_attention_figures(models::Transformer& model, con
         for (std::string& path : write_figure(dir + "/" + name, figure)) written.push_back(std::move(path));
     };
     write("encoder_self_attention",
-          attention_grid("Copy task: encoder self-attention (source tokens attend to source tokens)", encoder_self, source, source));
+          attention_grid("Copy task: encoder self-attention (source tokens attend to source tokens)", encoder_self,
+                         source, source));
     write("decoder_self_attention",
-          attention_grid("Copy task: decoder self-attention (masked: each output token sees only earlier ones)", decoder_self,
-                         target, target, true));
+          attention_grid("Copy task: decoder self-attention (masked: each output token sees only earlier ones)",
+                         decoder_self, target, target, true));
     write("cross_attention",
           attention_grid("Copy task: cross-attention (output tokens attend to source tokens)", cross, target, source));
     written.push_back(write_attention_page(
         dir + "/attention.html",
         {"Copy task: the attention of one held-out sequence",
-         {attention_kind("encoder self-attention (source tokens attend to source tokens)", encoder_self, source, source),
-          attention_kind("decoder self-attention (masked: each output token sees only earlier ones)", decoder_self, target,
-                         target),
+         {attention_kind("encoder self-attention (source tokens attend to source tokens)", encoder_self, source,
+                         source),
+          attention_kind("decoder self-attention (masked: each output token sees only earlier ones)", decoder_self,
+                         target, target),
           attention_kind("cross-attention (output tokens attend to source tokens)", cross, target, source)}}));
     return written;
 }

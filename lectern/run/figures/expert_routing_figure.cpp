@@ -8,8 +8,12 @@
 namespace run {
 
 plot::Figure expert_routing_figure(const std::string& title, const std::vector<Curve>& shares) {
-    plot::LinePlot routing{"Share of the tokens' expert assignments, every MoE layer", "training step",
-                           "share of assignments", {}, false, false};
+    plot::LinePlot routing{"Share of the tokens' expert assignments, every MoE layer",
+                           "training step",
+                           "share of assignments",
+                           {},
+                           false,
+                           false};
     for (std::size_t e = 0; e < shares.size(); ++e) {
         plot::Curve c{fmt::format("expert {}", e), {}, {}, false};
         for (const auto& [step, share] : shares[e]) c.x.push_back(step), c.y.push_back(share);
@@ -19,7 +23,8 @@ plot::Figure expert_routing_figure(const std::string& title, const std::vector<C
         const double balanced = 1.0 / static_cast<double>(shares.size());
         routing.curves.push_back({fmt::format("balanced: 1/{}", shares.size()),
                                   {shares.front().front().first, shares.front().back().first},
-                                  {balanced, balanced}, false});
+                                  {balanced, balanced},
+                                  false});
     }
     return plot::Figure{title, 1, 800, 500, {routing}};
 }

@@ -11,9 +11,9 @@
 namespace run {
 
 struct LossCurves {
-    std::string title;       // the program and its run
-    Curve loss, lr, eval;    // (step, value)
-    std::string eval_name;   // the legend's name for `eval` ("held-out loss per epoch")
+    std::string title;      // the program and its run
+    Curve loss, lr, eval;   // (step, value)
+    std::string eval_name;  // the legend's name for `eval` ("held-out loss per epoch")
 };
 
 plot::Figure loss_curve_figure(const LossCurves& curves);

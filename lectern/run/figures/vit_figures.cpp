@@ -8,7 +8,12 @@
 namespace run {
 
 plot::Figure rollout_figure(const std::vector<RolloutExample>& examples, const std::string& row) {
-    plot::Figure figure{fmt::format("Attention rollout ({}) over test images: true class as predicted class", row), 4, 0, 0, {}, 0.6};
+    plot::Figure figure{fmt::format("Attention rollout ({}) over test images: true class as predicted class", row),
+                        4,
+                        0,
+                        0,
+                        {},
+                        0.6};
     for (const RolloutExample& e : examples) {
         const std::vector<double> shares = e.rollout.to_vector();
         const auto N = static_cast<double>(shares.size());
@@ -86,7 +91,12 @@ plot::Figure embedding_components_figure(const autograd::Tensor& filters, std::i
     std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return values[a] > values[b]; });
     double total = 0;
     for (double e : values) total += std::max(e, 0.0);
-    plot::Figure figure{fmt::format("Patch-embedding filters: first principal components of E's {} rows", D), 4, 1300, 0, {}, 0.8};
+    plot::Figure figure{fmt::format("Patch-embedding filters: first principal components of E's {} rows", D),
+                        4,
+                        1300,
+                        0,
+                        {},
+                        0.8};
     const std::size_t shown = std::min(static_cast<std::size_t>(std::max(count, 0)), n);
     double top = 0;  // one colour scale for all the components shown
     for (std::size_t k = 0; k < shown; ++k)
@@ -94,7 +104,8 @@ plot::Figure embedding_components_figure(const autograd::Tensor& filters, std::i
     for (std::size_t k = 0; k < shown; ++k) {
         const std::size_t c = order[k];
         plot::HeatMap m;
-        m.title = fmt::format("component {} ({:.0f}% of variance)", k + 1, total > 0 ? 100 * std::max(values[c], 0.0) / total : 0.0);
+        m.title = fmt::format("component {} ({:.0f}% of variance)", k + 1,
+                              total > 0 ? 100 * std::max(values[c], 0.0) / total : 0.0);
         m.x_label = "pixel column", m.y_label = "pixel row";
         m.rows = patch, m.cols = static_cast<std::int64_t>(n) / patch;
         for (std::size_t i = 0; i < n; ++i) m.values.push_back(vectors[i * n + c]);
@@ -106,8 +117,8 @@ plot::Figure embedding_components_figure(const autograd::Tensor& filters, std::i
     return figure;
 }
 
-plot::Figure confusion_figure(const std::vector<std::vector<std::int64_t>>& confusion, const std::vector<std::string>& classes,
-                              const std::string& items) {
+plot::Figure confusion_figure(const std::vector<std::vector<std::int64_t>>& confusion,
+                              const std::vector<std::string>& classes, const std::string& items) {
     plot::HeatMap m;
     m.title = fmt::format("Confusion matrix: how the test {} of each class were classified", items);
     m.x_label = "predicted class";

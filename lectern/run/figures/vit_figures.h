@@ -12,8 +12,9 @@
 namespace run {
 
 struct RolloutExample {
-    autograd::Tensor image;    // [H, W] pixels
-    autograd::Tensor rollout;  // [N]: the [CLASS] row (or the rows' mean) over a sqrt(N) x sqrt(N) grid of patches, row by row
+    autograd::Tensor image;  // [H, W] pixels
+    autograd::Tensor
+        rollout;  // [N]: the [CLASS] row (or the rows' mean) over a sqrt(N) x sqrt(N) grid of patches, row by row
     std::string truth, predicted;
 };
 

@@ -10,18 +10,20 @@
 namespace run {
 
 void add_checkpoint_flags(FlagGroup& group, CheckpointFlags& flags, const std::string& what_save_holds) {
-    group.add("--save", flags.save,
-              fmt::format("write a checkpoint here ({}) after training, at each --save-every, and when stopped by "
-                          "Ctrl-C or SIGTERM",
-                          what_save_holds))
+    group
+        .add("--save", flags.save,
+             fmt::format("write a checkpoint here ({}) after training, at each --save-every, and when stopped by "
+                         "Ctrl-C or SIGTERM",
+                         what_save_holds))
         ->check(path_value());
     group.add("--save-every", flags.save_every, "also save every N steps, or every N minutes with Nm (e.g. 500, 10m)")
         ->check(save_every_value());
     group.add("--load", flags.load, "evaluate this checkpoint without training (its model flags are adopted)")
         ->check(path_value());
-    group.add("--resume", flags.resume,
-              "continue the run saved in this checkpoint, to the same result as a run never stopped (its flags are "
-              "adopted; --save defaults to it)")
+    group
+        .add("--resume", flags.resume,
+             "continue the run saved in this checkpoint, to the same result as a run never stopped (its flags are "
+             "adopted; --save defaults to it)")
         ->check(path_value());
 }
 
@@ -59,8 +61,9 @@ std::vector<std::string> check_checkpoint_flags(CLI::App& app, CheckpointFlags& 
     if (!flags.load.empty()) {
         for (const DeclaredFlag& f : declared.recorded(Recorded::training))
             if (app.get_option(f.name)->count() > 0)
-                throw CLI::ValidationError(f.name, "does nothing with --load, which evaluates the saved model (--resume "
-                                                   "FILE continues its training)");
+                throw CLI::ValidationError(f.name,
+                                           "does nothing with --load, which evaluates the saved model (--resume "
+                                           "FILE continues its training)");
         std::vector<std::string> adopted =
             adopt_flags(app, file->run_record(), program, declared.recorded(Recorded::model), "--load", flags.load);
         register_input(flags.load);

@@ -42,7 +42,8 @@ public:
     FlagGroup(CLI::App& app, std::vector<DeclaredFlag>& declared, std::string heading, Recorded recorded)
         : app_(&app), declared_(&declared), heading_(std::move(heading)), recorded_(recorded) {}
 
-    template <class T> CLI::Option* add(const std::string& name, T& value, const std::string& help) {
+    template <class T>
+    CLI::Option* add(const std::string& name, T& value, const std::string& help) {
         return declare(app_->add_option(name, value, help));
     }
     CLI::Option* flag(const std::string& name, bool& value, const std::string& help) {

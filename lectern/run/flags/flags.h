@@ -79,7 +79,8 @@ inline CLI::Validator text_file_value() {
 
 // A path the program will write or read: "" names no file.
 inline CLI::Validator path_value() {
-    return CLI::Validator([](std::string& text) -> std::string { return text.empty() ? "an empty path names no file" : ""; },
+    return CLI::Validator([](std::string& text)
+                              -> std::string { return text.empty() ? "an empty path names no file" : ""; },
                           "FILE");
 }
 
@@ -131,7 +132,8 @@ inline int parse_flags(CLI::App& app, int argc, char** argv, const char* program
     } catch (const CLI::CallForHelp& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        if (!console_quiet()) fmt::print(stderr, "{}: {} (see --help)\n", program, e.what());  // rank 0 speaks for the job
+        if (!console_quiet())
+            fmt::print(stderr, "{}: {} (see --help)\n", program, e.what());  // rank 0 speaks for the job
         return 2;
     }
     return -1;

@@ -50,14 +50,15 @@ void apply_machine_flags(MachineFlags& flags, char** argv) {
         if (!want.empty() && autograd::blas_core_name() != want) {
             const char* already = std::getenv("OPENBLAS_CORETYPE");
             if (already && want == already)
-                throw std::runtime_error(fmt::format("--blas-core {}: OpenBLAS runs {} although OPENBLAS_CORETYPE={} "
-                                                     "is set: this build of OpenBLAS lacks those kernels",
-                                                     want, autograd::blas_core_name(), want));
+                throw std::runtime_error(
+                    fmt::format("--blas-core {}: OpenBLAS runs {} although OPENBLAS_CORETYPE={} "
+                                "is set: this build of OpenBLAS lacks those kernels",
+                                want, autograd::blas_core_name(), want));
             ::setenv("OPENBLAS_CORETYPE", want.c_str(), 1);
             std::fflush(stdout);
             ::execv("/proc/self/exe", argv);  // returns only on failure
-            throw std::runtime_error(fmt::format("--blas-core: cannot restart with OPENBLAS_CORETYPE={}: {}", want,
-                                                 std::strerror(errno)));
+            throw std::runtime_error(
+                fmt::format("--blas-core: cannot restart with OPENBLAS_CORETYPE={}: {}", want, std::strerror(errno)));
         }
     }
     const int cores = std::max(1, autograd::available_cores() / local_processes());

@@ -17,14 +17,16 @@ void add_model_flags(FlagGroup& group, ModelFlags& m, const LayersFlag& layers) 
 
 void check_model_flags(const ModelFlags& m) {
     if (m.d_model % m.heads != 0)
-        throw CLI::ValidationError("--heads", fmt::format("must divide --d-model ({} does not divide {})", m.heads, m.d_model));
+        throw CLI::ValidationError("--heads",
+                                   fmt::format("must divide --d-model ({} does not divide {})", m.heads, m.d_model));
 }
 
 void check_positions_flag(const std::string& positions, const ModelFlags& m) {
     if (positions == "concatenated" && nn::default_concat_width(m.d_model) == 0)
-        throw CLI::ValidationError("--positions", fmt::format("concatenated keeps a quarter of --d-model for the positions' "
-                                                              "code, at least 2: needs --d-model 8 or more, not {}",
-                                                              m.d_model));
+        throw CLI::ValidationError("--positions",
+                                   fmt::format("concatenated keeps a quarter of --d-model for the positions' "
+                                               "code, at least 2: needs --d-model 8 or more, not {}",
+                                               m.d_model));
 }
 
 }  // namespace run

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-
 namespace run {
 
 namespace {
@@ -40,11 +39,13 @@ std::string chosen_preset(const EarlyFlags& early, const nn::RunRecord& saved, c
     return fallback;
 }
 
-void add_preset_flags(FlagGroup& group, std::string& preset, const std::vector<std::string>& names, const std::string& help) {
+void add_preset_flags(FlagGroup& group, std::string& preset, const std::vector<std::string>& names,
+                      const std::string& help) {
     CLI::Option* named = group.add("--preset", preset, help)->check(CLI::IsMember(names));
     if (has_quick(names))
         group.app()
-            .add_flag_callback("--quick", [&preset] { preset = "quick"; }, "the preset quick: a short run on less (the test suite's)")
+            .add_flag_callback(
+                "--quick", [&preset] { preset = "quick"; }, "the preset quick: a short run on less (the test suite's)")
             ->excludes(named)
             ->group(named->get_group());
 }

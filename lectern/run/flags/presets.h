@@ -31,6 +31,7 @@ std::string chosen_preset(const EarlyFlags& early, const nn::RunRecord& saved, c
 
 // Declares --preset (one of `names`) in `group` (the run's: a checkpoint
 // records it), and --quick when "quick" is one of them.
-void add_preset_flags(FlagGroup& group, std::string& preset, const std::vector<std::string>& names, const std::string& help);
+void add_preset_flags(FlagGroup& group, std::string& preset, const std::vector<std::string>& names,
+                      const std::string& help);
 
 }  // namespace run

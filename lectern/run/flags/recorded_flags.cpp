@@ -65,10 +65,10 @@ std::vector<std::string> adopt_flags(CLI::App& app, const nn::RunRecord& record,
         const std::string now = flag_value(app, name);
         if (same_value(now, saved)) continue;
         if (opt.count() > 0)
-            throw CLI::ValidationError(name, fmt::format("{} here, but {} was saved with {} {} (leave the flag out "
-                                                         "to use the checkpoint's)",
-                                                         autograd::printable(now), path, name,
-                                                         autograd::printable(saved)));
+            throw CLI::ValidationError(name,
+                                       fmt::format("{} here, but {} was saved with {} {} (leave the flag out "
+                                                   "to use the checkpoint's)",
+                                                   autograd::printable(now), path, name, autograd::printable(saved)));
         opt.clear();
         opt.add_result(saved);
         try {

@@ -16,7 +16,8 @@ inline bool& console_quiet() {
     return quiet;
 }
 
-template <class... Args> void say(fmt::format_string<Args...> format, Args&&... args) {
+template <class... Args>
+void say(fmt::format_string<Args...> format, Args&&... args) {
     if (console_quiet()) return;
     std::string text = fmt::format(format, std::forward<Args>(args)...);
     if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size()) std::clearerr(stdout);

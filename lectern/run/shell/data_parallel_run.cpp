@@ -37,17 +37,19 @@ Tensor gathered_dropout_state(const distributed::Communicator& comm) {
     return t;
 }
 
-void restore_dropout_state(const nn::RunRecord& record, const std::string& path, const distributed::Communicator& comm) {
+void restore_dropout_state(const nn::RunRecord& record, const std::string& path,
+                           const distributed::Communicator& comm) {
     auto it = record.tensors.find("generator.dropout");
     autograd::Generator::State state{};
     if (it == record.tensors.end() || it->second.dtype() != autograd::Dtype::int64 || it->second.dim() != 2 ||
         it->second.size(1) != static_cast<std::int64_t>(state.size()))
         throw std::runtime_error(fmt::format("{} holds no dropout generators", path));
     if (it->second.size(0) != comm.size())
-        throw std::runtime_error(fmt::format("{} was saved by a job of {} process{}; resume it with as many (mpirun -np "
-                                             "{}), not {}",
-                                             path, it->second.size(0), it->second.size(0) == 1 ? "" : "es",
-                                             it->second.size(0), comm.size()));
+        throw std::runtime_error(
+            fmt::format("{} was saved by a job of {} process{}; resume it with as many (mpirun -np "
+                        "{}), not {}",
+                        path, it->second.size(0), it->second.size(0) == 1 ? "" : "es", it->second.size(0),
+                        comm.size()));
     std::memcpy(state.data(), static_cast<const unsigned char*>(it->second.raw_data()) + comm.rank() * sizeof state,
                 sizeof state);
     autograd::default_generator().set_state(state);

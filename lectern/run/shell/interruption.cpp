@@ -37,16 +37,21 @@ void set_note(Note& note, const std::string& text) {
 
 void print_note(const Note& note, int fd = STDOUT_FILENO) {
     if (note.size == 0) return;
-    [[maybe_unused]] const ssize_t written = ::write(fd, note.text, static_cast<std::size_t>(note.size));  // what fd takes, or nothing
+    [[maybe_unused]] const ssize_t written =
+        ::write(fd, note.text, static_cast<std::size_t>(note.size));  // what fd takes, or nothing
 }
 
 // The signals' names as string literals, for a handler to write.
 const char* signal_literal(int sig) {
     switch (sig) {
-        case SIGINT: return "SIGINT";
-        case SIGTERM: return "SIGTERM";
-        case SIGPIPE: return "SIGPIPE";
-        default: return nullptr;
+        case SIGINT:
+            return "SIGINT";
+        case SIGTERM:
+            return "SIGTERM";
+        case SIGPIPE:
+            return "SIGPIPE";
+        default:
+            return nullptr;
     }
 }
 
@@ -140,8 +145,8 @@ std::string stop_message(int sig) {
     const Boundary& b = last_boundary();
     if (b.step < 0) return fmt::format("stopped by {}", signal_name(sig));
     if (!b.written.empty())
-        return fmt::format("stopped by {} at step {} of {}; {} written (--resume {} continues)", signal_name(sig), b.step,
-                           b.steps, b.written, b.written);
+        return fmt::format("stopped by {} at step {} of {}; {} written (--resume {} continues)", signal_name(sig),
+                           b.step, b.steps, b.written, b.written);
     if (b.step < b.steps)
         return fmt::format("stopped by {} at step {} of {}; nothing saved (--save FILE keeps a run)", signal_name(sig),
                            b.step, b.steps);

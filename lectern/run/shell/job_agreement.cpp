@@ -79,18 +79,20 @@ void require_same_job(const distributed::Communicator& comm, const std::vector<s
         if (at < 0) continue;
         // Rank r's line and rank 0's, on every rank, for one message.
         const auto line = [&](const std::vector<std::string>& lines) {
-            return static_cast<std::size_t>(at) < lines.size() ? lines[static_cast<std::size_t>(at)] : std::string("(nothing)");
+            return static_cast<std::size_t>(at) < lines.size() ? lines[static_cast<std::size_t>(at)]
+                                                               : std::string("(nothing)");
         };
         const std::string other = broadcast_text(comm, comm.rank() == r ? line(description) : "", r);
         const std::string first = broadcast_text(comm, comm.rank() == 0 ? line(description) : "", 0);
         if (first.starts_with("program: ") && other.starts_with("program: "))
-            throw JobMismatch(fmt::format("the processes of this job run different programs: rank 0 runs {}, rank {} "
-                                          "{} (start every process with the same program and flags)",
-                                          autograd::printable(first.substr(9), 200), r,
-                                          autograd::printable(other.substr(9), 200)));
-        throw JobMismatch(fmt::format("the processes of this job run different jobs: rank 0 has \"{}\", rank {} \"{}\" "
-                                      "(give every process the same flags, text and model)",
-                                      autograd::printable(first, 200), r, autograd::printable(other, 200)));
+            throw JobMismatch(
+                fmt::format("the processes of this job run different programs: rank 0 runs {}, rank {} "
+                            "{} (start every process with the same program and flags)",
+                            autograd::printable(first.substr(9), 200), r, autograd::printable(other.substr(9), 200)));
+        throw JobMismatch(
+            fmt::format("the processes of this job run different jobs: rank 0 has \"{}\", rank {} \"{}\" "
+                        "(give every process the same flags, text and model)",
+                        autograd::printable(first, 200), r, autograd::printable(other, 200)));
     }
 }
 

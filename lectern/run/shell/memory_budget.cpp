@@ -8,9 +8,7 @@
 
 namespace run {
 
-double MemoryEstimate::bytes(bool training) const {
-    return 4 * (parameters * (training ? 4 : 1) + activations);
-}
+double MemoryEstimate::bytes(bool training) const { return 4 * (parameters * (training ? 4 : 1) + activations); }
 
 double transformer_activations(double layers, double B, double T, double D, double F, double H, double K) {
     // Per layer: about a dozen [B, T, D] tensors (norms, projections, residuals,
@@ -41,8 +39,8 @@ void require_memory(const std::string& flag, const MemoryEstimate& e, bool train
         flag, fmt::format("this run needs about {:.3g} GB ({:.3g} GB of weights{}, {:.3g} GB of activations), and this "
                           "machine has {:.3g} GB available: {}",
                           needed / 1e9, 4 * e.parameters * (training ? 4 : 1) / 1e9,
-                          training ? " with their gradients and Adam's moments" : "",
-                          4 * e.activations / 1e9, available / 1e9, advice));
+                          training ? " with their gradients and Adam's moments" : "", 4 * e.activations / 1e9,
+                          available / 1e9, advice));
 }
 
 }  // namespace run

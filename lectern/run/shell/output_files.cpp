@@ -32,9 +32,9 @@ Registry& registry() {
 }
 
 std::string input_clash(const std::string& path, const std::string& input) {
-    return path == input ? fmt::format("{} is an input of this run; it is never overwritten", path)
-                         : fmt::format("{} is the same file as {}, an input of this run; it is never overwritten", path,
-                                       input);
+    return path == input
+               ? fmt::format("{} is an input of this run; it is never overwritten", path)
+               : fmt::format("{} is the same file as {}, an input of this run; it is never overwritten", path, input);
 }
 
 // Why `path` cannot be an output, or "".
@@ -43,7 +43,8 @@ std::string output_problem(const std::string& path) {
     if (::stat(path.c_str(), &st) == 0) {
         if (S_ISDIR(st.st_mode)) return fmt::format("{} is a folder, not a file", path);
         if (!S_ISREG(st.st_mode))
-            return fmt::format("{} exists and is not a regular file (a device, FIFO or socket); it is never replaced", path);
+            return fmt::format("{} exists and is not a regular file (a device, FIFO or socket); it is never replaced",
+                               path);
     }
     for (const std::string& input : registry().inputs)
         if (same_file(path, input)) return input_clash(path, input);

@@ -49,8 +49,7 @@ bool holds_a_lock(int fd, const struct stat& st) {
     const ssize_t n = pread(fd, text, sizeof text - 1, 0);
     if (n < 0) return false;
     const std::string s(text, static_cast<std::size_t>(n));
-    return s.empty() || (s.size() >= 2 && s.back() == '\n' &&
-                         s.find_first_not_of("0123456789") == s.size() - 1);
+    return s.empty() || (s.size() >= 2 && s.back() == '\n' && s.find_first_not_of("0123456789") == s.size() - 1);
 }
 
 }  // namespace
@@ -64,18 +63,21 @@ void lock_output(const std::string& flag, const std::string& path) {
     for (int attempt = 0; attempt < 100; ++attempt) {
         const int fd = open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
         if (fd < 0)
-            throw CLI::ValidationError(flag, fmt::format("cannot make the lock file {}: {}", lock, std::strerror(errno)));
+            throw CLI::ValidationError(flag,
+                                       fmt::format("cannot make the lock file {}: {}", lock, std::strerror(errno)));
         if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
             const int error = errno;
             const std::string pid = pid_in(fd);
             close(fd);
             if (error != EWOULDBLOCK)
                 throw CLI::ValidationError(flag, fmt::format("cannot lock {}: {}", lock, std::strerror(error)));
-            throw CLI::ValidationError(flag, fmt::format("{} is being written by another run{} (it holds {}): wait for it "
-                                                         "to end, or save elsewhere",
-                                                         path, pid.empty() ? "" : ", pid " + pid, lock));
+            throw CLI::ValidationError(flag,
+                                       fmt::format("{} is being written by another run{} (it holds {}): wait for it "
+                                                   "to end, or save elsewhere",
+                                                   path, pid.empty() ? "" : ", pid " + pid, lock));
         }
-        struct stat held_stat {}, named {};
+        struct stat held_stat {
+        }, named{};
         if (fstat(fd, &held_stat) == 0 && stat(lock.c_str(), &named) == 0 && held_stat.st_ino == named.st_ino &&
             held_stat.st_dev == named.st_dev) {
             if (!holds_a_lock(fd, held_stat)) {
@@ -86,7 +88,8 @@ void lock_output(const std::string& flag, const std::string& path) {
             }
             const std::string pid = std::to_string(getpid()) + "\n";
             if (ftruncate(fd, 0) != 0 || pwrite(fd, pid.data(), pid.size(), 0) != static_cast<ssize_t>(pid.size()))
-                throw CLI::ValidationError(flag, fmt::format("cannot write the lock file {}: {}", lock, std::strerror(errno)));
+                throw CLI::ValidationError(flag, fmt::format("cannot write the lock file {}: {}", lock,
+                                                             std::strerror(errno)));
             held().fds.emplace(lock, fd);
             remove_if_killed(lock);
             return;

@@ -55,10 +55,10 @@ struct Presets {
 class Run;
 
 struct Program {
-    std::string name{};   // its errors' prefix, and the program its checkpoints belong to
-    std::string about{};  // --help's first line
-    std::string saves{};  // what --save's checkpoint holds, for --help
-    Presets presets{};    // none: no --preset
+    std::string name{};                   // its errors' prefix, and the program its checkpoints belong to
+    std::string about{};                  // --help's first line
+    std::string saves{};                  // what --save's checkpoint holds, for --help
+    Presets presets{};                    // none: no --preset
     const std::uint64_t* seed = nullptr;  // the run's --seed, which seeds dropout too
     std::function<void(Flags&)> flags{};
     // The checkpoint flags, where they are not run::add_checkpoint_flags': a

@@ -35,9 +35,8 @@ public:
         constexpr int kWidth = 20;
         int filled = static_cast<int>(kWidth * step / std::max<std::int64_t>(total_, 1));
         std::string bar = std::string(filled, '#') + std::string(kWidth - filled, '.');
-        say("{}[{}] {:>{}}/{}  {}  {} {}/s  {} left{}", tty_ ? "\r" : "", bar, step,
-                   std::to_string(total_).size(), total_, metrics, human(rate), unit_, clock(left),
-                   tty_ ? "\033[K" : "\n");
+        say("{}[{}] {:>{}}/{}  {}  {} {}/s  {} left{}", tty_ ? "\r" : "", bar, step, std::to_string(total_).size(),
+            total_, metrics, human(rate), unit_, clock(left), tty_ ? "\033[K" : "\n");
         if (tty_ && last) say("\n");
         std::fflush(stdout);
     }
@@ -53,8 +52,9 @@ public:
 private:
     using Clock = std::chrono::steady_clock;
     static std::string human(double x) {
-        return x >= 1e6 ? fmt::format("{:.1f}M", x / 1e6) : x >= 1e3 ? fmt::format("{:.1f}k", x / 1e3)
-                                                                      : fmt::format("{:.0f}", x);
+        return x >= 1e6   ? fmt::format("{:.1f}M", x / 1e6)
+               : x >= 1e3 ? fmt::format("{:.1f}k", x / 1e3)
+                          : fmt::format("{:.0f}", x);
     }
     std::int64_t total_;
     std::string unit_;

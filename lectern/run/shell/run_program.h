@@ -42,7 +42,8 @@ inline int run_program(const char* program, bool detect_anomaly, const std::func
         fmt::print(stderr, "{}: {}\n", program, e.what());
         return 2;
     } catch (const nn::NonFiniteError& e) {
-        fmt::print(stderr, "{}: {}: training stopped, nothing saved (try a lower --lr; --detect-anomaly names the op)\n",
+        fmt::print(stderr,
+                   "{}: {}: training stopped, nothing saved (try a lower --lr; --detect-anomaly names the op)\n",
                    program, e.what());
         return 1;
     } catch (const std::bad_alloc& e) {

@@ -19,7 +19,8 @@ void record_best(nn::RunRecord& record, const std::string& name, const BestStep&
 
 BestStep recorded_best(const nn::RunRecord& record, const std::string& name, const std::string& path) {
     const auto step = record.tensors.find("best." + name + ".step");
-    if (step == record.tensors.end() || step->second.dtype() != Dtype::int64 || step->second.shape() != autograd::Shape{2})
+    if (step == record.tensors.end() || step->second.dtype() != Dtype::int64 ||
+        step->second.shape() != autograd::Shape{2})
         throw std::runtime_error(fmt::format("{} holds no chosen step of the {} ('best.{}.step')", path, name, name));
     BestStep best{step->second.data<std::int64_t>()[0], step->second.data<std::int64_t>()[1], {}};
     if (best.step == 0) return best;
@@ -50,7 +51,8 @@ void BestParameters::offer(std::int64_t step, const std::vector<double>& score) 
 
 void BestParameters::save(nn::RunRecord& r) const {
     record_best(r, name_, best_);
-    for (std::size_t i = 0; i < params_.size(); ++i) r.tensors["best." + name_ + ".parameters." + params_[i].first] = copy_[i];
+    for (std::size_t i = 0; i < params_.size(); ++i)
+        r.tensors["best." + name_ + ".parameters." + params_[i].first] = copy_[i];
 }
 
 void BestParameters::restore(const nn::RunRecord& r, const std::string& path) {
@@ -59,7 +61,8 @@ void BestParameters::restore(const nn::RunRecord& r, const std::string& path) {
     for (std::size_t i = 0; i < params_.size(); ++i) {
         const std::string key = "best." + name_ + ".parameters." + params_[i].first;
         const auto saved = r.tensors.find(key);
-        if (saved == r.tensors.end() || saved->second.shape() != copy_[i].shape() || saved->second.dtype() != copy_[i].dtype())
+        if (saved == r.tensors.end() || saved->second.shape() != copy_[i].shape() ||
+            saved->second.dtype() != copy_[i].dtype())
             throw std::runtime_error(fmt::format("{} holds no '{}' of the model's shape {}", path, key,
                                                  autograd::shape_str(copy_[i].shape())));
         copy_[i].copy_(saved->second);

@@ -14,7 +14,8 @@ namespace {
 std::pair<std::int64_t, bool> parse_every(const std::string& text) {
     bool minutes = !text.empty() && text.back() == 'm';
     std::string digits = minutes ? text.substr(0, text.size() - 1) : text;
-    if (digits.empty() || digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos) return {0, false};
+    if (digits.empty() || digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos)
+        return {0, false};
     return {std::stoll(digits), minutes};
 }
 
@@ -28,10 +29,8 @@ const Tensor& tensor_in(const nn::RunRecord& record, const std::string& name) {
 
 SaveSchedule::SaveSchedule(const std::string& every) : last_(std::chrono::steady_clock::now()) {
     auto [n, minutes] = parse_every(every);
-    if (minutes)
-        minutes_ = static_cast<double>(n);
-    else
-        steps_ = n;
+    if (minutes) minutes_ = static_cast<double>(n);
+    else steps_ = n;
 }
 
 bool SaveSchedule::due(std::int64_t step) const {
@@ -94,9 +93,10 @@ Curve curve_of(const nn::RunRecord& record, const std::string& name) {
 std::int64_t saved_step(const nn::RunRecord& record, const std::string& path) {
     auto it = record.tensors.find("step");
     if (it == record.tensors.end() || it->second.dtype() != autograd::Dtype::int64 || it->second.numel() != 1)
-        throw std::runtime_error(fmt::format("{} holds no training state to resume (a checkpoint of a finished run "
-                                             "of an older version?)",
-                                             path));  // no flag named: gpt2 has no --load to evaluate it with
+        throw std::runtime_error(
+            fmt::format("{} holds no training state to resume (a checkpoint of a finished run "
+                        "of an older version?)",
+                        path));  // no flag named: gpt2 has no --load to evaluate it with
     const std::int64_t step = it->second.data<std::int64_t>()[0];
     if (step < 0) throw std::runtime_error(fmt::format("{} records step {}: a damaged checkpoint", path, step));
     return step;

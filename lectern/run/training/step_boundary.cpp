@@ -14,8 +14,7 @@ StepBoundary::StepBoundary(const CheckpointFlags& flags, std::int64_t steps, con
                            bool save_at_end)
     : path_(flags.save), steps_(steps), save_at_end_(save_at_end), comm_(comm), every_(flags.save_every) {
     if (!comm_.is_root()) return;  // rank 0 speaks for the job
-    if (path_.empty())
-        set_stop_note("\nstopping at the end of this step; nothing is saved (no --save)\n", "");
+    if (path_.empty()) set_stop_note("\nstopping at the end of this step; nothing is saved (no --save)\n", "");
     else
         set_stop_note(fmt::format("\nstopping: saving {} at the end of this step (a second signal before the save "
                                   "begins ends the run at once, the last checkpoint kept)\n",

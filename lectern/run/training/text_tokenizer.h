@@ -18,10 +18,10 @@ struct TextTokenizer {
 };
 
 struct TextTokens {
-    std::string kind;  // "words", "bpe" or "chars"
-    std::int64_t bpe_vocab;        // bpe: 256 bytes + merges, learnt behind a progress bar (learn_subwords)
-    std::int64_t word_min_count;   // words: a word's own id needs this many texts holding it; one id for any other
-    std::string texts_name;        // what the texts are, for the description: "training fortunes"
+    std::string kind;             // "words", "bpe" or "chars"
+    std::int64_t bpe_vocab;       // bpe: 256 bytes + merges, learnt behind a progress bar (learn_subwords)
+    std::int64_t word_min_count;  // words: a word's own id needs this many texts holding it; one id for any other
+    std::string texts_name;       // what the texts are, for the description: "training fortunes"
 };
 
 TextTokenizer make_text_tokenizer(const TextTokens& tokens, const std::vector<data::LabelledText>& texts);

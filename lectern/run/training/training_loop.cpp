@@ -21,8 +21,9 @@ namespace run {
 
 using autograd::Tensor;
 
-TrainingLoop::TrainingLoop(nn::Module& model, nn::optim::Optimizer& opt, LoopPlan plan, const CheckpointFlags& checkpoint,
-                           nn::RunRecord flags, std::shared_ptr<const nn::CheckpointFile> resume_from)
+TrainingLoop::TrainingLoop(nn::Module& model, nn::optim::Optimizer& opt, LoopPlan plan,
+                           const CheckpointFlags& checkpoint, nn::RunRecord flags,
+                           std::shared_ptr<const nn::CheckpointFile> resume_from)
     : model_(model),
       saved_(&model),
       opt_(opt),
@@ -80,7 +81,8 @@ nn::RunRecord TrainingLoop::record() const {
 void TrainingLoop::restore(const nn::RunRecord& r, const std::string& path) {
     step_ = saved_step(r, path);
     if (step_ < 0 || step_ > plan_.steps)
-        throw std::runtime_error(fmt::format("{} was saved at step {}, outside this run's 0 to {}", path, step_, plan_.steps));
+        throw std::runtime_error(
+            fmt::format("{} was saved at step {}, outside this run's 0 to {}", path, step_, plan_.steps));
     restore_dropout_state(r, path, comm_);
     for (const auto& [name, gen] : generators_) restore_generator(*gen, r, "generator." + name);
     // The curves in the order they were first named (the record's map sorts
@@ -120,7 +122,8 @@ void TrainingLoop::check_finite_evaluation(std::int64_t step) const {
     for (const auto& [name, c] : curves_)
         if (name != "loss" && name != "lr" && !c.empty() && c.back().first == static_cast<double>(step) &&
             !std::isfinite(c.back().second))
-            throw nn::NonFiniteError(fmt::format("after step {}: the evaluation's {} is {}", step, name, c.back().second));
+            throw nn::NonFiniteError(
+                fmt::format("after step {}: the evaluation's {} is {}", step, name, c.back().second));
 }
 
 void TrainingLoop::run(const std::function<StepLoss(std::int64_t)>& step_loss) {
@@ -152,8 +155,9 @@ void TrainingLoop::run(const std::function<StepLoss(std::int64_t)>& step_loss) {
         const std::int64_t epoch_end = std::min(epoch * plan_.epoch_steps, plan_.steps);
         if (!bar || (plan_.epoch_lines && i == 1)) {
             if (plan_.epoch_lines) say("epoch {}/{}\n", epoch, epochs());
-            bar = plan_.epoch_lines ? std::make_unique<ProgressBar>(epoch_end - (epoch - 1) * plan_.epoch_steps, plan_.unit)
-                                    : std::make_unique<ProgressBar>(plan_.steps, plan_.unit);
+            bar = plan_.epoch_lines
+                      ? std::make_unique<ProgressBar>(epoch_end - (epoch - 1) * plan_.epoch_steps, plan_.unit)
+                      : std::make_unique<ProgressBar>(plan_.steps, plan_.unit);
             fresh = true;
         }
         opt_.set_lr(plan_.lr(step));

@@ -54,12 +54,12 @@
 namespace run {
 
 struct LoopPlan {
-    std::int64_t steps;        // the last step; steps count from 1
-    std::int64_t epoch_steps;  // an epoch: evaluation after every this many steps, and after the last
-    std::string unit;          // what the progress bar's rate counts: "tok", "img", "text"
+    std::int64_t steps;                      // the last step; steps count from 1
+    std::int64_t epoch_steps;                // an epoch: evaluation after every this many steps, and after the last
+    std::string unit;                        // what the progress bar's rate counts: "tok", "img", "text"
     std::function<double(std::int64_t)> lr;  // the learning rate of step s
-    double clip = 0;           // clip the gradients' global norm to this; 0: no clipping
-    bool epoch_lines = true;   // "epoch 2/30" and a bar per epoch; false: one bar for the run
+    double clip = 0;                         // clip the gradients' global norm to this; 0: no clipping
+    bool epoch_lines = true;                 // "epoch 2/30" and a bar per epoch; false: one bar for the run
     // false: no save after the last step, only at --save-every and on a stop
     // signal. For a program that writes its result in a format of its own
     // (gpt2's safetensors), whose checkpoint only resumes a stopped run.
@@ -93,7 +93,8 @@ public:
     // into the record and read it back (throwing std::runtime_error naming
     // the file when it is not there).
     void keep(const std::string& name, autograd::Generator& gen);
-    void keep(std::function<void(nn::RunRecord&)> save, std::function<void(const nn::RunRecord&, const std::string&)> restore);
+    void keep(std::function<void(nn::RunRecord&)> save,
+              std::function<void(const nn::RunRecord&, const std::string&)> restore);
     // Text the record carries as it is (a tokenizer's merges, a corpus digest).
     void keep_text(const std::string& name, std::string text);
     // The module the checkpoint holds and a resumed run loads, when it is more
@@ -162,7 +163,8 @@ private:
     std::int64_t step_ = 0;
     std::vector<std::pair<std::string, Curve>> curves_;
     std::vector<std::pair<std::string, autograd::Generator*>> generators_;
-    std::vector<std::pair<std::function<void(nn::RunRecord&)>, std::function<void(const nn::RunRecord&, const std::string&)>>>
+    std::vector<
+        std::pair<std::function<void(nn::RunRecord&)>, std::function<void(const nn::RunRecord&, const std::string&)>>>
         kept_;
 };
 

@@ -39,7 +39,9 @@ public:
         : fc1(register_module("fc1", std::make_shared<nn::Linear>(2, 64, true, gen))),
           fc2(register_module("fc2", std::make_shared<nn::Linear>(64, 64, true, gen))),
           out(register_module("out", std::make_shared<nn::Linear>(64, 2, true, gen))) {}
-    Tensor forward(const Tensor& x) const { return out->forward(autograd::tanh(fc2->forward(autograd::tanh(fc1->forward(x))))); }
+    Tensor forward(const Tensor& x) const {
+        return out->forward(autograd::tanh(fc2->forward(autograd::tanh(fc1->forward(x)))));
+    }
 
 private:
     std::shared_ptr<nn::Linear> fc1, fc2, out;
@@ -79,7 +81,8 @@ int main(int argc, char** argv) {
     nn::load_checkpoint(argv[1], reloaded);
     const std::vector<double> before = logits.to_vector(), after = reloaded.forward(x).to_vector();
     double largest_difference = 0;
-    for (std::size_t i = 0; i < before.size(); ++i) largest_difference = std::max(largest_difference, std::abs(before[i] - after[i]));
+    for (std::size_t i = 0; i < before.size(); ++i)
+        largest_difference = std::max(largest_difference, std::abs(before[i] - after[i]));
     fmt::print("spiral: saved to {}, loaded into a model of other weights: logits differ by at most {}\n", argv[1],
                largest_difference);
     return largest_difference == 0 ? 0 : 1;

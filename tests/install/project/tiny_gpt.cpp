@@ -49,6 +49,7 @@ int main() {
     model->eval();
     autograd::NoGradGuard no_grad;
     autograd::Generator gen(0);
-    const std::vector<std::int64_t> continued = models::generate(*model, {3, 4, 5}, {.max_new_tokens = 6, .temperature = 0.0}, gen);
+    const std::vector<std::int64_t> continued =
+        models::generate(*model, {3, 4, 5}, {.max_new_tokens = 6, .temperature = 0.0}, gen);
     fmt::print("tiny GPT: 3 4 5 continues as {}\n", fmt::join(continued, " "));
 }
