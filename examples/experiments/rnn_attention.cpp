@@ -147,7 +147,9 @@ plot::HeatMap attention_map(const models::RnnSeq2Seq& rnn, std::uint64_t seed) {
                       weights.to_vector(),
                       {},
                       {},
-                      {0, 1, "attention weight alpha_tj"}};
+                      {0, 1, "attention weight alpha_tj"},
+                      true,
+                      {}};
     for (std::int64_t t = 1; t < d.tokens.size(1); ++t)
         map.row_labels.push_back(fmt::format("{}", d.tokens.at({0, t})));
     for (std::int64_t j = 0; j < b.src.size(1); ++j)
