@@ -5,13 +5,13 @@
 // time, as generation runs), each thread over its own block of W's rows.
 //
 // The time is W's reading: every weight is read once and used once, so the kernel is as fast as
-// the memory hands it W. Rows go four at a time, four streams the hardware prefetcher follows
-// side by side, and the kernel asks for the next four rows' lines while it reads these.
+// the memory hands it W. Rows go two at a time, and the kernel asks for each line of W 32 KiB
+// before it reads it (matrix_vector.cpp says why).
 //
 // Each row's dot product is summed in one order set by n alone: eight lane sums, lane l adding
 // the terms i = l (mod 8) below n rounded down to a multiple of 8, in order of i; their
 // sum_lanes (lanes.h); the last n mod 8 terms, in order; then b[j] plus that. So W's rows may
-// be split between threads in any way, four at a time or one, and give the same bits, on any
+// be split between threads in any way, two at a time or one, and give the same bits, on any
 // machine that runs the binary.
 #include <cstdint>
 
