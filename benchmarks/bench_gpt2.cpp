@@ -47,7 +47,11 @@ Bandwidth memory_bandwidth(int threads) {
         for (std::thread& p : parts) p.join();
     };
     const double copy = benchmarks::median_seconds(
-        [&] { split([&](std::size_t b, std::size_t e) { std::memcpy(dst.data() + b, src.data() + b, (e - b) * sizeof(float)); }); },
+        [&] {
+            split([&](std::size_t b, std::size_t e) {
+                std::memcpy(dst.data() + b, src.data() + b, (e - b) * sizeof(float));
+            });
+        },
         5);
     // 32 running sums, four vector registers: the adds never wait for each other, so only
     // the memory sets the pace. Each part's total lands in dst, which keeps the loop.
@@ -113,7 +117,8 @@ int main(int argc, char** argv) {
     app.add_option("--batch", batch, "training batch")->check(CLI::Range(1, 64));
     app.add_option("--context", context, "training window")->check(CLI::Range(1, 1024));
     app.add_option("--train-steps", train_steps, "timed training steps (median)")->check(CLI::Range(1, 100));
-    app.add_option("--rounds", rounds, "generation and copy-loop measurements, in turn (median)")->check(CLI::Range(1, 50));
+    app.add_option("--rounds", rounds, "generation and copy-loop measurements, in turn (median)")
+        ->check(CLI::Range(1, 50));
     app.add_flag("--no-train", no_train, "generation only");
     CLI11_PARSE(app, argc, argv);
     set_num_threads(threads);
@@ -123,8 +128,8 @@ int main(int argc, char** argv) {
     model->eval();
     const double params = static_cast<double>(model->parameter_count());
     const double weight_bytes = params * 4;
-    fmt::print("GPT-2 {} ({:.1f}M parameters, {:.0f} MB float32), {} threads, OpenBLAS's {} kernels\n", size, params / 1e6,
-               weight_bytes / 1e6, threads, blas_core_name());
+    fmt::print("GPT-2 {} ({:.1f}M parameters, {:.0f} MB float32), {} threads, OpenBLAS's {} kernels\n", size,
+               params / 1e6, weight_bytes / 1e6, threads, blas_core_name());
 
     std::vector<std::int64_t> prompt = {464, 3290, 286, 1204, 318, 257, 1310, 11};  // 8 tokens
     models::SamplingOptions so;
@@ -156,13 +161,15 @@ int main(int argc, char** argv) {
     const Bandwidth measured{middle(copies), middle(reads)};
     const double bandwidth = measured.best();
     std::sort(below.begin(), below.end());
-    fmt::print("generation, batch 1, greedy, KV cache: {:.1f} tokens/s ({} tokens, prompt 8; median of {} rounds): the "
-               "weights streamed at {:.1f} GB/s\n",
-               middle(tok_s), generated, rounds, middle(tok_s) * weight_bytes / 1e9);
-    fmt::print("  memory bandwidth: copy loop {:.1f} GB/s, read loop {:.1f} GB/s -> limit {:.1f} tokens/s at the faster; "
-               "Lectern at {:.0f}% of it ({:.2f}x below; each round's limit over its own generation, sorted: {:.2f})\n",
-               measured.copy / 1e9, measured.read / 1e9, bandwidth / weight_bytes, 100 / middle(below), middle(below),
-               fmt::join(below, ", "));
+    fmt::print(
+        "generation, batch 1, greedy, KV cache: {:.1f} tokens/s ({} tokens, prompt 8; median of {} rounds): the "
+        "weights streamed at {:.1f} GB/s\n",
+        middle(tok_s), generated, rounds, middle(tok_s) * weight_bytes / 1e9);
+    fmt::print(
+        "  memory bandwidth: copy loop {:.1f} GB/s, read loop {:.1f} GB/s -> limit {:.1f} tokens/s at the faster; "
+        "Lectern at {:.0f}% of it ({:.2f}x below; each round's limit over its own generation, sorted: {:.2f})\n",
+        measured.copy / 1e9, measured.read / 1e9, bandwidth / weight_bytes, 100 / middle(below), middle(below),
+        fmt::join(below, ", "));
     fmt::print("  peak RSS after generation {:.0f} MB\n", rss_generation);
     if (no_train) return 0;
 
@@ -176,7 +183,8 @@ int main(int argc, char** argv) {
         in_ids.insert(in_ids.end(), text.begin(), text.end() - 1);
         target_ids.insert(target_ids.end(), text.begin() + 1, text.end());
     }
-    Tensor inputs = tensor(in_ids, {batch, context}, Dtype::int64), targets = tensor(target_ids, {batch, context}, Dtype::int64);
+    Tensor inputs = tensor(in_ids, {batch, context}, Dtype::int64),
+           targets = tensor(target_ids, {batch, context}, Dtype::int64);
     // The step, and each of its phases: the median of each over the timed steps.
     using Clock = std::chrono::steady_clock;
     std::vector<double> forward_s, backward_s, update_s;
@@ -201,37 +209,44 @@ int main(int argc, char** argv) {
     };
     // 6 FLOPs per weight per token for the matrix products (forward 2, backward 4),
     // the tied head included, plus attention's Q K^T and P V (12 L B T^2 D forward and backward).
-    const double D = static_cast<double>(c.d_model), L = static_cast<double>(c.n_layers), V = static_cast<double>(c.vocab),
-                 F = static_cast<double>(c.d_ff), B = static_cast<double>(batch), T = static_cast<double>(context);
+    const double D = static_cast<double>(c.d_model), L = static_cast<double>(c.n_layers),
+                 V = static_cast<double>(c.vocab), F = static_cast<double>(c.d_ff), B = static_cast<double>(batch),
+                 T = static_cast<double>(context);
     const double flops = 6 * B * T * (L * (4 * D * D + 2 * D * F) + V * D) + 12 * L * B * T * T * D;
     const auto peak = benchmarks::measure_sgemm_peak(2048, 5);
-    fmt::print("training step, batch {} x context {}, AdamW: {:.3f} s, {:.1f} GFLOP/s = {:.0f}% of the sgemm peak ({:.1f} GFLOP/s at n {})\n",
-               batch, context, step_seconds, flops / step_seconds / 1e9, 100 * flops / step_seconds / 1e9 / peak.gflops,
-               peak.gflops, peak.n);
+    fmt::print(
+        "training step, batch {} x context {}, AdamW: {:.3f} s, {:.1f} GFLOP/s = {:.0f}% of the sgemm peak ({:.1f} "
+        "GFLOP/s at n {})\n",
+        batch, context, step_seconds, flops / step_seconds / 1e9, 100 * flops / step_seconds / 1e9 / peak.gflops,
+        peak.gflops, peak.n);
     const double linear_seconds = linear_layers_seconds(c, batch * context, train_steps);
     const double linear_flops = 6 * B * T * (L * (4 * D * D + 2 * D * F) + V * D);
-    fmt::print("  its linear layers alone, forward and backward: {:.3f} s, {:.1f} GFLOP/s = {:.0f}% of the peak; the rest "
-               "of the step {:.3f} s\n",
-               linear_seconds, linear_flops / linear_seconds / 1e9, 100 * linear_flops / linear_seconds / 1e9 / peak.gflops,
-               step_seconds - linear_seconds);
+    fmt::print(
+        "  its linear layers alone, forward and backward: {:.3f} s, {:.1f} GFLOP/s = {:.0f}% of the peak; the rest "
+        "of the step {:.3f} s\n",
+        linear_seconds, linear_flops / linear_seconds / 1e9, 100 * linear_flops / linear_seconds / 1e9 / peak.gflops,
+        step_seconds - linear_seconds);
     // AdamW reads each parameter, its gradient and both moments and writes three of them:
     // 28 bytes a parameter. Its seven streams move more than the loops' one or two, so its
     // floor is taken at the fastest of the rates this run saw.
     const double forward = median(forward_s), backward = median(backward_s), update = median(update_s);
     const double adamw_bytes = 28 * params, adamw_rate = adamw_bytes / update;
     const double adamw_floor = adamw_bytes / std::max(bandwidth, adamw_rate);
-    fmt::print("  where the step goes: forward and loss {:.3f} s, backward {:.3f} s, AdamW {:.3f} s ({:.1f} GB at {:.1f} GB/s, "
-               "{:.0f}% of the faster loop's bandwidth)\n",
-               forward, backward, update, adamw_bytes / 1e9, adamw_rate / 1e9, 100 * adamw_rate / bandwidth);
+    fmt::print(
+        "  where the step goes: forward and loss {:.3f} s, backward {:.3f} s, AdamW {:.3f} s ({:.1f} GB at {:.1f} "
+        "GB/s, "
+        "{:.0f}% of the faster loop's bandwidth)\n",
+        forward, backward, update, adamw_bytes / 1e9, adamw_rate / 1e9, 100 * adamw_rate / bandwidth);
     fmt::print("  outside the linear layers and AdamW: {:.3f} s (attention, layer norms, GELU, softmax, embeddings)\n",
                step_seconds - linear_seconds - update);
     // Two floors of the step, nothing but the linear layers and AdamW at its floor: the
     // linear layers at the sgemm peak, and at the rate they reach alone on these shapes.
     auto percent = [&](double seconds) { return 100 * flops / seconds / 1e9 / peak.gflops; };
     const double at_peak = linear_flops / (peak.gflops * 1e9) + adamw_floor, as_run = linear_seconds + adamw_floor;
-    fmt::print("  the step's floor, linear layers and AdamW at its floor, nothing else: {:.3f} s ({:.0f}% of the peak) with "
-               "the linear layers at the sgemm peak, {:.3f} s ({:.1f}%) at their own rate\n",
-               at_peak, percent(at_peak), as_run, percent(as_run));
+    fmt::print(
+        "  the step's floor, linear layers and AdamW at its floor, nothing else: {:.3f} s ({:.0f}% of the peak) with "
+        "the linear layers at the sgemm peak, {:.3f} s ({:.1f}%) at their own rate\n",
+        at_peak, percent(at_peak), as_run, percent(as_run));
     fmt::print("  peak RSS with training {:.0f} MB\n", benchmarks::peak_rss_mb());
     return 0;
 }

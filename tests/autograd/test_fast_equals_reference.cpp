@@ -147,15 +147,17 @@ TEST_CASE("layer norm rows and their backward equal the reference's at every len
         std::vector<float> da(a.size()), dg(a.size(), 0.5f), db(a.size(), 0.25f);
         std::vector<float> want_da(a.size()), want_dg = dg, want_db = db;
         const bool lanes = D % detail::kLanes == 0;
-        const float rstd = (lanes ? detail::layer_norm_row_lanes : detail::layer_norm_row_sums)(
-            a.data(), gamma.data(), beta.data(), 1e-5f, D, a_hat.data(), s.data());
-        const float want_rstd = reference::layer_norm_row(a.data(), gamma.data(), beta.data(), 1e-5f, D,
-                                                          want_a_hat.data(), want_s.data());
+        const float rstd =
+            (lanes ? detail::layer_norm_row_lanes : detail::layer_norm_row_sums)(a.data(), gamma.data(), beta.data(),
+                                                                                 1e-5f, D, a_hat.data(), s.data());
+        const float want_rstd =
+            reference::layer_norm_row(a.data(), gamma.data(), beta.data(), 1e-5f, D, want_a_hat.data(), want_s.data());
         require_close({rstd}, {want_rstd}, D, "rstd");
         require_close(a_hat, want_a_hat, D, "a_hat");
         require_close(s, want_s, D, "s");
-        (lanes ? detail::layer_norm_row_backward_lanes : detail::layer_norm_row_backward_sums)(
-            ds.data(), want_a_hat.data(), gamma.data(), want_rstd, D, da.data(), dg.data(), db.data());
+        (lanes ? detail::layer_norm_row_backward_lanes
+               : detail::layer_norm_row_backward_sums)(ds.data(), want_a_hat.data(), gamma.data(), want_rstd, D,
+                                                       da.data(), dg.data(), db.data());
         reference::layer_norm_row_backward(ds.data(), want_a_hat.data(), gamma.data(), want_rstd, D, want_da.data(),
                                            want_dg.data(), want_db.data());
         require_close(da, want_da, D, "da");
@@ -272,9 +274,9 @@ void check_attention(const AttentionCase& c) {
     std::vector<float> dq(q.size()), dk(k.size()), dv(v.size());
     for_each_head([&](auto at, const MaskRows& mask, std::int64_t first) {
         auto f = [&](std::int64_t e) {
-            return c.p_drop > 0 ? detail::dropout_factor(draw.key, draw.keep_below, static_cast<float>(draw.kept),
-                                                         first + e)
-                                : 1.0f;
+            return c.p_drop > 0
+                       ? detail::dropout_factor(draw.key, draw.keep_below, static_cast<float>(draw.kept), first + e)
+                       : 1.0f;
         };
         const MatrixView<float> P = packed_view(p.data() + first, c.Tq, c.Tk);
         reference::attention_head<float>(at(q.data(), c.Tq, c.dk), at(k.data(), c.Tk, c.dk), at(v.data(), c.Tk, c.dv),
@@ -321,8 +323,8 @@ void check_attention(const AttentionCase& c) {
         Tensor tq = tensor_of(q, {c.B, c.Tq, c.H * c.dk}).requires_grad_();
         Tensor tk = tensor_of(k, {c.B, c.Tk, c.H * c.dk}).requires_grad_();
         Tensor tv = tensor_of(v, {c.B, c.Tk, c.H * c.dv}).requires_grad_();
-        Tensor mask = c.masked ? tensor(std::vector<double>(keep.begin(), keep.end()), {c.B, 1, c.Tk}, Dtype::int64)
-                               : Tensor();
+        Tensor mask =
+            c.masked ? tensor(std::vector<double>(keep.begin(), keep.end()), {c.B, 1, c.Tk}, Dtype::int64) : Tensor();
         Generator gen(42);
         AttentionOutput out = multi_head_attention(tq, tk, tv, c.H, mask, c.p_drop, c.p_drop > 0, gen, c.scale);
         out.z.backward(tensor_of(dz, out.z.shape()));
@@ -390,8 +392,8 @@ TEST_CASE("linear in float32 on 1 and 2 threads equals reference::linear, values
                 for (bool with_bias : {true, false}) {
                     if (out == 1100 && rows == 300) continue;  // the matrix-vector path is the one to see
                     INFO(fmt::format("rows {} in {} out {} bias {}", rows, in, out, with_bias));
-                    const std::vector<float> x = normals(rows * in, 1), w = normals(out * in, 2),
-                                             b = normals(out, 3), dy = normals(rows * out, 4);
+                    const std::vector<float> x = normals(rows * in, 1), w = normals(out * in, 2), b = normals(out, 3),
+                                             dy = normals(rows * out, 4);
                     std::vector<float> y(dy.size()), dx(x.size()), dw(w.size()), db(b.size());
                     reference::linear(x.data(), w.data(), with_bias ? b.data() : nullptr, rows, in, out, y.data());
                     reference::linear_backward(dy.data(), x.data(), w.data(), rows, in, out, dx.data(), dw.data(),

@@ -59,7 +59,8 @@ void require_gemm_equals_reference(bool ta, bool tb, std::int64_t m, std::int64_
     for (std::int64_t i = 0; i < m; ++i) {
         for (std::int64_t j = n; j < ldc; ++j) outside_kept &= fast[static_cast<std::size_t>(i * ldc + j)] == kOutside;
         for (std::int64_t j = 0; j < n; ++j) {
-            double magnitude = beta == T(0) ? 0.0 : std::abs(static_cast<double>(c0[static_cast<std::size_t>(i * ldc + j)]));
+            double magnitude =
+                beta == T(0) ? 0.0 : std::abs(static_cast<double>(c0[static_cast<std::size_t>(i * ldc + j)]));
             for (std::int64_t p = 0; p < k; ++p)
                 magnitude += std::abs(static_cast<double>(ta ? a[p * lda + i] : a[i * lda + p]) *
                                       static_cast<double>(tb ? b[j * ldb + p] : b[p * ldb + j]));
@@ -67,18 +68,19 @@ void require_gemm_equals_reference(bool ta, bool tb, std::int64_t m, std::int64_
             const double diff = std::abs(static_cast<double>(fast[static_cast<std::size_t>(i * ldc + j)]) -
                                          static_cast<double>(want[static_cast<std::size_t>(i * ldc + j)]));
             const double ratio = std::isnan(diff) ? std::numeric_limits<double>::infinity()
-                                 : diff == 0  ? 0.0
-                                              : diff / bound;
+                                 : diff == 0      ? 0.0
+                                                  : diff / bound;
             if (ratio > worst) worst = ratio, worst_i = i, worst_j = j;
         }
     }
     if (!outside_kept) FAIL(fmt::format("m {}, n {}, k {}: an element beside C was written", m, n, k));
     if (worst > 1.0)
-        FAIL(fmt::format("{} A{} B{}, m {}, n {}, k {}, beta {}: element [{}, {}] fast {:.17g}, reference {:.17g}, "
-                         "{:.3g} times the bound",
-                         sizeof(T) == 4 ? "float" : "double", ta ? "^T" : "", tb ? "^T" : "", m, n, k, beta, worst_i,
-                         worst_j, fast[static_cast<std::size_t>(worst_i * ldc + worst_j)],
-                         want[static_cast<std::size_t>(worst_i * ldc + worst_j)], worst));
+        FAIL(
+            fmt::format("{} A{} B{}, m {}, n {}, k {}, beta {}: element [{}, {}] fast {:.17g}, reference {:.17g}, "
+                        "{:.3g} times the bound",
+                        sizeof(T) == 4 ? "float" : "double", ta ? "^T" : "", tb ? "^T" : "", m, n, k, beta, worst_i,
+                        worst_j, fast[static_cast<std::size_t>(worst_i * ldc + worst_j)],
+                        want[static_cast<std::size_t>(worst_i * ldc + worst_j)], worst));
 }
 
 template <class T>

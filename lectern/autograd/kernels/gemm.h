@@ -38,8 +38,8 @@ inline constexpr std::int64_t kGemmRowAlign = 24;
 // of op(A): A's rows, or its columns when transposed). On two threads this is faster than
 // OpenBLAS's own split on the models' products (docs/performance.md).
 template <class T>
-void gemm(bool ta, bool tb, std::int64_t m, std::int64_t n, std::int64_t k, const T* a, std::int64_t lda,
-          const T* b, std::int64_t ldb, T* c, std::int64_t ldc, T beta = 0) {
+void gemm(bool ta, bool tb, std::int64_t m, std::int64_t n, std::int64_t k, const T* a, std::int64_t lda, const T* b,
+          std::int64_t ldb, T* c, std::int64_t ldc, T beta = 0) {
     // A multiply-add costs about an eighth of an elementwise kernel's element.
     const std::int64_t row_cost = std::max<std::int64_t>(n * k / 8, 1);
     parallel_for_aligned(m, row_cost, kGemmRowAlign, [&](std::int64_t begin, std::int64_t end) {
@@ -49,8 +49,7 @@ void gemm(bool ta, bool tb, std::int64_t m, std::int64_t n, std::int64_t k, cons
 
 // The same for packed matrices: each row as long as the matrix is wide.
 template <class T>
-void gemm(bool ta, bool tb, std::int64_t m, std::int64_t n, std::int64_t k, const T* a, const T* b, T* c,
-          T beta = 0) {
+void gemm(bool ta, bool tb, std::int64_t m, std::int64_t n, std::int64_t k, const T* a, const T* b, T* c, T beta = 0) {
     gemm(ta, tb, m, n, k, a, ta ? m : k, b, tb ? k : n, c, n, beta);
 }
 

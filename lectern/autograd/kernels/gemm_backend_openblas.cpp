@@ -24,7 +24,7 @@ static_assert(std::numeric_limits<blasint>::max() == kBlasMax, "gemm.h's size li
 // inside the parallel loops of gemm.h, where OpenBLAS is serial, or with this thread's OpenMP
 // limit at 1 for the call's length. The threads' work is split by those loops alone.
 class SerialBlas {
-  public:
+public:
     SerialBlas() : saved_(omp_in_parallel() ? 1 : omp_get_max_threads()) {
         if (saved_ > 1) omp_set_num_threads(1);
     }
@@ -34,7 +34,7 @@ class SerialBlas {
     SerialBlas(const SerialBlas&) = delete;
     SerialBlas& operator=(const SerialBlas&) = delete;
 
-  private:
+private:
     int saved_;
 };
 
@@ -51,8 +51,7 @@ void gemm_call(bool ta, bool tb, std::int64_t m, std::int64_t n, std::int64_t k,
     SerialBlas serial;
     if constexpr (std::is_same_v<T, float>)
         cblas_sgemm(CblasRowMajor, fa, fb, M, N, K, 1.0f, a, LDA, b, LDB, beta, c, LDC);
-    else
-        cblas_dgemm(CblasRowMajor, fa, fb, M, N, K, 1.0, a, LDA, b, LDB, beta, c, LDC);
+    else cblas_dgemm(CblasRowMajor, fa, fb, M, N, K, 1.0, a, LDA, b, LDB, beta, c, LDC);
 }
 
 template void gemm_call<float>(bool, bool, std::int64_t, std::int64_t, std::int64_t, const float*, std::int64_t,

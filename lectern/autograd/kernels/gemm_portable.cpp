@@ -168,7 +168,7 @@ void micro_kernel(std::int64_t kc, const T* ap, const T* bp, T* c, std::int64_t 
 // A packing buffer from Lectern's caching allocator (64-byte aligned), returned on scope exit.
 template <class T>
 class PackBuffer {
-  public:
+public:
     explicit PackBuffer(std::int64_t size)
         : data_(static_cast<T*>(allocate(static_cast<std::size_t>(size) * sizeof(T)))) {}
     ~PackBuffer() { deallocate(data_); }
@@ -176,7 +176,7 @@ class PackBuffer {
     PackBuffer& operator=(const PackBuffer&) = delete;
     T* data() const { return data_; }
 
-  private:
+private:
     T* data_;
 };
 

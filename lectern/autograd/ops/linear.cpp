@@ -76,8 +76,7 @@ Tensor linear_forward(const Tensor& x, const Tensor& weight, const Tensor& bias)
         const T* b = bias.defined() ? bias.data<T>() : nullptr;
         if constexpr (std::is_same_v<T, double>)
             reference::linear(x.data<T>(), weight.data<T>(), b, rows, in, out, y.data<T>());
-        else
-            linear_rows(x.data<T>(), weight.data<T>(), b, rows, in, out, y.data<T>());
+        else linear_rows(x.data<T>(), weight.data<T>(), b, rows, in, out, y.data<T>());
     });
     return y;
 }
@@ -143,8 +142,8 @@ void check_linear(const Tensor& x, const Tensor& weight, const Tensor& bias) {
     if (weight.dim() != 2)
         throw ShapeError(fmt::format("linear: weight must be [out, in], got {}", shape_str(weight.shape())));
     if (x.dim() < 1 || x.size(-1) != weight.size(1))
-        throw ShapeError(fmt::format("linear: input {} does not end in in_features = {}", shape_str(x.shape()),
-                                     weight.size(1)));
+        throw ShapeError(
+            fmt::format("linear: input {} does not end in in_features = {}", shape_str(x.shape()), weight.size(1)));
     using detail::kBlasMax;
     if (x.numel() / std::max<std::int64_t>(weight.size(1), 1) > kBlasMax || weight.size(0) > kBlasMax ||
         weight.size(1) > kBlasMax)
