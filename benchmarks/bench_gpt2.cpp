@@ -19,6 +19,7 @@
 #include <fmt/ranges.h>
 
 #include "benchmarks/machine.h"
+#include "lectern/autograd/blas_core.h"
 #include "lectern/models/generate.h"
 #include "lectern/models/gpt2.h"
 #include "lectern/nn/loss.h"
@@ -127,8 +128,8 @@ int main(int argc, char** argv) {
     model->eval();
     const double params = static_cast<double>(model->parameter_count());
     const double weight_bytes = params * 4;
-    fmt::print("GPT-2 {} ({:.1f}M parameters, {:.0f} MB float32), {} threads\n", size, params / 1e6, weight_bytes / 1e6,
-               threads);
+    fmt::print("GPT-2 {} ({:.1f}M parameters, {:.0f} MB float32), {} threads, OpenBLAS's {} kernels\n", size,
+               params / 1e6, weight_bytes / 1e6, threads, blas_core_name());
 
     std::vector<std::int64_t> prompt = {464, 3290, 286, 1204, 318, 257, 1310, 11};  // 8 tokens
     models::SamplingOptions so;
@@ -160,8 +161,10 @@ int main(int argc, char** argv) {
     const Bandwidth measured{middle(copies), middle(reads)};
     const double bandwidth = measured.best();
     std::sort(below.begin(), below.end());
-    fmt::print("generation, batch 1, greedy, KV cache: {:.1f} tokens/s ({} tokens, prompt 8; median of {} rounds)\n",
-               middle(tok_s), generated, rounds);
+    fmt::print(
+        "generation, batch 1, greedy, KV cache: {:.1f} tokens/s ({} tokens, prompt 8; median of {} rounds): the "
+        "weights streamed at {:.1f} GB/s\n",
+        middle(tok_s), generated, rounds, middle(tok_s) * weight_bytes / 1e9);
     fmt::print(
         "  memory bandwidth: copy loop {:.1f} GB/s, read loop {:.1f} GB/s -> limit {:.1f} tokens/s at the faster; "
         "Lectern at {:.0f}% of it ({:.2f}x below; each round's limit over its own generation, sorted: {:.2f})\n",

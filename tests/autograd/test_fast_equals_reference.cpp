@@ -11,6 +11,7 @@
 // a few times the largest difference these cases show; a wrong eps or scale is far outside.
 #include "check.h"
 
+#include <cstring>
 #include <optional>
 #include <vector>
 
@@ -18,6 +19,7 @@
 #include "lectern/autograd/kernels/dropout_draw.h"
 #include "lectern/autograd/kernels/head_products.h"
 #include "lectern/autograd/kernels/layer_norm_row.h"
+#include "lectern/autograd/kernels/matrix_vector.h"
 #include "lectern/autograd/kernels/softmax_row.h"
 #include "lectern/autograd/matrix_view.h"
 #include "lectern/autograd/reference/attention.h"
@@ -350,6 +352,34 @@ TEST_CASE("attention_head and multi_head_attention in float32 without the 1/sqrt
     for (std::int64_t Tk : {7, 9, 17})
         for (bool masked : {false, true})
             for (double scale : {1.0, 0.3}) check_attention({2, 9, Tk, 2, 8, 8, masked, 0.0, scale});
+}
+
+TEST_CASE("the matrix-vector product equals reference::linear's row at every tail length, in any split of the rows",
+          "[forward]") {
+    // Rows two at a time, then the one left; n at every length of the eight lanes and their
+    // tail. Each row's sum is in an order set by n alone, so a split of W's rows between calls,
+    // as the threads make, gives the same bits.
+    for (std::int64_t m : {1, 3, 4, 5, 8, 9, 13})
+        for (std::int64_t n = 0; n <= 41; ++n)
+            for (bool with_bias : {true, false}) {
+                INFO(fmt::format("m {} n {} bias {}", m, n, with_bias));
+                const std::vector<float> w = normals(m * n, 1), x = normals(n, 2), b = normals(m, 3);
+                const float* bias = with_bias ? b.data() : nullptr;
+                std::vector<float> y(static_cast<std::size_t>(m + 1), -99.0f), want(y.size(), -99.0f);
+                detail::matrix_vector(m, n, w.data(), x.data(), bias, y.data());
+                reference::linear(x.data(), w.data(), bias, 1, n, m, want.data());
+                REQUIRE(y.back() == -99.0f);  // nothing written past row m
+                y.pop_back(), want.pop_back();
+                require_close(y, want, n, "y");
+                for (std::int64_t split = 1; split < m; ++split) {
+                    INFO("rows split at " << split);
+                    std::vector<float> parts(y.size());
+                    detail::matrix_vector(split, n, w.data(), x.data(), bias, parts.data());
+                    detail::matrix_vector(m - split, n, w.data() + split * n, x.data(), bias ? bias + split : nullptr,
+                                          parts.data() + split);
+                    REQUIRE(std::memcmp(parts.data(), y.data(), y.size() * sizeof(float)) == 0);
+                }
+            }
 }
 
 TEST_CASE("linear in float32 on 1 and 2 threads equals reference::linear, values and gradients", "[forward]") {

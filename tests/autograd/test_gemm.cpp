@@ -109,27 +109,6 @@ TEST_CASE("the portable GEMM equals the reference GEMM on every shape class, dou
     require_every_shape_class<double>();
 }
 
-TEST_CASE("the portable GEMV adds A x into y as the reference does, at every tail length", "[gemm]") {
-    for (std::int64_t n = 0; n <= 70; ++n) {
-        INFO("n " << n);
-        const std::int64_t m = 5, lda = n + 3;
-        const std::vector<float> a = normals<float>(m * lda, 4), x = normals<float>(n, 5), y0 = normals<float>(m, 6);
-        std::vector<float> y = y0, want = y0;
-        detail::portable_gemv(m, n, a.data(), lda, x.data(), y.data());
-        reference::gemm(false, false, m, 1, n, a.data(), lda, x.data(), 1, want.data(), 1, 1.0f);
-        for (std::int64_t i = 0; i < m; ++i) {
-            double magnitude = std::abs(y0[static_cast<std::size_t>(i)]);
-            for (std::int64_t j = 0; j < n; ++j)
-                magnitude += std::abs(static_cast<double>(a[static_cast<std::size_t>(i * lda + j)]) *
-                                      x[static_cast<std::size_t>(j)]);
-            INFO("row " << i << ": fast " << y[static_cast<std::size_t>(i)] << ", reference "
-                        << want[static_cast<std::size_t>(i)]);
-            REQUIRE(std::abs(y[static_cast<std::size_t>(i)] - want[static_cast<std::size_t>(i)]) <=
-                    2.0 * static_cast<double>(n + 2) * 0x1p-24 * magnitude);
-        }
-    }
-}
-
 TEST_CASE("the portable GEMM gives the same bits however C's rows are split between calls", "[gemm]") {
     // gemm.h splits C's rows between the threads; each element's sum must not depend on it.
     for (bool ta : {false, true})

@@ -24,11 +24,6 @@ template <class T>
 void gemm_call(bool ta, bool tb, std::int64_t m, std::int64_t n, std::int64_t k, const T* a, std::int64_t lda,
                const T* b, std::int64_t ldb, T* c, std::int64_t ldc, T beta);
 
-// y += A x for A [m, n] row-major (row stride lda): a matrix-vector product, which reads A
-// once and packs nothing. On the calling thread.
-template <class T>
-void gemv_call(std::int64_t m, std::int64_t n, const T* a, std::int64_t lda, const T* x, T* y);
-
 // OpenBLAS's sgemm goes over C's rows in chunks of three times its kernel's width (12 rows
 // with the Haswell and Zen kernels' width 4, 24 with a width of 8), and a row's sum can round
 // differently at a chunk's edge. Parts of C that begin on a multiple of this many rows put

@@ -54,21 +54,10 @@ void gemm_call(bool ta, bool tb, std::int64_t m, std::int64_t n, std::int64_t k,
     else cblas_dgemm(CblasRowMajor, fa, fb, M, N, K, 1.0, a, LDA, b, LDB, beta, c, LDC);
 }
 
-template <class T>
-void gemv_call(std::int64_t m, std::int64_t n, const T* a, std::int64_t lda, const T* x, T* y) {
-    const auto M = static_cast<blasint>(m), N = static_cast<blasint>(n), LDA = static_cast<blasint>(lda);
-    SerialBlas serial;
-    if constexpr (std::is_same_v<T, float>)
-        cblas_sgemv(CblasRowMajor, CblasNoTrans, M, N, 1.0f, a, LDA, x, 1, 1.0f, y, 1);
-    else cblas_dgemv(CblasRowMajor, CblasNoTrans, M, N, 1.0, a, LDA, x, 1, 1.0, y, 1);
-}
-
 template void gemm_call<float>(bool, bool, std::int64_t, std::int64_t, std::int64_t, const float*, std::int64_t,
                                const float*, std::int64_t, float*, std::int64_t, float);
 template void gemm_call<double>(bool, bool, std::int64_t, std::int64_t, std::int64_t, const double*, std::int64_t,
                                 const double*, std::int64_t, double*, std::int64_t, double);
-template void gemv_call<float>(std::int64_t, std::int64_t, const float*, std::int64_t, const float*, float*);
-template void gemv_call<double>(std::int64_t, std::int64_t, const double*, std::int64_t, const double*, double*);
 
 }  // namespace detail
 }  // namespace autograd

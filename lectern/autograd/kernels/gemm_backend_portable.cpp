@@ -18,17 +18,10 @@ void gemm_call(bool ta, bool tb, std::int64_t m, std::int64_t n, std::int64_t k,
     portable_gemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc, beta);
 }
 
-template <class T>
-void gemv_call(std::int64_t m, std::int64_t n, const T* a, std::int64_t lda, const T* x, T* y) {
-    portable_gemv(m, n, a, lda, x, y);
-}
-
 template void gemm_call<float>(bool, bool, std::int64_t, std::int64_t, std::int64_t, const float*, std::int64_t,
                                const float*, std::int64_t, float*, std::int64_t, float);
 template void gemm_call<double>(bool, bool, std::int64_t, std::int64_t, std::int64_t, const double*, std::int64_t,
                                 const double*, std::int64_t, double*, std::int64_t, double);
-template void gemv_call<float>(std::int64_t, std::int64_t, const float*, std::int64_t, const float*, float*);
-template void gemv_call<double>(std::int64_t, std::int64_t, const double*, std::int64_t, const double*, double*);
 
 }  // namespace detail
 }  // namespace autograd

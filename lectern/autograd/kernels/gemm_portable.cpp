@@ -180,25 +180,6 @@ private:
     T* data_;
 };
 
-// The dot product of n elements, in vectors of kLanes: four vector sums side by side (four
-// independent chains of multiply-adds), added pairwise, their lanes in order, then the tail.
-template <class T>
-T dot(const T* a, const T* x, std::int64_t n) {
-    using V = typename VectorOf<T>::type;
-    constexpr int L = Blocking<T>::kLanes;
-    V acc[4] = {};
-    std::int64_t j = 0;
-    for (; j + 4 * L <= n; j += 4 * L)
-#pragma GCC unroll 4
-        for (int u = 0; u < 4; ++u) acc[u] += load<V>(a + j + u * L) * load<V>(x + j + u * L);
-    for (; j + L <= n; j += L) acc[0] += load<V>(a + j) * load<V>(x + j);
-    const V v = (acc[0] + acc[1]) + (acc[2] + acc[3]);
-    T sum = 0;
-    for (int l = 0; l < L; ++l) sum += v[l];
-    for (; j < n; ++j) sum += a[j] * x[j];
-    return sum;
-}
-
 }  // namespace
 
 template <class T>
@@ -233,16 +214,9 @@ void portable_gemm(bool ta, bool tb, std::int64_t m, std::int64_t n, std::int64_
     }
 }
 
-template <class T>
-void portable_gemv(std::int64_t m, std::int64_t n, const T* a, std::int64_t lda, const T* x, T* y) {
-    for (std::int64_t i = 0; i < m; ++i) y[i] += dot(a + i * lda, x, n);
-}
-
 template void portable_gemm<float>(bool, bool, std::int64_t, std::int64_t, std::int64_t, const float*, std::int64_t,
                                    const float*, std::int64_t, float*, std::int64_t, float);
 template void portable_gemm<double>(bool, bool, std::int64_t, std::int64_t, std::int64_t, const double*, std::int64_t,
                                     const double*, std::int64_t, double*, std::int64_t, double);
-template void portable_gemv<float>(std::int64_t, std::int64_t, const float*, std::int64_t, const float*, float*);
-template void portable_gemv<double>(std::int64_t, std::int64_t, const double*, std::int64_t, const double*, double*);
 
 }  // namespace autograd::detail

@@ -1,5 +1,5 @@
 #pragma once
-// Lectern's own matrix product: the portable build's (meson -Dblas=disabled) GEMM and GEMV,
+// Lectern's own matrix product: the portable build's (meson -Dblas=disabled) GEMM,
 // which gemm.h's calls run there instead of OpenBLAS's (kernels/gemm_backend_portable.cpp).
 // The default build compiles it only into benchmarks/bench_gemm, to time it beside OpenBLAS.
 // It computes reference::gemm (reference/gemm.h), tested equal in tests/autograd/test_gemm.cpp;
@@ -15,10 +15,4 @@ namespace autograd::detail {
 template <class T>
 void portable_gemm(bool ta, bool tb, std::int64_t m, std::int64_t n, std::int64_t k, const T* a, std::int64_t lda,
                    const T* b, std::int64_t ldb, T* c, std::int64_t ldc, T beta);
-
-// y += A x for A [m, n] row-major (rows lda apart): each y[i] gets one dot product, summed in an
-// order set by n alone.
-template <class T>
-void portable_gemv(std::int64_t m, std::int64_t n, const T* a, std::int64_t lda, const T* x, T* y);
-
 }  // namespace autograd::detail

@@ -10,6 +10,7 @@
 #include "lectern/autograd/graph.h"
 #include "lectern/autograd/ops/broadcast.h"
 #include "lectern/autograd/kernels/gemm.h"
+#include "lectern/autograd/kernels/matrix_vector.h"
 #include "lectern/autograd/ops/matmul.h"
 #include "lectern/autograd/ops/reshape.h"
 #include "lectern/autograd/parallel.h"
@@ -32,9 +33,10 @@ namespace {
 // thread fills its rows with b and its part of the GEMM adds into them while they are in its
 // cache. With fewer rows than one part of a split product (detail::kGemmRowAlign; a token at
 // a time, as generation runs) the threads split W's rows instead, the outputs' columns: each
-// row's product is a matrix-vector product that reads every weight once, where BLAS would
-// pack all of W for a GEMM on one thread. W goes by in blocks that stay in cache while every
-// row passes them. Which of the two runs is set by the shapes, never by the threads.
+// row of x is a matrix-vector product (kernels/matrix_vector.h) that reads every weight once,
+// where BLAS would pack all of W for a GEMM on one thread. W goes by in blocks that stay in
+// cache while every row passes them. Which of the two runs is set by the shapes, never by the
+// threads.
 template <class T>
 void linear_rows(const T* x, const T* w, const T* b, std::int64_t rows, std::int64_t in, std::int64_t out, T* y) {
     using detail::kGemmRowAlign;
@@ -48,11 +50,8 @@ void linear_rows(const T* x, const T* w, const T* b, std::int64_t rows, std::int
         parallel_for_aligned(out, rows * in, kGemmRowAlign, [&](std::int64_t j0, std::int64_t j1) {
             for (std::int64_t jb = j0; jb < j1; jb += block) {
                 const std::int64_t je = std::min(j1, jb + block);
-                for (std::int64_t r = 0; r < rows; ++r) {
-                    T* yr = y + r * out;
-                    for (std::int64_t j = jb; j < je; ++j) yr[j] = b ? b[j] : T(0);
-                    if (in > 0) detail::gemv_call(je - jb, in, w + jb * in, in, x + r * in, yr + jb);
-                }
+                for (std::int64_t r = 0; r < rows; ++r)
+                    detail::matrix_vector(je - jb, in, w + jb * in, x + r * in, b ? b + jb : nullptr, y + r * out + jb);
             }
         });
         return;
