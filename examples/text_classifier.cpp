@@ -96,16 +96,6 @@ void apply_preset(Options& o, const std::string& preset) {
     o.steps = 40, o.bow_steps = 40, o.warmup = 10;
 }
 
-// --categories as a list: "computers,science" -> computers, science. The flag
-// is one text, so that a checkpoint records it as given and --load adopts it.
-std::vector<std::string> category_list(const std::string& flag) {
-    std::vector<std::string> out(1);
-    for (char c : flag)
-        if (c == ',') out.emplace_back();
-        else out.back().push_back(c);
-    return out;
-}
-
 // Accuracy and mean cross-entropy on a set (the model in eval mode).
 struct Score {
     double accuracy, loss;
@@ -139,23 +129,24 @@ const run::TrainingPhases kPhases({"bag_of_words", "pretraining", "transformer"}
 // validation fortunes every --eval-every steps and after the last, and ends
 // at the parameters of its best score, the highest accuracy, then the lowest
 // loss (run::BestParameters), so the held-out test fortunes choose nothing.
+// The loss of rows [first, last) of a batch, this process's share. What else
+// the batch draws (tokens left out or masked) is drawn for all of its rows, so
+// that the generators stay the same in every process.
+using ShareLoss =
+    std::function<run::StepLoss(const std::vector<std::size_t>& batch, std::int64_t first, std::int64_t last)>;
+
 struct Training {
-    std::string phase;
+    std::string phase, done;  // its name in the checkpoint; what the run says of it when finished
     nn::Module& trained;
     std::int64_t steps;
     double lr, weight_decay;
     std::uint64_t seed;  // of the batches
     const std::vector<std::int64_t>& labels;
     std::int64_t classes;
-    std::vector<std::pair<std::string, Generator*>> generators;  // what else a step draws from
+    ShareLoss loss = {};
+    std::vector<std::pair<std::string, Generator*>> generators = {};  // what else a step draws from
     std::function<Score()> validate = {};
 };
-
-// The loss of rows [first, last) of a batch, this process's share. What else
-// the batch draws (tokens left out or masked) is drawn for all of its rows, so
-// that the generators stay the same in every process.
-using ShareLoss =
-    std::function<run::StepLoss(const std::vector<std::size_t>& batch, std::int64_t first, std::int64_t last)>;
 
 // Rows [first, last) of a batch's tensor, or the tensor when that is all of it.
 Tensor rows_of(const Tensor& t, std::int64_t first, std::int64_t last) {
@@ -169,7 +160,7 @@ struct Trained {
 
 // `carried`: the run record of the checkpoints, with what the finished trainings chose.
 Trained train(const Options& o, run::Run& r, const Training& t, RunModules& all, const nn::RunRecord& carried,
-              run::PhaseStart start, const ShareLoss& loss_of) {
+              run::PhaseStart start) {
     nn::optim::AdamW opt(nn::optim::weight_decay_groups(t.trained, t.weight_decay), {.lr = t.lr});
     nn::WarmupCosineSchedule schedule(t.lr, std::min(o.warmup, t.steps - 1), t.steps, t.lr / 100);
     data::BalancedSampler sampler(t.labels, t.classes, t.seed);
@@ -207,7 +198,7 @@ Trained train(const Options& o, run::Run& r, const Training& t, RunModules& all,
         };
     }
     const auto [first, last] = loop.share(o.batch);
-    loop.run([&](std::int64_t) { return loss_of(sampler.batch(o.batch), first, last); });
+    loop.run([&](std::int64_t) { return t.loss(sampler.batch(o.batch), first, last); });
     return {best ? best->best() : run::BestStep{}, loop.curve("loss"), loop.curve("lr"), loop.curve("validation")};
 }
 
@@ -215,8 +206,7 @@ Trained train(const Options& o, run::Run& r, const Training& t, RunModules& all,
 struct Sets {
     data::TokenizedTexts train, validation, test;
     data::TokenizedTexts corpus;  // pre-training's unlabelled fortunes
-    std::vector<std::vector<std::int64_t>> bow_train, bow_validation, bow_test;
-    std::int64_t words;    // the bag of words' vocabulary
+    data::SplitBags bow;
     std::int64_t mask_id;  // pre-training's [MASK]
 };
 
@@ -224,7 +214,7 @@ struct Sets {
 run::ClassificationTally bow_tally(RunModules& m, const Sets& s, const data::TokenizedTexts& set,
                                    const std::vector<std::vector<std::int64_t>>& bags) {
     return run::tally_rows(bags.size(), m.classifier->config.classes, set.labels, [&](const auto& rows) {
-        return (*m.bag_of_words)(data::bag_of_words_batch(bags, rows, s.words));
+        return (*m.bag_of_words)(data::bag_of_words_batch(bags, rows, s.bow.words));
     });
 }
 
@@ -242,7 +232,7 @@ run::StepLoss bow_loss(RunModules& m, const Sets& s, const std::vector<std::size
     const std::vector<std::size_t> rows(batch.begin() + first, batch.begin() + last);
     std::vector<double> y;
     for (auto r : rows) y.push_back(static_cast<double>(s.train.labels[r]));
-    Tensor logits = (*m.bag_of_words)(data::bag_of_words_batch(s.bow_train, rows, s.words));
+    Tensor logits = (*m.bag_of_words)(data::bag_of_words_batch(s.bow.train, rows, s.bow.words));
     return {cross_entropy(logits, tensor(y, Dtype::int64)), last - first, static_cast<std::int64_t>(batch.size())};
 }
 
@@ -269,95 +259,69 @@ run::StepLoss transformer_loss(RunModules& m, const Sets& s, double token_drop, 
             static_cast<std::int64_t>(batch.size())};
 }
 
-// Trains the run's models in turn, or takes those a resumed run finished from
-// its checkpoint. Returns what the bag of words and the transformer chose.
+// One training in its turn: started, resumed, or taken as the checkpoint
+// finished it (`reached`: the phase it was saved in). What it chose joins
+// `carried`, the run record the later trainings' checkpoints hold.
+Trained train_in_turn(const Options& o, run::Run& r, const Training& t, RunModules& m, nn::RunRecord& carried,
+                      const std::string& reached) {
+    const std::string& path = r.checkpoint.resume;
+    Trained done;
+    if (const run::PhaseStart start = kPhases.start_of(t.phase, reached); start == run::PhaseStart::finished) {
+        if (t.validate) done.best = run::recorded_best(r.saved(), t.phase, path);
+        run::say("{} before {} was saved{}\n", t.done, path,
+                 t.validate ? fmt::format(": step {} of {} chosen", done.best.step, done.best.steps) : "");
+    } else {
+        run::timed(t.done.c_str(), [&] { done = train(o, r, t, m, carried, start); });
+    }
+    if (t.validate) run::record_best(carried, t.phase, done.best);
+    return done;
+}
+
+// Trains the run's models in turn. Returns what the bag of words and the transformer chose.
 std::pair<run::BestStep, Trained> train_run(const Options& o, run::Run& r, RunModules& m, const Sets& s,
                                             nn::RunRecord carried) {
-    const nn::RunRecord& saved = r.saved();
-    const std::string& path = r.checkpoint.resume;
-    const std::string reached = path.empty() ? "" : kPhases.saved_in(saved, path);
+    const std::string reached = r.checkpoint.resume.empty() ? "" : kPhases.saved_in(r.saved(), r.checkpoint.resume);
     const auto K = static_cast<std::int64_t>(m.classifier->config.classes);
 
     run::say(
         "\nbag of words: {} words held by at least {} training fortunes; logistic regression, AdamW lr {} "
         "wd {}, {} steps\n",
-        s.words, o.bow_min_count, o.bow_lr, o.bow_weight_decay, o.bow_steps);
-    run::BestStep bow;
-    if (const run::PhaseStart start = kPhases.start_of("bag_of_words", reached); start == run::PhaseStart::finished) {
-        bow = run::recorded_best(saved, "bag_of_words", path);
-        run::say("trained before {} was saved: step {} of {} chosen\n", path, bow.step, bow.steps);
-    } else {
-        run::timed("trained", [&] {
-            bow = train(o, r,
-                        {"bag_of_words",
-                         *m.bag_of_words,
-                         o.bow_steps,
-                         o.bow_lr,
-                         o.bow_weight_decay,
-                         o.seed + 1,
-                         s.train.labels,
-                         K,
-                         {},
-                         [&] { return score_of(bow_tally(m, s, s.validation, s.bow_validation)); }},
-                        m, carried, start,
-                        [&](const auto& batch, std::int64_t first, std::int64_t last) {
-                            return bow_loss(m, s, batch, first, last);
-                        })
-                      .best;
-        });
-    }
-    run::record_best(carried, "bag_of_words", bow);
+        s.bow.words, o.bow_min_count, o.bow_lr, o.bow_weight_decay, o.bow_steps);
+    Training bow{"bag_of_words", "trained", *m.bag_of_words, o.bow_steps, o.bow_lr, o.bow_weight_decay, o.seed + 1,
+                 s.train.labels, K};
+    bow.loss = [&](const auto& batch, std::int64_t first, std::int64_t last) {
+        return bow_loss(m, s, batch, first, last);
+    };
+    bow.validate = [&] { return score_of(bow_tally(m, s, s.validation, s.bow.validation)); };
+    const run::BestStep bow_best = train_in_turn(o, r, bow, m, carried, reached).best;
 
     if (o.pretrain_steps > 0) {
         run::say(
             "\npre-training the encoder as a masked language model: {} fortunes of {} files (the held-out "
             "ones left out), {:.0f}% of tokens masked, {} steps\n",
             s.corpus.ids.size(), data::kFortuneFiles.size(), 100 * o.mask_prob, o.pretrain_steps);
-        if (const run::PhaseStart start = kPhases.start_of("pretraining", reached);
-            start == run::PhaseStart::finished) {
-            run::say("pre-trained before {} was saved\n", path);
-        } else {
-            Generator masks(o.seed + 5);
-            const std::vector<std::int64_t> unlabelled(s.corpus.ids.size(), 0);
-            run::timed("pre-trained", [&] {
-                train(o, r,
-                      {"pretraining",
-                       *m.masked_lm,
-                       o.pretrain_steps,
-                       o.adamw.lr,
-                       o.adamw.weight_decay,
-                       o.seed + 6,
-                       unlabelled,
-                       1,
-                       {{"masks", &masks}}},
-                      m, carried, start, [&](const auto& batch, std::int64_t first, std::int64_t last) {
-                          return masked_lm_loss(m, s, o.mask_prob, masks, batch, first, last);
-                      });
-            });
-        }
+        Generator masks(o.seed + 5);
+        const std::vector<std::int64_t> unlabelled(s.corpus.ids.size(), 0);
+        Training pretraining{"pretraining",    "pre-trained", *m.masked_lm,
+                             o.pretrain_steps, o.adamw.lr,    o.adamw.weight_decay,
+                             o.seed + 6,       unlabelled,    1};
+        pretraining.loss = [&](const auto& batch, std::int64_t first, std::int64_t last) {
+            return masked_lm_loss(m, s, o.mask_prob, masks, batch, first, last);
+        };
+        pretraining.generators = {{"masks", &masks}};
+        train_in_turn(o, r, pretraining, m, carried, reached);
     }
 
     run::say("\ntransformer\n");
     Generator drops(o.seed + 3);
-    Trained transformer;
-    run::timed("trained", [&] {
-        transformer = train(o, r,
-                            {"transformer",
-                             *m.classifier,
-                             o.steps,
-                             o.adamw.lr,
-                             o.adamw.weight_decay,
-                             o.seed + 2,
-                             s.train.labels,
-                             K,
-                             {{"token_drop", &drops}},
-                             [&] { return score_of(transformer_tally(m, s.validation)); }},
-                            m, carried, kPhases.start_of("transformer", reached),
-                            [&](const auto& batch, std::int64_t first, std::int64_t last) {
-                                return transformer_loss(m, s, o.token_drop, drops, batch, first, last);
-                            });
-    });
-    return {bow, transformer};
+    Training transformer{"transformer",        "trained",  *m.classifier,  o.steps, o.adamw.lr,
+                         o.adamw.weight_decay, o.seed + 2, s.train.labels, K};
+    transformer.loss = [&](const auto& batch, std::int64_t first, std::int64_t last) {
+        return transformer_loss(m, s, o.token_drop, drops, batch, first, last);
+    };
+    transformer.generators = {{"token_drop", &drops}};
+    transformer.validate = [&] { return score_of(transformer_tally(m, s.validation)); };
+    return {bow_best, train_in_turn(o, r, transformer, m, carried, reached)};
 }
 
 // ---- the report
@@ -476,6 +440,14 @@ void add_flags(run::Flags& f, Options& o) {
         ->check(run::path_value());
 }
 
+// The transformer's config: ids 0 pads, 1 .. tokens the tokenizer's, then pre-training's [MASK].
+models::TextClassifierConfig model_config(const Options& o, std::int64_t vocab, std::int64_t classes) {
+    models::TextClassifierConfig c{.vocab = vocab, .max_len = o.max_len, .d_model = o.model.d_model};
+    c.n_layers = o.model.layers, c.heads = o.model.heads, c.d_ff = o.model.d_ff, c.dropout = o.model.dropout;
+    c.classes = classes, c.pooling = models::parse_pooling(o.pooling), c.pad = 0, c.seed = o.seed;
+    return c;
+}
+
 // The bytes a run holds: the transformer's AdamW step on a batch of --max-len
 // fortunes (pre-training adds its head and the logits over the vocabulary), or
 // scoring 64 of them. The vocabulary is known only once the fortunes are read:
@@ -483,12 +455,14 @@ void add_flags(run::Flags& f, Options& o) {
 // words found in two entries or more), as does the bag of words.
 run::MemoryEstimate memory_estimate(const Options& o, bool training) {
     const double V = o.tokens == "chars" ? 258 : o.tokens == "bpe" ? static_cast<double>(o.bpe_vocab) + 2 : 20000;
+    const auto K = static_cast<std::int64_t>(data::parse_fortune_categories(o.categories).size());
     const auto N = static_cast<double>(o.model.layers), D = static_cast<double>(o.model.d_model),
                F = static_cast<double>(o.model.d_ff), H = static_cast<double>(o.model.heads),
-               T = static_cast<double>(o.max_len) + 1, K = static_cast<double>(category_list(o.categories).size());
+               T = static_cast<double>(o.max_len) + 1;
     const double B = training ? static_cast<double>(o.batch) : 64, pretraining = o.pretrain_steps > 0 ? 1 : 0;
     run::MemoryEstimate e;
-    e.parameters = (V + T) * D + N * (4 * D * D + 2 * D * F) + D * K + 20000 * K + pretraining * V * D;
+    e.parameters = model_config(o, static_cast<std::int64_t>(V), K).parameter_count() + 20000 * static_cast<double>(K) +
+                   pretraining * (V * D + V);
     e.activations = run::transformer_activations(N, B, T, D, F, H, T) + (training ? pretraining * B * T * V : 0);
     return e;
 }
@@ -523,17 +497,16 @@ void check_flags(const run::Run& r, const Options& o) {
         throw CLI::ValidationError(r.training() ? "--resume" : "--load", e.what());
     }
     run::check_model_flags(o.model);
-    std::vector<std::string> sorted = category_list(o.categories);
-    if (sorted.size() < 2) throw CLI::ValidationError("--categories", "name at least two fortunes files");
-    std::sort(sorted.begin(), sorted.end());
-    if (sorted.front().empty()) throw CLI::ValidationError("--categories", "an empty name between two commas");
-    if (auto it = std::adjacent_find(sorted.begin(), sorted.end()); it != sorted.end())
-        throw CLI::ValidationError("--categories", fmt::format("'{}' is named twice", *it));
-    std::error_code ec;
-    if (std::filesystem::is_directory(o.fortunes, ec))  // a missing folder: the work names the package to install
-        for (const std::string& category : category_list(o.categories))
-            if (std::string missing = data::missing_fortune_file(o.fortunes, category); !missing.empty())
-                throw CLI::ValidationError("--categories", missing);
+    try {
+        const std::vector<std::string> categories = data::parse_fortune_categories(o.categories);
+        std::error_code ec;
+        if (std::filesystem::is_directory(o.fortunes, ec))  // a missing folder: the work names the package to install
+            for (const std::string& category : categories)
+                if (std::string missing = data::missing_fortune_file(o.fortunes, category); !missing.empty())
+                    throw data::DatasetError(missing);
+    } catch (const data::DatasetError& e) {
+        throw CLI::ValidationError("--categories", e.what());
+    }
     run::require_batch_per_rank("--batch", o.batch);
     run::check_run_outputs(r.checkpoint.save, "", o.figures);
     run::require_memory("--batch", memory_estimate(o, r.training()), r.training());
@@ -541,7 +514,7 @@ void check_flags(const run::Run& r, const Options& o) {
 
 // Trains (or loads) the models, then scores them on the held-out test fortunes.
 int work(run::Run& r, const Options& o) {
-    const std::vector<std::string> categories = category_list(o.categories);
+    const std::vector<std::string> categories = data::parse_fortune_categories(o.categories);
     const data::LabelledFortunes fortunes =
         data::read_labelled_fortunes(o.fortunes, categories,
                                      {o.test_per_class, o.val_per_class, o.seed, o.pretrain_steps > 0});
@@ -569,25 +542,16 @@ int work(run::Run& r, const Options& o) {
     std::int64_t tokens = 0;
     for (const auto& ids : s.train.ids) tokens += static_cast<std::int64_t>(ids.size());
     // The bag of words: unit-length word-presence vectors over the words of --bow-min-count training fortunes.
-    std::vector<std::string> train_texts;
-    for (const auto& t : split.train) train_texts.push_back(t.text);
-    const data::WordVocabulary bow_vocab(train_texts, o.bow_min_count);
-    if (bow_vocab.size() == 0)
-        throw CLI::ValidationError("--bow-min-count",
-                                   fmt::format("no word is held by {} of the {} training fortunes: the "
-                                               "bag of words would have no feature",
-                                               o.bow_min_count, train_texts.size()));
-    s.bow_train = data::bags_of_words(bow_vocab, split.train), s.bow_test = data::bags_of_words(bow_vocab, split.test);
-    s.bow_validation = data::bags_of_words(bow_vocab, split.validation);
-    s.words = bow_vocab.size();
+    s.bow = data::split_bags_of_words(split, o.bow_min_count);
+    if (s.bow.words == 0)
+        throw CLI::ValidationError("--bow-min-count", fmt::format("no word is held by {} of the {} training fortunes: "
+                                                                  "the bag of words would have no feature",
+                                                                  o.bow_min_count, split.train.size()));
 
     // Ids: 0 pads, 1 .. size are the tokens, size + 1 is pre-training's [MASK].
     s.mask_id = tokenizer.size + 1;
-    models::TextClassifierConfig mc;
-    mc.vocab = s.mask_id + 1, mc.max_len = o.max_len, mc.d_model = o.model.d_model, mc.n_layers = o.model.layers;
-    mc.heads = o.model.heads, mc.d_ff = o.model.d_ff, mc.dropout = o.model.dropout, mc.classes = K, mc.pad = 0;
-    mc.seed = o.seed, mc.pooling = models::parse_pooling(o.pooling);
-    RunModules m(s.words, mc, o);
+    const models::TextClassifierConfig mc = model_config(o, s.mask_id + 1, K);
+    RunModules m(s.bow.words, mc, o);
 
     std::string counts;
     for (std::size_t k = 0; k < categories.size(); ++k)
@@ -629,7 +593,7 @@ int work(run::Run& r, const Options& o) {
     const auto majority = static_cast<std::int64_t>(
         std::max_element(split.train_per_class.begin(), split.train_per_class.end()) - split.train_per_class.begin());
     nn::EvalGuard eval(*m.classifier);
-    const run::ClassificationTally bow_test = bow_tally(m, s, s.test, s.bow_test), test = transformer_tally(m, s.test);
+    const run::ClassificationTally bow_test = bow_tally(m, s, s.test, s.bow.test), test = transformer_tally(m, s.test);
     const std::string tokens_name = o.tokens == "bpe" ? "subwords" : o.tokens == "chars" ? "characters" : "words";
     print_results(categories, test, bow_test, majority, split.train_per_class,
                   {fmt::format("transformer ({} pooling, {})", o.pooling, tokens_name), chosen_score(transformer.best),

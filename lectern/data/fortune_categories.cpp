@@ -45,6 +45,21 @@ std::string missing_fortune_file(const std::string& dir, const std::string& cate
                        categories_in(dir));
 }
 
+std::vector<std::string> parse_fortune_categories(const std::string& list) {
+    std::vector<std::string> names(1);
+    for (char c : list)
+        if (c == ',') names.emplace_back();
+        else names.back().push_back(c);
+    if (names.size() < 2) throw DatasetError("name at least two fortunes files");
+    std::set<std::string> seen;
+    for (const std::string& name : names) {
+        if (name.empty()) throw DatasetError("an empty name between two commas");
+        if (!seen.insert(name).second)
+            throw DatasetError(fmt::format("'{}' is named twice", autograd::printable(name)));
+    }
+    return names;
+}
+
 std::vector<std::string> read_fortune_entries(const std::string& dir, const std::string& category) {
     std::error_code ec;
     if (!std::filesystem::is_directory(dir, ec))

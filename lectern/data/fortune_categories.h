@@ -25,6 +25,11 @@ std::vector<std::string> read_fortune_entries(const std::string& dir, const std:
 // its flags with it before any work; read_fortune_entries refuses with it too.
 std::string missing_fortune_file(const std::string& dir, const std::string& category);
 
+// A list of categories written as one text, "computers,science" -> computers,
+// science (a program's flag, recorded by a checkpoint as given). DatasetError
+// for fewer than two names, an empty name or a name given twice.
+std::vector<std::string> parse_fortune_categories(const std::string& list);
+
 struct LabelledText {
     std::string text;
     std::int64_t label;  // the index of its category

@@ -53,6 +53,14 @@ std::vector<std::vector<std::int64_t>> bags_of_words(const WordVocabulary& vocab
     return out;
 }
 
+SplitBags split_bags_of_words(const FortuneSplit& split, std::int64_t min_count) {
+    std::vector<std::string> train_texts;
+    for (const auto& t : split.train) train_texts.push_back(t.text);
+    const WordVocabulary vocab(train_texts, min_count);
+    return {vocab.size(), bags_of_words(vocab, split.train), bags_of_words(vocab, split.validation),
+            bags_of_words(vocab, split.test)};
+}
+
 Tensor bag_of_words_batch(const std::vector<std::vector<std::int64_t>>& bags, const std::vector<std::size_t>& rows,
                           std::int64_t V) {
     const auto B = static_cast<std::int64_t>(rows.size());

@@ -37,6 +37,14 @@ std::pair<autograd::Tensor, autograd::Tensor> token_batch(const TokenizedTexts& 
 std::vector<std::vector<std::int64_t>> bags_of_words(const WordVocabulary& vocab,
                                                      const std::vector<LabelledText>& texts);
 
+// A split's bags of words over the `words` held by at least `min_count` of
+// its training texts (WordVocabulary): what a bag-of-words baseline reads.
+struct SplitBags {
+    std::int64_t words;
+    std::vector<std::vector<std::int64_t>> train, validation, test;
+};
+SplitBags split_bags_of_words(const FortuneSplit& split, std::int64_t min_count);
+
 // x [B, V] of bags of words (sorted distinct word ids): 1 / sqrt(n) at the n
 // words a text holds, a unit vector, and 0 elsewhere.
 autograd::Tensor bag_of_words_batch(const std::vector<std::vector<std::int64_t>>& bags,

@@ -30,6 +30,14 @@ TEST_CASE("fortunes by category: a missing folder, file or entry is one line nam
     CHECK_THROWS_WITH(data::read_fortune_entries(d, "blank"), Catch::Contains("holds no fortunes"));
 }
 
+TEST_CASE("a list of categories: split at commas, in order; two or more distinct names", "[data][errors]") {
+    CHECK(data::parse_fortune_categories("law,art,computers") == std::vector<std::string>{"law", "art", "computers"});
+    CHECK_THROWS_WITH(data::parse_fortune_categories("law"), "name at least two fortunes files");
+    CHECK_THROWS_WITH(data::parse_fortune_categories("law,,art"), "an empty name between two commas");
+    CHECK_THROWS_WITH(data::parse_fortune_categories("law,art,"), "an empty name between two commas");
+    CHECK_THROWS_WITH(data::parse_fortune_categories("art,law,art"), "'art' is named twice");
+}
+
 TEST_CASE("the held-out split has as many texts of every class, none in training, none ambiguous", "[data]") {
     std::vector<std::vector<std::string>> by_class = {{"a1", "a2", "a3", "a4", "shared", "a1"},
                                                       {"b1", "b2", "b3", "shared"}};

@@ -60,6 +60,18 @@ TEST_CASE("a bag of words is a unit vector over the words a text holds", "[data]
     CHECK(std::vector<float>(x.data<float>(), x.data<float>() + 6) == std::vector<float>{h, h, 0, 0, 0, 1});
 }
 
+TEST_CASE("a split's bags of words count only the words its training texts share", "[data][token_batches]") {
+    data::FortuneSplit split;
+    split.train = {{"red fox", 0}, {"red hen", 1}, {"blue fox", 0}};
+    split.validation = {{"red owl", 1}};
+    split.test = {{"blue hen fox", 0}};
+    const data::SplitBags bags = data::split_bags_of_words(split, 2);  // fox 0, red 1: in two training texts
+    CHECK(bags.words == 2);
+    CHECK(bags.train == std::vector<std::vector<std::int64_t>>{{0, 1}, {1}, {0}});
+    CHECK(bags.validation == std::vector<std::vector<std::int64_t>>{{1}});
+    CHECK(bags.test == std::vector<std::vector<std::int64_t>>{{0}});
+}
+
 TEST_CASE("a masked batch hides at least one token a text and targets only those", "[data][masked_tokens]") {
     data::TokenizedTexts e;
     for (int i = 0; i < 200; ++i) e.ids.push_back({1, 2, 3, 4}), e.labels.push_back(0);
