@@ -236,19 +236,12 @@ run::StepLoss bow_loss(RunModules& m, const Sets& s, const std::vector<std::size
     return {cross_entropy(logits, tensor(y, Dtype::int64)), last - first, static_cast<std::int64_t>(batch.size())};
 }
 
-// Pre-training's: the cross-entropy of the masked language model's predictions
-// of the chosen tokens (the head reads only their positions: [M, vocab]).
+// Pre-training's: the masked language model's cross-entropy on the chosen tokens.
 run::StepLoss masked_lm_loss(RunModules& m, const Sets& s, double mask_prob, Generator& masks,
                              const std::vector<std::size_t>& batch, std::int64_t first, std::int64_t last) {
-    auto [all_x, all_target] = data::masked_token_batch(s.corpus, batch, mask_prob, s.mask_id, masks);
-    Tensor x = rows_of(all_x, first, last), target = rows_of(all_target, first, last);
-    std::vector<double> chosen, original;
-    for (std::int64_t i = 0; i < target.numel(); ++i)
-        if (const std::int64_t t = target.data<std::int64_t>()[i]; t != -100)
-            chosen.push_back(static_cast<double>(i)), original.push_back(static_cast<double>(t));
-    Tensor logits = m.masked_lm->forward(x, tensor(chosen, Dtype::int64));
-    return {cross_entropy(logits, tensor(original, Dtype::int64)), static_cast<std::int64_t>(chosen.size()),
-            static_cast<std::int64_t>(batch.size())};
+    auto [x, target] = data::masked_token_batch(s.corpus, batch, mask_prob, s.mask_id, masks);
+    auto [loss, chosen] = m.masked_lm->loss(rows_of(x, first, last), rows_of(target, first, last));
+    return {loss, chosen, static_cast<std::int64_t>(batch.size())};
 }
 
 // The transformer's: the cross-entropy of its logits on the fortunes, tokens left out.

@@ -9,6 +9,7 @@
 // classifier then starts from. The program chooses and masks the tokens.
 #include <cstdint>
 #include <memory>
+#include <utility>
 
 #include "lectern/models/text_classifier.h"
 #include "lectern/nn/linear.h"
@@ -25,6 +26,11 @@ public:
     // int64 [M], flat indices b T + t of the tokens to predict -> logits
     // [M, vocab]. IndexError for a position outside [0, B T).
     Tensor forward(const Tensor& ids, const Tensor& positions) const;
+
+    // Pre-training's loss on ids [B, T] and targets int64 [B, T]: the mean
+    // cross-entropy of the predictions at the M positions whose target is a
+    // token (-100 elsewhere: not chosen), and M. ValueError when none is chosen.
+    std::pair<Tensor, std::int64_t> loss(const Tensor& ids, const Tensor& targets) const;
 
     std::shared_ptr<TextClassifier> classifier;
     std::shared_ptr<nn::Linear> predict;

@@ -1,6 +1,8 @@
 // The masked language model that pre-trains the text classifier's encoder
 // (models/masked_language_model.h). Its float64 gradient check is in the
 // catalog (tests/gradcheck/module_cases.cpp).
+#include <cmath>
+
 #include "check.h"
 #include "lectern/models/masked_language_model.h"
 
@@ -52,6 +54,28 @@ TEST_CASE("its logits at a position are the head applied to the encoder's output
             require_values(select(logits, 0, m), expected.to_vector(), 1e-6);
         }
     }
+}
+
+TEST_CASE("its loss is the cross-entropy at the chosen tokens only, and counts them", "[model]") {
+    const Tensor ids = tensor({3, 1, 4, 1, 5, 2, 0, 0}, {2, 4}, Dtype::int64);
+    const Tensor targets = tensor({-100, 7, -100, 2, -100, 6, -100, -100}, {2, 4}, Dtype::int64);  // (0,1) (0,3) (1,1)
+    models::MaskedLanguageModel lm(std::make_shared<models::TextClassifier>(tiny_text(Pooling::cls)), 4);
+    const auto [loss, M] = lm.loss(ids, targets);
+    CHECK(M == 3);
+    // -log softmax(logits)[original], averaged over the three chosen positions, by hand.
+    const Tensor logits = lm.forward(ids, tensor({1, 3, 5}, {3}, Dtype::int64));
+    const std::int64_t original[] = {7, 2, 6};
+    double expected = 0;
+    for (std::int64_t m = 0; m < 3; ++m) {
+        const std::vector<double> row = select(logits, 0, m).to_vector();
+        double z = 0;
+        for (double v : row) z += std::exp(v);
+        expected += (std::log(z) - row[static_cast<std::size_t>(original[m])]) / 3;
+    }
+    CHECK(loss.item() == Approx(expected).epsilon(1e-6));
+    const Tensor none = tensor(std::vector<double>(8, -100), {2, 4}, Dtype::int64);
+    CHECK_THROWS_WITH(lm.loss(ids, none), Catch::Contains("no token is chosen"));
+    CHECK_THROWS_AS(lm.loss(ids, tensor({1, 2}, {2}, Dtype::int64)), ShapeError);
 }
 
 TEST_CASE("a masked language model refuses positions outside the batch and of another type or shape", "[errors]") {
