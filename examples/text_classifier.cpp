@@ -123,18 +123,18 @@ struct RunModules : nn::Module {
 // The trainings in the order they run, each resumed, skipped or started as the checkpoint's phase says.
 const run::TrainingPhases kPhases({"bag_of_words", "pretraining", "transformer"}, "text_classifier");
 
-// One training of the run (run::TrainingLoop): AdamW on `trained` under linear
-// warmup and cosine decay, its gradients clipped, on batches balanced by class
-// (data::BalancedSampler). With `validate`, the model is scored on the
-// validation fortunes every --eval-every steps and after the last, and ends
-// at the parameters of its best score, the highest accuracy, then the lowest
-// loss (run::BestParameters), so the held-out test fortunes choose nothing.
 // The loss of rows [first, last) of a batch, this process's share. What else
 // the batch draws (tokens left out or masked) is drawn for all of its rows, so
 // that the generators stay the same in every process.
 using ShareLoss =
     std::function<run::StepLoss(const std::vector<std::size_t>& batch, std::int64_t first, std::int64_t last)>;
 
+// One training of the run (run::TrainingLoop): AdamW on `trained` under linear
+// warmup and cosine decay, its gradients clipped, on batches balanced by class
+// (data::BalancedSampler). With `validate`, the model is scored on the
+// validation fortunes every --eval-every steps and after the last, and ends
+// at the parameters of its best score, the highest accuracy, then the lowest
+// loss (run::BestParameters), so the held-out test fortunes choose nothing.
 struct Training {
     std::string phase, done;  // its name in the checkpoint; what the run says of it when finished
     nn::Module& trained;
