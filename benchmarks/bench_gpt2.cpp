@@ -4,9 +4,9 @@
 //   ./build/benchmarks/bench_gpt2 [--size 124M] [--tokens 64] [--threads 2] [--no-train]
 //   /usr/bin/python3 benchmarks/gpt2_pytorch.py      PyTorch on the same shapes
 // The limit of generation: at batch 1 each new token reads every weight once,
-// so tokens/s cannot pass (memory bandwidth) / (bytes of weights); the
-// bandwidth is the faster of a plain copy loop and a plain read loop over buffers
-// far larger than the caches.
+// so tokens/s cannot pass (read bandwidth) / (bytes of weights); the read
+// bandwidth is the fastest of three read loops over buffers far larger than
+// the caches (memory_bandwidth). A copy loop is timed beside them.
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -29,13 +29,33 @@ using namespace autograd;
 
 namespace {
 
-// The machine's memory bandwidth, two ways, each the median of 5 passes over 512 MiB split
-// over `threads` threads of its own: a copy loop (each byte read once and written once) and a
-// read loop (each byte read once and summed), the way generation reads the weights.
+// The machine's memory bandwidth, each figure the median of 5 passes over 512 MiB split over
+// `threads` threads of its own: a copy loop (each byte read once and written once), and the
+// fastest of three read loops (each byte read once and summed), the way generation reads the
+// weights. A core keeps only so many reads in flight, so how fast reads alone can go depends on
+// how far ahead they are asked for: the read loops are a plain one, one that asks for each line
+// 32 KiB ahead into L2, and one that does so on two streams a thread. Generation writes nothing,
+// so its limit is the reads' (the copy loop's bytes are half writes, which the memory takes
+// beside the reads: a copy can move more bytes a second than reads alone).
 struct Bandwidth {
-    double copy, read;  // bytes per second
-    double best() const { return std::max(copy, read); }
+    double copy, plain, ahead, two_streams;  // bytes per second
+    double read() const { return std::max({plain, ahead, two_streams}); }
 };
+
+// The sum of src[b, e), in 32 running sums (four vector registers: the adds never wait for
+// each other, so only the memory sets the pace); with `ahead` > 0 each line's read asks for the
+// line `ahead` floats further on, short of `end`.
+float read_sum(const float* src, std::size_t b, std::size_t e, std::size_t ahead, std::size_t end) {
+    constexpr std::size_t kSums = 32;  // floats: two lines
+    float sums[kSums] = {};
+    for (std::size_t i = b; i + kSums <= e; i += kSums) {
+        if (ahead)
+            for (std::size_t line = 0; line < kSums; line += 16)
+                if (i + line + ahead < end) __builtin_prefetch(src + i + line + ahead, 0, 2);
+        for (std::size_t j = 0; j < kSums; ++j) sums[j] += src[i + j];
+    }
+    return std::accumulate(sums, sums + kSums, 0.0f);
+}
 
 Bandwidth memory_bandwidth(int threads) {
     const std::size_t n = std::size_t{128} << 20;  // floats: 512 MiB
@@ -53,21 +73,27 @@ Bandwidth memory_bandwidth(int threads) {
             });
         },
         5);
-    // 32 running sums, four vector registers: the adds never wait for each other, so only
-    // the memory sets the pace. Each part's total lands in dst, which keeps the loop.
-    const double read = benchmarks::median_seconds(
+    constexpr std::size_t kAhead = (32 << 10) / sizeof(float);
+    const double plain = benchmarks::median_seconds(
+        [&] { split([&](std::size_t b, std::size_t e) { dst[b] = read_sum(src.data(), b, e, 0, n); }); }, 5);
+    const double ahead = benchmarks::median_seconds(
+        [&] { split([&](std::size_t b, std::size_t e) { dst[b] = read_sum(src.data(), b, e, kAhead, n); }); }, 5);
+    // Two streams a thread: the halves of its part read in turn, 4 KiB of each at a time.
+    const double two_streams = benchmarks::median_seconds(
         [&] {
             split([&](std::size_t b, std::size_t e) {
-                constexpr std::size_t kSums = 32;
-                float sums[kSums] = {};
-                for (std::size_t i = b; i + kSums <= e; i += kSums)
-                    for (std::size_t j = 0; j < kSums; ++j) sums[j] += src[i + j];
-                dst[b] = std::accumulate(sums, sums + kSums, 0.0f);
+                constexpr std::size_t kStep = 1024;  // floats
+                const std::size_t half = (e - b) / 2;
+                float total = 0;
+                for (std::size_t i = 0; i + kStep <= half; i += kStep)
+                    total += read_sum(src.data(), b + i, b + i + kStep, kAhead, b + half) +
+                             read_sum(src.data(), b + half + i, b + half + i + kStep, kAhead, e);
+                dst[b] = total;
             });
         },
         5);
     const double bytes = static_cast<double>(n * sizeof(float));
-    return {2 * bytes / copy, bytes / read};
+    return {2 * bytes / copy, bytes / plain, bytes / ahead, bytes / two_streams};
 }
 
 // Seconds of the training step's linear layers alone, forward and backward at `rows` tokens:
@@ -141,7 +167,8 @@ int main(int argc, char** argv) {
     // Generation and the bandwidth loops in turn, `rounds` times. Each round's ratio compares two
     // measurements seconds apart; the bandwidth a shared host gives moves between runs by up to
     // a factor of 2, and the ratio within a round moves much less than either figure.
-    std::vector<double> tok_s, copies, reads, below;
+    std::vector<double> tok_s, below;
+    std::vector<Bandwidth> loops;
     std::size_t generated = 0;
     double rss_generation = 0;  // before the bandwidth loops' 1 GiB of buffers counts
     for (int round = 0; round < rounds; ++round) {
@@ -151,25 +178,33 @@ int main(int argc, char** argv) {
         tok_s.push_back(static_cast<double>(generated) / seconds);
         if (round == 0) rss_generation = benchmarks::peak_rss_mb();
         const Bandwidth b = memory_bandwidth(threads);
-        copies.push_back(b.copy), reads.push_back(b.read);
-        below.push_back(b.best() / weight_bytes / tok_s.back());
+        loops.push_back(b);
+        below.push_back(b.read() / weight_bytes / tok_s.back());
     }
     auto middle = [](std::vector<double> v) {
         std::sort(v.begin(), v.end());
         return v[v.size() / 2];
     };
-    const Bandwidth measured{middle(copies), middle(reads)};
-    const double bandwidth = measured.best();
+    auto middle_of = [&](double Bandwidth::*loop) {
+        std::vector<double> v;
+        for (const Bandwidth& b : loops) v.push_back(b.*loop);
+        return middle(v);
+    };
+    const Bandwidth measured{middle_of(&Bandwidth::copy), middle_of(&Bandwidth::plain), middle_of(&Bandwidth::ahead),
+                             middle_of(&Bandwidth::two_streams)};
+    const double bandwidth = measured.read();
     std::sort(below.begin(), below.end());
     fmt::print(
         "generation, batch 1, greedy, KV cache: {:.1f} tokens/s ({} tokens, prompt 8; median of {} rounds): the "
         "weights streamed at {:.1f} GB/s\n",
         middle(tok_s), generated, rounds, middle(tok_s) * weight_bytes / 1e9);
     fmt::print(
-        "  memory bandwidth: copy loop {:.1f} GB/s, read loop {:.1f} GB/s -> limit {:.1f} tokens/s at the faster; "
-        "Lectern at {:.0f}% of it ({:.2f}x below; each round's limit over its own generation, sorted: {:.2f})\n",
-        measured.copy / 1e9, measured.read / 1e9, bandwidth / weight_bytes, 100 / middle(below), middle(below),
-        fmt::join(below, ", "));
+        "  memory bandwidth: read loops {:.1f} (plain), {:.1f} (asked ahead), {:.1f} (two streams) GB/s -> limit "
+        "{:.1f} "
+        "tokens/s at the fastest (copy loop {:.1f} GB/s); Lectern at {:.0f}% of it ({:.2f}x below; each round's limit "
+        "over its own generation, sorted: {:.2f})\n",
+        measured.plain / 1e9, measured.ahead / 1e9, measured.two_streams / 1e9, bandwidth / weight_bytes,
+        measured.copy / 1e9, 100 / middle(below), middle(below), fmt::join(below, ", "));
     fmt::print("  peak RSS after generation {:.0f} MB\n", rss_generation);
     if (no_train) return 0;
 
