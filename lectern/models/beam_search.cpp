@@ -34,11 +34,7 @@ Tensor index_tensor(const std::vector<std::int64_t>& rows) {
 // The caches of the beams `rows` (a beam may be kept twice, or dropped).
 void reorder(DecoderCache& cache, const Tensor& rows) {
     for (DecoderLayerCache& layer : cache)
-        for (nn::KVCache* c : {&layer.self_attn, &layer.src_attn})
-            if (c->length() > 0) {
-                c->keys = index_select(c->keys, 0, rows);
-                c->values = index_select(c->values, 0, rows);
-            }
+        for (nn::KVCache* c : {&layer.self_attn, &layer.src_attn}) c->reorder(rows);
 }
 
 struct Candidate {

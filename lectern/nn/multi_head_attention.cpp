@@ -248,14 +248,37 @@ Tensor MultiHeadAttention::attend_hybrid(const Tensor& x, std::int64_t block, st
     return w_o->forward(concat(z, 2));
 }
 
+// Whether `cache` keeps its heads in place for decoding (nn/kv_cache.h): chosen when it is
+// empty, by what this call computes; a cache so filled cannot go on under gradients.
+bool MultiHeadAttention::decodes_by_head(const KVCache& cache, Dtype dtype) const {
+    const bool decoding = compatibility() == Compatibility::dot && dtype == Dtype::float32 && !grad_enabled() &&
+                          !(dropout->is_training() && dropout->p > 0);
+    if (cache.length() == 0) return decoding;
+    if (cache.by_head() && !decoding)
+        throw ValueError(
+            "MultiHeadAttention: this cache was filled for decoding (float32, no gradient, no dropout); clear() it "
+            "before going on with gradients or dropout");
+    return cache.by_head();
+}
+
+Tensor MultiHeadAttention::attend_cache(const Tensor& q, const KVCache& cache, const Tensor& mask) const {
+    AttentionOutput a = attention_over_cache(q, cache.keys_t, cache.values_by_head, cache.held, mask, score_scale());
+    last_attention_ = a.weights;
+    return a.z;
+}
+
 Tensor MultiHeadAttention::forward_cached(const Tensor& x_new, KVCache& cache, const Tensor& mask) const {
     check_self_attention("forward_cached");
     check_input("x_new", x_new, heads * d_k);
+    if (cache.length() > 0 && cache.batch() != x_new.size(0))
+        throw ShapeError(
+            fmt::format("MultiHeadAttention: cache holds batch {}, input {}", cache.batch(), shape_str(x_new.shape())));
     Tensor k = w_k->forward(x_new), v = w_v->forward(x_new);
+    if (decodes_by_head(cache, k.dtype())) {
+        cache.append_by_head(k, v, heads);
+        return w_o->forward(attend_cache(w_q->forward(x_new), cache, mask));
+    }
     if (cache.length() > 0) {
-        if (cache.keys.size(0) != x_new.size(0))
-            throw ShapeError(fmt::format("MultiHeadAttention: cache holds batch {}, input {}", cache.keys.size(0),
-                                         shape_str(x_new.shape())));
         k = concat({cache.keys, k}, 1);
         v = concat({cache.values, v}, 1);
     }
@@ -274,9 +297,11 @@ Tensor MultiHeadAttention::forward_memory_cached(const Tensor& query, const Tens
                             "but kdim {} != vdim {}",
                             kdim, vdim));
         check_input("memory", memory, kdim);
-        cache.keys = w_k->forward(memory);
-        cache.values = w_v->forward(memory);
+        Tensor k = w_k->forward(memory), v = w_v->forward(memory);
+        if (decodes_by_head(cache, k.dtype())) cache.append_by_head(k, v, heads);
+        else cache.keys = k, cache.values = v;
     }
+    if (decodes_by_head(cache, query.dtype())) return w_o->forward(attend_cache(w_q->forward(query), cache, mask));
     return w_o->forward(attend(w_q->forward(query), cache.keys, cache.values, mask));
 }
 

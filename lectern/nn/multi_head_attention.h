@@ -5,6 +5,7 @@
 #include "lectern/nn/attention_mask.h"
 #include "lectern/nn/attention_pattern.h"
 #include "lectern/nn/dropout.h"
+#include "lectern/nn/kv_cache.h"
 #include "lectern/nn/linear.h"
 
 namespace nn {
@@ -13,16 +14,6 @@ namespace nn {
 // product q.k (scaled by 1/sqrt(d_k) or not), or additive attention, v^T tanh(q + k)
 // (nn/additive_attention.h).
 enum class Compatibility { dot, additive };
-
-// Keys and values already projected, [B, T, D] (the heads side by side), kept between decoding
-// steps, so a step projects only the new token. 000 §15.5.4 note i keeps the layer's inputs
-// instead (its key_value is X, the new token's input concatenated to it) and projects them all
-// again at every step (docs/notes_to_code.md, the departures).
-struct KVCache {
-    Tensor keys, values;
-    std::int64_t length() const { return keys.defined() ? keys.size(1) : 0; }
-    void clear() { keys = values = Tensor(); }
-};
 
 // Multi-head attention (001 "Multi-head attention"; 004 §15.5.2 eq. 15.55-15.56;
 // 002 "Multi-Head Self-Attention"):
@@ -109,6 +100,8 @@ public:
 
 private:
     Tensor attend(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask) const;
+    bool decodes_by_head(const KVCache& cache, autograd::Dtype dtype) const;
+    Tensor attend_cache(const Tensor& q, const KVCache& cache, const Tensor& mask) const;
     Tensor attend_heads(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask, std::int64_t first,
                         std::int64_t count) const;
     Tensor attend_additive(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask, std::int64_t first,

@@ -214,3 +214,59 @@ TEST_CASE("multi_head_self_attention rejects a qkv that is not three sets of hea
                       "multi_head_self_attention: mask [1, 4, 3] does not broadcast to [B, Tq, Tk] = [2, 3, 3]");
     CHECK_THROWS_AS(multi_head_self_attention(zeros({2, 3, 6}, Dtype::int64), 1), DtypeError);
 }
+
+namespace {
+
+// Each head's K^T [B, H, d_k, C] and V [B, H, C, d_v] of k [B, Tk, H d_k] and v [B, Tk, H d_v],
+// in buffers of C positions (the rest zeros), as a decoder's cache keeps them.
+std::pair<Tensor, Tensor> by_head(const Tensor& k, const Tensor& v, std::int64_t heads, std::int64_t C) {
+    const std::int64_t Tk = k.size(1);
+    Tensor kt = zeros({k.size(0), heads, k.size(2) / heads, C}), vh = zeros({v.size(0), heads, C, v.size(2) / heads});
+    const Tensor k_t = permute(split_heads(k, heads), {0, 1, 3, 2}), v_h = split_heads(v, heads);
+    for (std::int64_t b = 0; b < k.size(0); ++b)
+        for (std::int64_t h = 0; h < heads; ++h) {
+            for (std::int64_t x = 0; x < kt.size(2); ++x)
+                for (std::int64_t t = 0; t < Tk; ++t) kt.set({b, h, x, t}, k_t.at({b, h, x, t}));
+            for (std::int64_t t = 0; t < Tk; ++t)
+                for (std::int64_t x = 0; x < vh.size(3); ++x) vh.set({b, h, t, x}, v_h.at({b, h, t, x}));
+        }
+    return {kt, vh};
+}
+
+}  // namespace
+
+TEST_CASE("attention over a cache kept head by head gives multi_head_attention's z and P to the bit", "[op]") {
+    Generator gen(11);
+    NoGradGuard no_grad;
+    // d_v 8 reads V in place, d_v 5 through a padded copy; 13 keys in room for 16, 2 and 1 queries.
+    for (const auto [dv, Tq] : {std::pair<std::int64_t, std::int64_t>{8, 2}, {5, 1}}) {
+        const std::int64_t B = 2, H = 3, dk = 4, Tk = 13;
+        Tensor q = randn({B, Tq, H * dk}, gen), k = randn({B, Tk, H * dk}, gen), v = randn({B, Tk, H * dv}, gen);
+        Tensor mask = ones({B, Tq, Tk}, Dtype::int64);
+        mask.set({1, 0, 4}, 0);  // one masked key
+        auto [kt, vh] = by_head(k, v, H, 16);
+        for (const Tensor& m : {Tensor(), mask}) {
+            const AttentionOutput want = multi_head_attention(q, k, v, H, m);
+            const AttentionOutput got = attention_over_cache(q, kt, vh, Tk, m);
+            INFO("d_v " << dv << ", Tq " << Tq << (m.defined() ? ", masked" : ""));
+            require_values(got.z, want.z.to_vector(), 0);
+            require_values(got.weights, want.weights.to_vector(), 0);
+        }
+        // Fewer positions than the buffers hold: the first 9.
+        const AttentionOutput first9 = attention_over_cache(q, kt, vh, 9);
+        require_values(first9.z, multi_head_attention(q, narrow(k, 1, 0, 9), narrow(v, 1, 0, 9), H).z.to_vector(), 0);
+    }
+}
+
+TEST_CASE("attention over a cache refuses other layouts, lengths, dtypes and gradients", "[errors]") {
+    Tensor q = zeros({1, 1, 8}), kt = zeros({1, 2, 4, 16}), vh = zeros({1, 2, 16, 4});
+    CHECK(attention_over_cache(q, kt, vh, 3).z.shape() == Shape{1, 1, 8});
+    CHECK_THROWS_WITH(attention_over_cache(q, kt, vh, 0), "attention_over_cache: length 0 is not in [1, 16]");
+    CHECK_THROWS_AS(attention_over_cache(q, kt, vh, 17), ValueError);
+    CHECK_THROWS_AS(attention_over_cache(q, zeros({1, 2, 4, 12}), zeros({1, 2, 12, 4}), 3), ShapeError);  // C 12
+    CHECK_THROWS_AS(attention_over_cache(zeros({1, 1, 6}), kt, vh, 3), ShapeError);
+    CHECK_THROWS_AS(attention_over_cache(q.to(Dtype::float64), kt, vh, 3), DtypeError);
+    CHECK_THROWS_AS(attention_over_cache(q, kt, vh, 3, ones({1, 1, 4}, Dtype::int64)), ShapeError);
+    Tensor needs_grad = zeros({1, 1, 8}).requires_grad_();
+    CHECK_THROWS_WITH(attention_over_cache(needs_grad, kt, vh, 3), Catch::Contains("call it under NoGradGuard"));
+}

@@ -83,6 +83,21 @@ TEST_CASE("GPT with caches fed a prefix in pieces gives the logits of the whole 
     }
 }
 
+TEST_CASE("GPT decoding in float32 without gradients gives the bits of the concatenated cache", "[model]") {
+    for (const Variant& v : kVariants) {
+        auto model = models::make_gpt(tiny(v, 2));
+        Tensor x = ids({1, 2, 3, 4, 5, 6, 0, 3, 2, 1, 4, 4, 1, 5}, {2, 7});
+        std::vector<nn::KVCache> kept(2), concatenated(2);
+        for (auto [start, len] : {std::pair{0, 3}, {3, 1}, {4, 3}}) {
+            const Tensor by_grad = model->forward_cached(narrow(x, 1, start, len), concatenated);
+            NoGradGuard no_grad;
+            INFO(v.name << ", positions " << start << " + " << len);
+            require_values(model->forward_cached(narrow(x, 1, start, len), kept), by_grad.to_vector(), 0);
+        }
+        CHECK(kept[1].by_head());
+    }
+}
+
 TEST_CASE("tied weights: the output projection is the token embedding, one tensor", "[model]") {
     auto tied = models::make_gpt(tiny(kVariants[0]));
     auto untied = models::make_gpt(tiny(kVariants[1]));

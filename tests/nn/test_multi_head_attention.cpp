@@ -109,6 +109,48 @@ TEST_CASE("cached attention equals attention over the whole prefix", "[module]")
     CHECK(cross_cache.length() == 3);
 }
 
+TEST_CASE("a float32 cache decoded without gradients keeps each head in place, with the same bits", "[module]") {
+    nn::MultiHeadAttention self(8, 2), cross(8, 2);
+    Generator gen(6);
+    Tensor x = randn({2, 20, 8}, gen), memory = randn({2, 3, 8}, gen);
+    nn::KVCache self_kept, cross_kept, self_concat, cross_concat;  // by head (no gradient); concatenated
+    std::vector<Tensor> kept, concatenated;
+    for (std::int64_t t = 0; t < 20; ++t) {  // past 16 positions: the buffers' room doubles
+        Tensor step = narrow(x, 1, t, 1);
+        concatenated.push_back(self.forward_cached(step, self_concat));
+        concatenated.push_back(cross.forward_memory_cached(step, memory, cross_concat));
+        NoGradGuard no_grad;
+        kept.push_back(self.forward_cached(step, self_kept));
+        kept.push_back(cross.forward_memory_cached(step, memory, cross_kept));
+    }
+    CHECK(self_kept.by_head());
+    CHECK(!self_concat.by_head());
+    CHECK(self_kept.length() == 20);
+    CHECK(self_kept.keys_t.shape() == Shape{2, 2, 4, 32});
+    CHECK(cross_kept.length() == 3);
+    for (std::size_t i = 0; i < kept.size(); ++i) require_values(kept[i], concatenated[i].to_vector(), 0);
+    // Beam search's reorder keeps the entries asked for, in either form.
+    const Tensor rows = tensor({1, 1}, {2}, Dtype::int64);
+    self_kept.reorder(rows), self_concat.reorder(rows);
+    Tensor next = narrow(x, 1, 0, 1);
+    const Tensor by_grad = self.forward_cached(next, self_concat);
+    NoGradGuard no_grad;
+    require_values(self.forward_cached(next, self_kept), by_grad.to_vector(), 0);
+}
+
+TEST_CASE("a cache filled for decoding cannot go on under gradients", "[errors]") {
+    nn::MultiHeadAttention mha(4, 2);
+    nn::KVCache cache;
+    {
+        NoGradGuard no_grad;
+        mha.forward_cached(zeros({1, 1, 4}), cache);
+    }
+    CHECK_THROWS_WITH(mha.forward_cached(zeros({1, 1, 4}), cache), Catch::Contains("clear() it"));
+    cache.clear();
+    CHECK(mha.forward_cached(zeros({1, 1, 4}), cache).requires_grad());
+    CHECK(!cache.by_head());
+}
+
 TEST_CASE("multi-head attention rejects bad shapes and masks", "[errors]") {
     CHECK_THROWS_AS(nn::MultiHeadAttention(6, 4), ValueError);
     nn::MultiHeadAttention mha(4, 2);

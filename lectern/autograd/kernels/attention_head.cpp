@@ -33,6 +33,16 @@ void attention_head(MatrixView<const float> Q, MatrixView<const float> K, Matrix
     product_ab(Pd, V, Z, scratch.pack.get());                                             // Z = P~ V
 }
 
+void attention_head_over_cache(MatrixView<const float> Q, MatrixView<const float> KT, MatrixView<const float> V,
+                               const MaskRows& mask, float scale, SoftmaxRow* softmax_row, MatrixView<float> Z,
+                               MatrixView<float> P, HeadScratch& scratch) {
+    const MatrixView<float> S = packed_view(scratch.s.get(), Q.rows, KT.cols);
+    head_product(Q.rows, KT.cols, Q.cols, Q.data, Q.ld, 1, KT.data, KT.ld, S.data, S.ld);  // S = Q K^T
+    for (std::int64_t i = 0; i < S.rows; ++i)                                              // P = softmax(M + scale S)
+        softmax_row(S.row(i), P.row(i), S.cols, mask.row(i), mask.col_step, scale);
+    product_ab<float>(P, V, Z, scratch.pack.get());  // Z = P V
+}
+
 void attention_head_backward(MatrixView<const float> dZ, MatrixView<const float> Q, MatrixView<const float> K,
                              MatrixView<const float> V, MatrixView<const float> P, float scale, const DropoutOnP& drop,
                              std::int64_t first, MatrixView<float> dQ, MatrixView<float> dK, MatrixView<float> dV,

@@ -36,6 +36,13 @@ void attention_head(MatrixView<const float> Q, MatrixView<const float> K, Matrix
                     const MaskRows& mask, float scale, SoftmaxRow* softmax_row, const DropoutOnP& drop,
                     std::int64_t first, MatrixView<float> Z, MatrixView<float> P, HeadScratch& scratch);
 
+// attention_head without dropout over a decoder's cache (ops/attention.h, attention_over_cache):
+// K^T [d_k, Tk] read in place, its rows KT.ld apart and readable padded_width(Tk) wide, so S =
+// Q K^T is the same product as attention_head's on a packed K^T, without the packing.
+void attention_head_over_cache(MatrixView<const float> Q, MatrixView<const float> KT, MatrixView<const float> V,
+                               const MaskRows& mask, float scale, SoftmaxRow* softmax_row, MatrixView<float> Z,
+                               MatrixView<float> P, HeadScratch& scratch);
+
 // dV = P~^T dZ, dP = (dZ V^T) f, dS = scale P (dP - sum(dP P)), dQ = dS K, dK = dS^T Q.
 // Writes each of dQ, dK and dV whose data is not null.
 void attention_head_backward(MatrixView<const float> dZ, MatrixView<const float> Q, MatrixView<const float> K,

@@ -263,7 +263,60 @@ T* data_or_null(Tensor& t) {
     return t.defined() ? t.data<T>() : nullptr;
 }
 
+Sizes check_cache_attention(const Tensor& q, const Tensor& keys_t, const Tensor& values, std::int64_t length,
+                            const Tensor& mask, std::optional<double> scale) {
+    check_dtype("attention_over_cache", q, Dtype::float32, "q");
+    check_dtype("attention_over_cache", keys_t, Dtype::float32, "keys_t");
+    check_dtype("attention_over_cache", values, Dtype::float32, "values");
+    if (grad_enabled() && (q.requires_grad() || keys_t.requires_grad() || values.requires_grad()))
+        throw ValueError("attention_over_cache: no gradient flows through a cache; call it under NoGradGuard");
+    const auto fits = [&] {
+        if (q.dim() != 3 || keys_t.dim() != 4 || values.dim() != 4) return false;
+        const std::int64_t B = q.size(0), H = keys_t.size(1), C = keys_t.size(3);
+        return H > 0 && keys_t.size(0) == B && values.size(0) == B && values.size(1) == H && values.size(2) == C &&
+               keys_t.size(2) > 0 && q.size(2) == H * keys_t.size(2) && values.size(3) > 0 && C % 8 == 0;
+    };
+    if (!fits())
+        throw ShapeError(fmt::format(
+            "attention_over_cache: q {}, keys_t {} and values {} are not [B, Tq, H d_k], [B, H, d_k, C] and [B, H, "
+            "C, d_v] with C a multiple of 8",
+            shape_str(q.shape()), shape_str(keys_t.shape()), shape_str(values.shape())));
+    if (length <= 0 || length > keys_t.size(3))
+        throw ValueError(fmt::format("attention_over_cache: length {} is not in [1, {}]", length, keys_t.size(3)));
+    const std::int64_t H = keys_t.size(1), dk = keys_t.size(2), dv = values.size(3);
+    const Sizes s{q.size(0), q.size(1), length, H,  dk,
+                  dv,        q.size(2), dk,     dv, score_scale("attention_over_cache", scale, dk)};
+    check_mask("attention_over_cache", mask, s);
+    return s;
+}
+
 }  // namespace
+
+AttentionOutput attention_over_cache(const Tensor& q, const Tensor& keys_t, const Tensor& values, std::int64_t length,
+                                     const Tensor& mask, std::optional<double> scale) {
+    const Sizes s = check_cache_attention(q, keys_t, values, length, mask, scale);
+    const std::int64_t C = keys_t.size(3);
+    Tensor z = Tensor::empty({s.B, s.Tq, s.z_ld()}, Dtype::float32);
+    Tensor p = Tensor::empty({s.B, s.H, s.Tq, s.Tk}, Dtype::float32);
+    const float* qd = q.data<float>();
+    const float *kt = keys_t.data<float>(), *vd = values.data<float>();
+    const MaskView m = mask_view(mask, s);
+    const auto scale_f = s.scale<float>();
+    detail::SoftmaxRow* softmax_row = detail::softmax_row_for(m.keep != nullptr, s.Tk, scale_f);
+    // Head bh's K^T: d_k rows C apart; its V: Tk rows d_v apart.
+    auto kt_of = [&](std::int64_t bh) { return MatrixView<const float>{kt + bh * s.dk * C, s.dk, s.Tk, C}; };
+    auto v_of = [&](std::int64_t bh) { return MatrixView<const float>{vd + bh * C * s.dv, s.Tk, s.dv, s.dv}; };
+    parallel_for(s.pairs(), s.cost(), [&](std::int64_t begin, std::int64_t end) {
+        detail::HeadScratch scratch(s.Tq, s.Tk, std::max(s.dk, s.dv), false);
+        for (std::int64_t bh = begin; bh < end; ++bh) {
+            if (bh + 1 < end) detail::prefetch<float>({s.q_of(qd, bh + 1), kt_of(bh + 1), v_of(bh + 1)});
+            detail::attention_head_over_cache(s.q_of(qd, bh), kt_of(bh), v_of(bh), m.of_batch(bh / s.H), scale_f,
+                                              softmax_row, s.z_of(z.data<float>(), bh), s.p_of(p.data<float>(), bh),
+                                              scratch);
+        }
+    });
+    return {z, p};
+}
 
 AttentionOutput multi_head_attention(const Tensor& q, const Tensor& k, const Tensor& v, std::int64_t heads,
                                      const Tensor& mask, double dropout, bool training, Generator& gen,

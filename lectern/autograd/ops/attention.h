@@ -38,4 +38,14 @@ AttentionOutput multi_head_self_attention(const Tensor& qkv, std::int64_t heads,
                                           double dropout = 0.0, bool training = false,
                                           Generator& gen = default_generator(), std::optional<double> scale = {});
 
+// Attention of q [B, Tq, H d_k] over the first `length` positions of keys and values kept
+// head by head, as a decoder's cache keeps them (nn::KVCache) so that a step appends its own
+// position in place: keys_t [B, H, d_k, C] holds each head's K^T, values [B, H, C, d_v] each
+// head's V, C a multiple of 8 (the positions past `length` are read and their lanes dropped).
+// The same z and P, to the bit, as multi_head_attention without dropout on those keys and
+// values, whose K^T it would pack. Float32 only, and no gradient: it is for decoding
+// (ValueError when grad mode is on and an input requires a gradient).
+AttentionOutput attention_over_cache(const Tensor& q, const Tensor& keys_t, const Tensor& values, std::int64_t length,
+                                     const Tensor& mask = Tensor(), std::optional<double> scale = {});
+
 }  // namespace autograd
