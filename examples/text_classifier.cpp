@@ -96,11 +96,6 @@ void apply_preset(Options& o, const std::string& preset) {
     o.steps = 40, o.bow_steps = 40, o.warmup = 10;
 }
 
-// Accuracy and mean cross-entropy on a set (the model in eval mode).
-struct Score {
-    double accuracy, loss;
-};
-
 // ---- the run's trainings
 
 // Every module of the run, in its one checkpoint: the bag of words' logistic
@@ -145,7 +140,7 @@ struct Training {
     std::int64_t classes;
     ShareLoss loss = {};
     std::vector<std::pair<std::string, Generator*>> generators = {};  // what else a step draws from
-    std::function<Score()> validate = {};
+    std::function<run::ClassificationTally()> validate = {};          // on the validation fortunes
 };
 
 // Rows [first, last) of a batch's tensor, or the tensor when that is all of it.
@@ -184,13 +179,12 @@ Trained train(const Options& o, run::Run& r, const Training& t, RunModules& all,
     if (t.validate) {
         best.emplace(loop, t.trained, t.phase);
         loop.evaluate = [&](std::int64_t, std::int64_t step) {
-            Score v;
-            {
+            const run::ClassificationTally v = [&] {
                 nn::EvalGuard eval(t.trained);
-                v = t.validate();
-            }
-            loop.curve("validation").emplace_back(static_cast<double>(step), v.loss);
-            best->offer(step, {v.accuracy, -v.loss});
+                return t.validate();
+            }();
+            loop.curve("validation").emplace_back(static_cast<double>(step), v.loss());
+            best->offer(step, {v.accuracy(), -v.loss()});
         };
         loop.bar_note = [&] {
             const run::BestStep& b = best->best();
@@ -222,8 +216,6 @@ run::ClassificationTally transformer_tally(RunModules& m, const data::TokenizedT
     return run::tally_rows(set.ids.size(), m.classifier->config.classes, set.labels,
                            [&](const auto& rows) { return m.classifier->forward(data::token_batch(set, rows).first); });
 }
-
-Score score_of(const run::ClassificationTally& t) { return {t.accuracy(), t.loss()}; }
 
 // The step losses on rows [first, last) of a batch (ShareLoss). The bag of
 // words': the cross-entropy of logits = x W^T + b.
@@ -285,7 +277,7 @@ std::pair<run::BestStep, Trained> train_run(const Options& o, run::Run& r, RunMo
     bow.loss = [&](const auto& batch, std::int64_t first, std::int64_t last) {
         return bow_loss(m, s, batch, first, last);
     };
-    bow.validate = [&] { return score_of(bow_tally(m, s, s.validation, s.bow.validation)); };
+    bow.validate = [&] { return bow_tally(m, s, s.validation, s.bow.validation); };
     const run::BestStep bow_best = train_in_turn(o, r, bow, m, carried, reached).best;
 
     if (o.pretrain_steps > 0) {
@@ -313,46 +305,35 @@ std::pair<run::BestStep, Trained> train_run(const Options& o, run::Run& r, RunMo
         return transformer_loss(m, s, o.token_drop, drops, batch, first, last);
     };
     transformer.generators = {{"token_drop", &drops}};
-    transformer.validate = [&] { return score_of(transformer_tally(m, s.validation)); };
+    transformer.validate = [&] { return transformer_tally(m, s.validation); };
     return {bow_best, train_in_turn(o, r, transformer, m, carried, reached)};
 }
 
 // ---- the report
 
-// The validation score each model was chosen by, and the step it was taken at.
+// A model of the report and the step it was taken at; its best.score is {validation accuracy, -loss}.
 struct Chosen {
     std::string what;
-    Score validation;
-    std::int64_t step, steps;
+    run::BestStep best;
 };
-
-// The score run::BestParameters was offered: {accuracy, -loss}.
-Score chosen_score(const run::BestStep& best) { return {best.score.at(0), -best.score.at(1)}; }
 
 void print_results(const std::vector<std::string>& names, const run::ClassificationTally& model_tally,
                    const run::ClassificationTally& bow_tally, std::int64_t majority,
-                   const std::vector<std::int64_t>& train_per_class, const Chosen& model_chosen,
-                   const Chosen& bow_chosen) {
+                   const std::vector<std::int64_t>& train_per_class, const Chosen& model, const Chosen& bow) {
     const std::size_t K = names.size();
-    const run::Confusion &model = model_tally.confusion(), &bow = bow_tally.confusion();
-    run::say("\n{:<12} {:>6} {:>7} {:>11} {:>9}   confusion of the transformer (rows: true, columns: predicted)\n",
-             "category", "train", "test", "transformer", "BoW LR");
-    for (std::size_t y = 0; y < K; ++y) {
-        const std::int64_t n = std::accumulate(model[y].begin(), model[y].end(), std::int64_t{0});
-        std::string row;
-        for (auto c : model[y]) row += fmt::format("{:>4}", c);
-        run::say("{:<12} {:>6} {:>7} {:>10.1f}% {:>8.1f}%  {}\n", names[y], train_per_class[y], n,
-                 100.0 * static_cast<double>(model[y][y]) / static_cast<double>(n),
-                 100.0 * static_cast<double>(bow[y][y]) / static_cast<double>(n), row);
-    }
+    std::vector<std::int64_t> test_per_class;
+    for (const auto& row : model_tally.confusion())
+        test_per_class.push_back(std::accumulate(row.begin(), row.end(), std::int64_t{0}));
+    run::say("\n{}", run::class_table("category", names, {{"train", train_per_class}, {"test", test_per_class}},
+                                      {{"transformer", &model_tally.confusion()}, {"BoW LR", &bow_tally.confusion()}}));
     const double acc = model_tally.accuracy(), bow_acc = bow_tally.accuracy(), major = 1.0 / static_cast<double>(K);
     run::say("\naccuracy ({} classes, as many fortunes of each), each model taken at its best validation step:\n", K);
     run::say("  {:<58} {:>10} {:>6}\n", "", "validation", "test");
     run::say("  {:<58} {:>9.1f}% {:>5.1f}%\n",
              fmt::format("majority class ({})", names[static_cast<std::size_t>(majority)]), 100 * major, 100 * major);
-    for (const auto& [c, test] : {std::pair{bow_chosen, bow_acc}, std::pair{model_chosen, acc}})
-        run::say("  {:<58} {:>9.1f}% {:>5.1f}%\n", fmt::format("{} (step {} of {})", c.what, c.step, c.steps),
-                 100 * c.validation.accuracy, 100 * test);
+    for (const auto& [c, test] : {std::pair{bow, bow_acc}, std::pair{model, acc}})
+        run::say("  {:<58} {:>9.1f}% {:>5.1f}%\n", fmt::format("{} (step {} of {})", c.what, c.best.step, c.best.steps),
+                 100 * c.best.score.at(0), 100 * test);
     const double over_bow = 100 * (acc - bow_acc), over_major = 100 * (acc - major);
     if (acc > bow_acc && acc > major)
         run::say("the transformer beats the bag of words by {:.1f} points and the majority class by {:.1f}\n", over_bow,
@@ -589,9 +570,8 @@ int work(run::Run& r, const Options& o) {
     const run::ClassificationTally bow_test = bow_tally(m, s, s.test, s.bow.test), test = transformer_tally(m, s.test);
     const std::string tokens_name = o.tokens == "bpe" ? "subwords" : o.tokens == "chars" ? "characters" : "words";
     print_results(categories, test, bow_test, majority, split.train_per_class,
-                  {fmt::format("transformer ({} pooling, {})", o.pooling, tokens_name), chosen_score(transformer.best),
-                   transformer.best.step, transformer.best.steps},
-                  {"bag-of-words logistic regression", chosen_score(bow), bow.step, bow.steps});
+                  {fmt::format("transformer ({} pooling, {})", o.pooling, tokens_name), transformer.best},
+                  {"bag-of-words logistic regression", bow});
 
     if (!o.figures.empty()) {
         run::say("\nfigures written:\n");

@@ -133,21 +133,10 @@ void train(models::ViT& model, data::ImageBatches& train_set, data::ImageBatches
 // Prints the test accuracy and the confusion matrix; returns the matrix.
 run::Confusion report(models::ViT& model, data::ImageBatches& test_set) {
     const run::ClassificationTally test = evaluate(model, test_set);
-    const run::Confusion& confusion = test.confusion();
-    const double acc = test.accuracy();
-    run::say(
-        "\ntest accuracy {:.2f}% on {} images\n\n{:<12} {:>8}   confusion (rows: true class, columns: predicted)\n",
-        100 * acc, test_set.size(), "class", "accuracy");
-    for (int y = 0; y < 10; ++y) {
-        std::int64_t total = 0;
-        for (auto c : confusion[y]) total += c;
-        std::string row;
-        for (auto c : confusion[y]) row += fmt::format("{:>5}", c);
-        run::say("{:<12} {:>7.1f}%  {}\n", data::kFashionMnistClasses[y],
-                 100.0 * static_cast<double>(confusion[y][y]) / static_cast<double>(std::max<std::int64_t>(total, 1)),
-                 row);
-    }
-    return confusion;
+    const std::vector<std::string> names(data::kFashionMnistClasses, data::kFashionMnistClasses + 10);
+    run::say("\ntest accuracy {:.2f}% on {} images\n\n{}", 100 * test.accuracy(), test_set.size(),
+             run::class_table("class", names, {}, {{"accuracy", &test.confusion()}}));
+    return test.confusion();
 }
 
 // Attention rollout over 8 test images, the confusion matrix and the principal components of the

@@ -22,6 +22,21 @@ TEST_CASE("a tally counts accuracy, mean cross-entropy and the confusion over ba
     CHECK(tally.confusion() == run::Confusion{{1, 0}, {1, 1}});
 }
 
+TEST_CASE("a report's table: a line a class, its counts, each model's accuracy on it, the first's confusion",
+          "[run][tally]") {
+    const run::Confusion first{{3, 1}, {0, 4}}, second{{2, 2}, {1, 3}};
+    const std::string table =
+        run::class_table("class", {"cat", "dog"}, {{"train", {40, 7}}}, {{"first model", &first}, {"second", &second}});
+    CHECK(table ==
+          "class           train first model   second   confusion of the first model (rows: true class, columns: "
+          "predicted)\n"
+          "cat                40       75.0%    50.0%      3    1\n"
+          "dog                 7      100.0%    75.0%      0    4\n");
+    // One model and no counts: the ViT's table.
+    CHECK(run::class_table("class", {"cat"}, {}, {{"accuracy", &first}}).substr(0, 31) ==
+          "class        accuracy   confusi");
+}
+
 TEST_CASE("tally_rows reads every row once, 64 at a time", "[run][tally]") {
     std::vector<std::int64_t> labels(130);
     for (std::size_t i = 0; i < labels.size(); ++i) labels[i] = static_cast<std::int64_t>(i % 3);

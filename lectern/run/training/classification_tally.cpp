@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <numeric>
 
+#include <fmt/format.h>
+
 #include "lectern/autograd/autograd.h"
 
 namespace run {
@@ -42,6 +44,30 @@ ClassificationTally tally_rows(std::size_t n, std::int64_t classes, const std::v
         tally.add(logits_of(rows), tensor(y, Dtype::int64));
     }
     return tally;
+}
+
+std::string class_table(const std::string& first_header, const std::vector<std::string>& names,
+                        const std::vector<CountColumn>& counts, const std::vector<AccuracyColumn>& models) {
+    auto width = [](const std::string& header) { return std::max<std::size_t>(8, header.size()); };
+    std::string out = fmt::format("{:<12}", first_header);
+    for (const CountColumn& c : counts) out += fmt::format(" {:>{}}", c.header, width(c.header));
+    for (const AccuracyColumn& m : models) out += fmt::format(" {:>{}}", m.header, width(m.header));
+    out += models.size() > 1 ? fmt::format("   confusion of the {}", models.front().header) : "   confusion";
+    out += " (rows: true class, columns: predicted)\n";
+    for (std::size_t y = 0; y < names.size(); ++y) {
+        out += fmt::format("{:<12}", names[y]);
+        for (const CountColumn& c : counts) out += fmt::format(" {:>{}}", c.values[y], width(c.header));
+        for (const AccuracyColumn& m : models) {
+            const std::vector<std::int64_t>& row = (*m.confusion)[y];
+            const std::int64_t n = std::max<std::int64_t>(std::accumulate(row.begin(), row.end(), std::int64_t{0}), 1);
+            out += fmt::format(" {:>{}.1f}%", 100.0 * static_cast<double>(row[y]) / static_cast<double>(n),
+                               width(m.header) - 1);
+        }
+        out += "  ";
+        for (std::int64_t c : (*models.front().confusion)[y]) out += fmt::format("{:>5}", c);
+        out += "\n";
+    }
+    return out;
 }
 
 }  // namespace run
