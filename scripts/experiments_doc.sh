@@ -27,6 +27,7 @@ run_one() {
     echo "$status" >"$out/$name.status"
     end=$(date +%s)
     echo "$command" >"$out/$name.command"
+    echo "${JOBS:-2}" >"$out/$name.jobs"
     echo $((end - start)) >"$out/$name.wall"
     echo "experiments_doc.sh: $name done (status $(cat "$out/$name.status"), $((end - start)) s of wall time)"
 }
@@ -39,6 +40,13 @@ import re, sys
 out, names = sys.argv[1], sys.argv[2:]
 path = "docs/experiments.md"
 doc = open(path).read()
+def beside(name):  # what ran beside it: JOBS experiments at a time
+    try:
+        jobs = int(open(f"{out}/{name}.jobs").read())
+    except (OSError, ValueError):
+        jobs = 2
+    words = {2: "two", 3: "three", 4: "four"}
+    return "with no other experiment" if jobs == 1 else f"with {words.get(jobs, jobs)} experiments at a time"
 def seconds(t):  # "12.34 0.56": user and system seconds -> 12.9
     return sum(float(x) for x in t.split())
 for name in names:
@@ -49,7 +57,7 @@ for name in names:
     command = open(f"{out}/{name}.command").read().strip()
     block = (f"<!-- experiments_doc.sh {name} -->\n```\n$ {command}\n{text}\n```\n"
              f"(exit status {status}; {cpu:.0f} s of CPU time and {open(f'{out}/{name}.wall').read().strip()} s of wall "
-             f"time with two experiments at a time on the shared 2-core machine: machine-dependent, unlike the "
+             f"time {beside(name)} on the shared 2-core machine: machine-dependent, unlike the "
              f"means and standard errors over seeds)\n<!-- end {name} -->")
     pattern = re.compile(rf"<!-- experiments_doc.sh {re.escape(name)} -->.*?<!-- end {re.escape(name)} -->", re.S)
     if not pattern.search(doc):
