@@ -12,6 +12,7 @@
 #include <fstream>
 #include <future>
 #include <iterator>
+#include <random>
 #include <string>
 #include <thread>
 
@@ -20,11 +21,14 @@
 
 namespace testing {
 
-// <tmp>/lectern-<name>-<pid>, made now and removed with everything in it.
+// <tmp>/lectern-<name>-<pid>-<random>, made now and removed with everything in it. The random
+// part keeps two test processes apart where every process has the same pid (node runs the
+// WebAssembly build's tests as pid 42).
 struct TempDir {
     std::filesystem::path path;
     explicit TempDir(const std::string& name)
-        : path(std::filesystem::temp_directory_path() / fmt::format("lectern-{}-{}", name, ::getpid())) {
+        : path(std::filesystem::temp_directory_path() /
+               fmt::format("lectern-{}-{}-{:08x}", name, ::getpid(), std::random_device{}())) {
         std::filesystem::create_directories(path);
     }
     ~TempDir() { std::filesystem::remove_all(path); }

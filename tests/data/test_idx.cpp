@@ -24,9 +24,8 @@ std::string header(std::uint8_t type, std::vector<std::uint32_t> dims) {
 }
 
 struct Files {
-    fs::path dir = fs::temp_directory_path() / fmt::format("lectern-idx-{}", ::getpid());
-    Files() { fs::create_directories(dir); }
-    ~Files() { fs::remove_all(dir); }
+    testing::TempDir tmp{"idx"};
+    fs::path dir = tmp.path;
     std::string plain(const std::string& name, const std::string& bytes) const {
         std::string p = (dir / name).string();
         std::ofstream(p, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));

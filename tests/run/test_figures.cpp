@@ -70,8 +70,8 @@ TEST_CASE("ViT figures: each rollout names its true and predicted class; the con
 }
 
 TEST_CASE("a figure is written as PNG and SVG, or not at all", "[figures][io]") {
-    const fs::path dir = fs::temp_directory_path() / fmt::format("lectern-figures-{}", ::getpid());
-    fs::create_directories(dir);
+    const testing::TempDir tmp("figures");
+    const fs::path& dir = tmp.path;
     const plot::Figure figure{"f", 1, 300, 200, {plot::BarChart{"b", "x", "y", {"a"}, {1}}}};
     const auto paths = run::write_figure((dir / "bars").string(), figure);
     REQUIRE(paths.size() == 2);
@@ -94,7 +94,6 @@ TEST_CASE("a figure is written as PNG and SVG, or not at all", "[figures][io]") 
                           Catch::Contains("could not be written whole"));
     });
     CHECK_FALSE(fs::exists(dir / "cut.png"));
-    fs::remove_all(dir);
 }
 
 TEST_CASE("the patch-embedding components: one direction of variance is all of it", "[figures]") {
