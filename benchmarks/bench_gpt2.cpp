@@ -199,10 +199,9 @@ int main(int argc, char** argv) {
         "weights streamed at {:.1f} GB/s\n",
         middle(tok_s), generated, rounds, middle(tok_s) * weight_bytes / 1e9);
     fmt::print(
-        "  memory bandwidth: read loops {:.1f} (plain), {:.1f} (asked ahead), {:.1f} (two streams) GB/s -> limit "
-        "{:.1f} "
-        "tokens/s at the fastest (copy loop {:.1f} GB/s); Lectern at {:.0f}% of it ({:.2f}x below; each round's limit "
-        "over its own generation, sorted: {:.2f})\n",
+        "  memory bandwidth: read loops {:.1f} (plain), {:.1f} (asked ahead), {:.1f} (two streams) GB/s -> "
+        "limit {:.1f} tokens/s at the fastest (copy loop {:.1f} GB/s); Lectern at {:.0f}% of it ({:.2f}x below; "
+        "each round's limit over its own generation, sorted: {:.2f})\n",
         measured.plain / 1e9, measured.ahead / 1e9, measured.two_streams / 1e9, bandwidth / weight_bytes,
         measured.copy / 1e9, 100 / middle(below), middle(below), fmt::join(below, ", "));
     fmt::print("  peak RSS after generation {:.0f} MB\n", rss_generation);

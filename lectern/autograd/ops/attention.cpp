@@ -298,8 +298,8 @@ AttentionOutput attention_over_cache(const Tensor& q, const Tensor& keys_t, cons
     const std::int64_t C = keys_t.size(3);
     Tensor z = Tensor::empty({s.B, s.Tq, s.z_ld()}, Dtype::float32);
     Tensor p = Tensor::empty({s.B, s.H, s.Tq, s.Tk}, Dtype::float32);
-    const float* qd = q.data<float>();
-    const float *kt = keys_t.data<float>(), *vd = values.data<float>();
+    const float *qd = q.data<float>(), *kt = keys_t.data<float>(), *vd = values.data<float>();
+    float *zd = z.data<float>(), *pd = p.data<float>();
     const MaskView m = mask_view(mask, s);
     const auto scale_f = s.scale<float>();
     detail::SoftmaxRow* softmax_row = detail::softmax_row_for(m.keep != nullptr, s.Tk, scale_f);
@@ -311,8 +311,7 @@ AttentionOutput attention_over_cache(const Tensor& q, const Tensor& keys_t, cons
         for (std::int64_t bh = begin; bh < end; ++bh) {
             if (bh + 1 < end) detail::prefetch<float>({s.q_of(qd, bh + 1), kt_of(bh + 1), v_of(bh + 1)});
             detail::attention_head_over_cache(s.q_of(qd, bh), kt_of(bh), v_of(bh), m.of_batch(bh / s.H), scale_f,
-                                              softmax_row, s.z_of(z.data<float>(), bh), s.p_of(p.data<float>(), bh),
-                                              scratch);
+                                              softmax_row, s.z_of(zd, bh), s.p_of(pd, bh), scratch);
         }
     });
     return {z, p};

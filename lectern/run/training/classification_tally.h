@@ -38,7 +38,7 @@ ClassificationTally tally_rows(std::size_t n, std::int64_t classes, const std::v
 // The per-class table of a classifier's report, one line a class: its name, the `counts`
 // columns (how many examples of the class a set holds, say), each model's accuracy on the class
 // (its confusion's diagonal over the row) and the first model's row of the confusion matrix
-// (its header names it when there are two or more).
+// (its header names it when there are two or more). `models` holds one at least.
 // A column is as wide as its header, and at least 8.
 struct CountColumn {
     std::string header;
